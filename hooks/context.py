@@ -1,0 +1,82 @@
+"""The hook Copier calls: answers -> validated model -> template context.
+
+Loaded by copier-template-extensions from `copier.yml` (`_jinja_extensions`), which is
+why `copier copy` needs `--trust`: this is the only place where a spec can be checked
+as a whole, with one clean error line, before Copier writes the first file.
+
+Copier renders question defaults with partial answers during the prompt phase (and
+`namespace` is then Jinja's `Namespace` class), so the hook does nothing until the
+render phase.  There it validates everything; a broken rule becomes a
+`UserMessageError`, which Copier prints as one line and exits 1.  The first render of
+the phase is the first file's *path*, so nothing has been written yet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+from copier.errors import UserMessageError
+from copier_template_extensions import ContextHook
+
+_HERE = Path(__file__).resolve().parent
+_VALIDATING_PHASES = {"render", "tasks", "migrate"}
+
+
+def _load_hooks_package():
+    """Import this folder as a package under a name unique to its path.
+
+    `copier update` loads the old and the new template in one process; a plain
+    `import hooks` would let the first one win for both.
+    """
+    digest = hashlib.sha1(str(_HERE).encode()).hexdigest()[:12]
+    name = f"_qnn_op_template_hooks_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(
+        name, _HERE / "__init__.py", submodule_search_locations=[str(_HERE)]
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def spec_from_answers(context: dict[str, Any]) -> dict[str, Any]:
+    """The raw spec: the answers Copier collected plus any unknown data-file keys."""
+    hooks = _load_hooks_package()
+    spec_mod = importlib.import_module(f"{hooks.__name__}.spec")
+    raw: dict[str, Any] = {}
+    for key in spec_mod.TOP_KEYS:
+        if key in context:
+            raw[key] = context[key]
+    conf = context.get("_copier_conf") or {}
+    data = conf.get("data") if hasattr(conf, "get") else None
+    for key in data or {}:
+        if not str(key).startswith("_") and key not in raw:
+            raw[key] = data[key]
+    return raw
+
+
+class ContextUpdater(ContextHook):
+    _cache: dict[str, Any] = {}
+
+    def hook(self, context: dict[str, Any]) -> None:
+        phase = str(context.get("_copier_phase", ""))
+        if phase not in _VALIDATING_PHASES:
+            return
+        hooks = _load_hooks_package()
+        spec_mod = importlib.import_module(f"{hooks.__name__}.spec")
+        raw = spec_from_answers(context)
+        key = repr(raw)
+        pkg = self._cache.get(key)
+        if pkg is None:
+            try:
+                pkg = spec_mod.validate(raw)
+            except spec_mod.SpecError as exc:
+                raise UserMessageError(f"Invalid op spec: {exc}") from None
+            self._cache[key] = pkg
+        context["pkg"] = pkg

@@ -1,0 +1,282 @@
+"""The expression grammar of elementwise ops: parse once, render to torch, numpy and C.
+
+`expr` is the single source of truth of an elementwise op.  It is parsed with
+Python's own parser (which never evaluates anything) and then every node is checked
+against a whitelist: numbers, the op's input and parameter names, ``+ - * /``, unary
+minus/plus, parentheses and a fixed set of functions.  Anything else - attributes,
+subscripts, other names or calls, strings, comparisons, ``**``, keyword arguments -
+is rejected with a message naming the construct.  The renderers walk the checked
+tree only, so no text of the spec is ever copied into generated code except validated
+names and re-printed numbers.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+MAX_LENGTH = 500
+MAX_NODES = 200
+MAX_DEPTH = 32
+# Literals must survive as finite, normal float32 constants in C (a larger or tinier
+# literal is a compile-time overflow/underflow warning, and -Werror turns it fatal).
+MAX_LITERAL = 1e30
+MIN_LITERAL = 1e-30
+
+# name -> number of arguments
+FUNCTIONS: Mapping[str, int] = {
+    "abs": 1,
+    "min": 2,
+    "max": 2,
+    "clamp": 3,
+    "exp": 1,
+    "log": 1,
+    "sqrt": 1,
+    "tanh": 1,
+    "sigmoid": 1,
+    "relu": 1,
+}
+
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+
+
+class ExprError(ValueError):
+    """The expression broke a rule; the message is the rule (the caller adds the field)."""
+
+
+# The checked tree: four node kinds, nothing else.
+@dataclass(frozen=True)
+class Num:
+    value: float
+
+
+@dataclass(frozen=True)
+class Var:
+    name: str
+    is_input: bool
+
+
+@dataclass(frozen=True)
+class Neg:
+    operand: "Node"
+
+
+@dataclass(frozen=True)
+class Bin:
+    op: str
+    left: "Node"
+    right: "Node"
+
+
+@dataclass(frozen=True)
+class Call:
+    func: str
+    args: tuple["Node", ...]
+
+
+Node = Num | Var | Neg | Bin | Call
+
+
+def parse(text: object, inputs: list[str], params: list[str]) -> Node:
+    """Parse and check `text`; raise ExprError with a one-line reason."""
+    if not isinstance(text, str):
+        raise ExprError(f"must be a string, got {type(text).__name__}")
+    if not text.strip():
+        raise ExprError("must not be empty")
+    if len(text) > MAX_LENGTH:
+        raise ExprError(f"is longer than {MAX_LENGTH} characters")
+    if "\n" in text or "\r" in text:
+        raise ExprError("must be one line")
+    if not text.isascii():
+        raise ExprError("must be ASCII")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise ExprError(f"is not a single expression ({exc.msg} at column {exc.offset})") from None
+    except (ValueError, RecursionError, MemoryError):
+        raise ExprError("cannot be parsed") from None
+    count = sum(1 for _ in ast.walk(tree))
+    if count > MAX_NODES:
+        raise ExprError(f"has more than {MAX_NODES} syntax nodes")
+    names = {n: True for n in inputs} | {n: False for n in params}
+    node = _convert(tree.body, names, depth=0)
+    used = _names(node)
+    missing = [n for n in inputs if n not in used]
+    if missing:
+        raise ExprError(f"must use every input; {', '.join(missing)} is never used")
+    return node
+
+
+def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
+    if depth > MAX_DEPTH:
+        raise ExprError(f"is nested deeper than {MAX_DEPTH} levels")
+    d = depth + 1
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ExprError(f"only numbers are allowed as literals, not {type(value).__name__} {value!r:.20}")
+        value = float(value)
+        if not math.isfinite(value) or (value != 0 and not MIN_LITERAL <= abs(value) <= MAX_LITERAL):
+            raise ExprError(f"literal {value!r} is outside [{MIN_LITERAL:g}, {MAX_LITERAL:g}] or not finite")
+        return Num(value)
+    if isinstance(node, ast.Name):
+        if node.id in names:
+            return Var(node.id, names[node.id])
+        if node.id in FUNCTIONS:
+            raise ExprError(f"function {node.id!r} must be called")
+        allowed = ", ".join(names) or "none"
+        raise ExprError(f"unknown name {node.id!r} (allowed: the op's inputs and params: {allowed})")
+    if isinstance(node, ast.UnaryOp):
+        if isinstance(node.op, ast.USub):
+            return Neg(_convert(node.operand, names, d))
+        if isinstance(node.op, ast.UAdd):
+            return _convert(node.operand, names, d)
+        raise ExprError(f"operator {type(node.op).__name__} is not allowed (allowed: + - * / and unary -)")
+    if isinstance(node, ast.BinOp):
+        op = _BINOPS.get(type(node.op))
+        if op is None:
+            raise ExprError(f"operator {type(node.op).__name__} is not allowed (allowed: + - * / and unary -)")
+        return Bin(op, _convert(node.left, names, d), _convert(node.right, names, d))
+    if isinstance(node, ast.Call):
+        if not isinstance(node.func, ast.Name):
+            raise ExprError("only plain function calls are allowed (no attributes or computed callees)")
+        func = node.func.id
+        if func not in FUNCTIONS:
+            raise ExprError(f"function {func!r} is not allowed (allowed: {', '.join(FUNCTIONS)})")
+        if node.keywords:
+            raise ExprError(f"function {func!r} takes no keyword arguments")
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            raise ExprError(f"function {func!r} takes no *arguments")
+        if len(node.args) != FUNCTIONS[func]:
+            raise ExprError(f"function {func!r} takes {FUNCTIONS[func]} argument(s), got {len(node.args)}")
+        return Call(func, tuple(_convert(a, names, d) for a in node.args))
+    kinds = {
+        ast.Attribute: "attribute access",
+        ast.Subscript: "subscripts",
+        ast.Compare: "comparisons",
+        ast.BoolOp: "boolean operators",
+        ast.IfExp: "conditional expressions",
+        ast.Lambda: "lambdas",
+        ast.JoinedStr: "strings",
+        ast.List: "lists",
+        ast.Tuple: "tuples",
+        ast.Dict: "dicts",
+        ast.Set: "sets",
+        ast.NamedExpr: "assignments",
+    }
+    what = next((v for k, v in kinds.items() if isinstance(node, k)), type(node).__name__)
+    raise ExprError(f"{what} are not allowed (allowed: numbers, input/param names, + - * /, unary -, parentheses, {', '.join(FUNCTIONS)})")
+
+
+def _names(node: Node) -> set[str]:
+    if isinstance(node, Var):
+        return {node.name}
+    if isinstance(node, Neg):
+        return _names(node.operand)
+    if isinstance(node, Bin):
+        return _names(node.left) | _names(node.right)
+    if isinstance(node, Call):
+        return set().union(*(_names(a) for a in node.args))
+    return set()
+
+
+def _is_constant(node: Node) -> bool:
+    return not _names(node)
+
+
+def _py_float(value: float) -> str:
+    text = repr(float(value))
+    return text
+
+
+def _c_float(value: float) -> str:
+    text = repr(float(value))
+    if "e" not in text and "." not in text:
+        text += ".0"
+    return text + "f"
+
+
+def _render(node: Node, var: Callable[[Var], str], num: Callable[[float], str],
+            call: Callable[[str, list[str], tuple[Node, ...]], str]) -> str:
+    if isinstance(node, Num):
+        return num(node.value)
+    if isinstance(node, Var):
+        return var(node)
+    if isinstance(node, Neg):
+        return f"(-{_render(node.operand, var, num, call)})"
+    if isinstance(node, Bin):
+        return f"({_render(node.left, var, num, call)} {node.op} {_render(node.right, var, num, call)})"
+    args = [_render(a, var, num, call) for a in node.args]
+    return call(node.func, args, node.args)
+
+
+def to_torch(node: Node) -> str:
+    """torch expression; inputs are float tensors, params are 0-d float32 tensors."""
+
+    def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
+        # torch functions need tensors: a purely constant argument becomes a 0-d tensor.
+        args = [f"torch.tensor({a}, dtype=torch.float32)" if _is_constant(n) else a
+                for a, n in zip(args, nodes)]
+        table = {
+            "abs": "torch.abs({0})",
+            "min": "torch.minimum({0}, {1})",
+            "max": "torch.maximum({0}, {1})",
+            "clamp": "torch.clamp({0}, {1}, {2})",
+            "exp": "torch.exp({0})",
+            "log": "torch.log({0})",
+            "sqrt": "torch.sqrt({0})",
+            "tanh": "torch.tanh({0})",
+            "sigmoid": "torch.sigmoid({0})",
+            "relu": "torch.relu({0})",
+        }
+        return table[func].format(*args)
+
+    return _render(node, lambda v: v.name, _py_float, call)
+
+
+def to_numpy(node: Node) -> str:
+    """float64 numpy expression, written independently of the torch mapping."""
+
+    def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
+        table = {
+            "abs": "np.abs({0})",
+            "min": "np.minimum({0}, {1})",
+            "max": "np.maximum({0}, {1})",
+            "clamp": "np.minimum(np.maximum({0}, {1}), {2})",
+            "exp": "np.exp({0})",
+            "log": "np.log({0})",
+            "sqrt": "np.sqrt({0})",
+            "tanh": "np.tanh({0})",
+            "sigmoid": "(1.0 / (1.0 + np.exp(-({0}))))",
+            "relu": "np.maximum({0}, 0.0)",
+        }
+        return table[func].format(*args)
+
+    return _render(node, lambda v: v.name, _py_float, call)
+
+
+def c_var(name: str, is_input: bool) -> str:
+    return f"in_{name}" if is_input else f"p_{name}"
+
+
+def to_c(node: Node) -> str:
+    """float C expression; inputs are `in_<name>`, params `p_<name>`."""
+
+    def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
+        table = {
+            "abs": "fabsf({0})",
+            "min": "fminf({0}, {1})",
+            "max": "fmaxf({0}, {1})",
+            "clamp": "fminf(fmaxf({0}, {1}), {2})",
+            "exp": "expf({0})",
+            "log": "logf({0})",
+            "sqrt": "sqrtf({0})",
+            "tanh": "tanhf({0})",
+            "sigmoid": "lpai_sigmoidf({0})",
+            "relu": "lpai_reluf({0})",
+        }
+        return table[func].format(*args)
+
+    return _render(node, lambda v: c_var(v.name, v.is_input), _c_float, call)
