@@ -249,9 +249,11 @@ def validate(raw: Any) -> Package:
     """The whole spec, checked; raises SpecError at the first broken rule."""
     spec = _require_mapping("spec", raw)
     _unknown_keys("", spec, TOP_KEYS)
-    for key in ("package_name", "namespace", "ops"):
+    for key in ("package_name", "namespace"):
         if spec.get(key) in (None, ""):
             raise SpecError(key, "is required")
+    if spec.get("ops") in (None, "", []):
+        raise SpecError("ops", "is required: a list of at least one op")
 
     package_name = _name("package_name", names.check_camel, spec["package_name"])
     namespace = _name("namespace", names.check_snake, spec["namespace"])
@@ -270,8 +272,8 @@ def validate(raw: Any) -> Package:
     dtype = _choice("activation_dtype", dtype, ACTIVATION_DTYPES)
 
     ops_raw = spec["ops"]
-    if not isinstance(ops_raw, list) or not ops_raw:
-        raise SpecError("ops", f"must be a non-empty list of ops, got {_type(ops_raw)}")
+    if not isinstance(ops_raw, list):
+        raise SpecError("ops", f"must be a list of ops, got {_type(ops_raw)}")
     if len(ops_raw) > MAX_OPS:
         raise SpecError("ops", f"at most {MAX_OPS} ops per package")
 

@@ -1,0 +1,80 @@
+"""Fixtures of the template's own test suite.
+
+Every render goes through a snapshot of the template: a throw-away git repository
+holding the working tree as it is now (committed or not).  Copier then behaves as it
+does for a user (a versioned template, `_commit` recorded, `copier update` possible)
+and the tests see uncommitted changes too.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "qnn-op-template tests",
+    "GIT_AUTHOR_EMAIL": "tests@example.invalid",
+    "GIT_COMMITTER_NAME": "qnn-op-template tests",
+    "GIT_COMMITTER_EMAIL": "tests@example.invalid",
+}
+
+
+def git(cwd: Path, *args: str) -> str:
+    env = {**os.environ, **GIT_ENV}
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
+
+
+def template_files() -> list[str]:
+    """The template's files as a fresh clone would have them, plus untracked work."""
+    out = git(ROOT, "ls-files", "-co", "--exclude-standard", "--", "copier.yml", "hooks", "template")
+    return [line for line in out.splitlines() if line and (ROOT / line).is_file()]
+
+
+def snapshot_template(dest: Path, tag: str | None = "v1.0.0") -> Path:
+    """Copy the template into `dest` as a new git repository (optionally tagged)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for rel in template_files():
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / rel, target)
+    git(dest, "init", "-q", "-b", "main")
+    git(dest, "add", "-A")
+    git(dest, "commit", "-q", "-m", "template snapshot")
+    if tag:
+        git(dest, "tag", tag)
+    return dest
+
+
+@pytest.fixture(scope="session")
+def template_repo(tmp_path_factory) -> Path:
+    return snapshot_template(tmp_path_factory.mktemp("template"))
+
+
+def load_example(name: str) -> dict:
+    return yaml.safe_load((EXAMPLES / name).read_text())
+
+
+def run_project_tests(project: Path, *args: str, timeout: int = 900) -> subprocess.CompletedProcess:
+    """Run a rendered project's own test suite, exactly as its README says."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("QNN_", "HEXAGON_", "PYTEST_"))}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+        cwd=project, env=env, capture_output=True, text=True, timeout=timeout,
+    )
+
+
+def copier_cli(*args: str, cwd: Path | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
+    """The copier command line, as a user runs it (no terminal, no prompts)."""
+    return subprocess.run(
+        [sys.executable, "-m", "copier", *args], cwd=cwd, capture_output=True, text=True,
+        stdin=subprocess.DEVNULL, timeout=timeout, env={**os.environ, **GIT_ENV},
+    )
