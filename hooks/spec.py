@@ -37,8 +37,10 @@ MAX_PARAMS = 8
 MAX_DOC = 200
 # Docs land in Python docstrings, C/C++ comments, XML text and Markdown: a small
 # character set that none of them treats specially (no quotes of any kind, no
-# backslash, no comment or tag delimiters, no template braces, no shell metacharacters).
-DOC_RE = re.compile(r"[A-Za-z0-9 .,:;!?()+=%_-]*\Z")
+# backslash, no tag delimiters, no template braces, no shell metacharacters); `*` and
+# `/` are allowed for arithmetic, but never as a C comment delimiter.
+DOC_RE = re.compile(r"[A-Za-z0-9 .,:;!?()+=%_*/-]*\Z")
+DOC_FORBIDDEN = ("/*", "*/")
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
 
@@ -75,6 +77,12 @@ class Param:
         if self.type == "bool":
             return "true" if self.default else "false"
         return repr(self.default)
+
+    @property
+    def schema_type(self) -> str:
+        # torch.library.custom_op infers SymInt from an `int` annotation; the `.out`
+        # overload must say the same or ExecuTorch cannot pair the two.
+        return {"float": "float", "int": "SymInt", "bool": "bool"}[self.type]
 
     @property
     def qnn_datatype(self) -> str:
@@ -133,7 +141,7 @@ class Op:
     @property
     def _schema_args(self) -> str:
         args = [f"Tensor {i.name}" for i in self.inputs]
-        args += [f"{p.type} {p.name}={_schema_default(p)}" for p in self.params]
+        args += [f"{p.schema_type} {p.name}={_schema_default(p)}" for p in self.params]
         return ", ".join(args)
 
     @property
@@ -320,7 +328,10 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
         raise SpecError(f"{path}.doc", f"is longer than {MAX_DOC} characters")
     if not DOC_RE.match(doc):
         bad = next(ch for ch in doc if not DOC_RE.match(ch))
-        raise SpecError(f"{path}.doc", f"character {bad!r} is not allowed (letters, digits, space and .,:;!?()+=%_- only)")
+        raise SpecError(f"{path}.doc", f"character {bad!r} is not allowed (letters, digits, space and .,:;!?()+=%_*/- only)")
+    for seq in DOC_FORBIDDEN:
+        if seq in doc:
+            raise SpecError(f"{path}.doc", f"must not contain {seq!r} (a C comment delimiter)")
 
     inputs_raw = op.get("inputs")
     if inputs_raw is None:

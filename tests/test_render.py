@@ -1,0 +1,136 @@
+"""The render matrix: every example spec plus variants, each rendered with pytest-copie,
+checked for its file set and headers, and then put through its own test suite.
+
+The rendered suites are the real proof (torch registration, quantization, delegation
+check, host-built kernels); they take most of this module's time.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import load_example, run_project_tests
+
+VARIANTS = {
+    "scale": load_example("scale.yaml"),
+    "activations": load_example("activations.yaml"),
+    "unary-no-params": {
+        "package_name": "LeakyOpPackage",
+        "namespace": "leaky_ops",
+        "ops": [{"name": "leaky", "inputs": ["x"], "expr": "max(x, 0.125 * x)"}],
+    },
+    "binary-int-bool-params": {
+        "package_name": "BlendOpPackage",
+        "namespace": "blend_ops",
+        "op_package_arch": "v75",
+        "ops": [{
+            "name": "blend",
+            "qnn_type": "Blend",
+            "doc": "k * a - b / 2, plus one when bias_on.",
+            "inputs": ["a", "b"],
+            "params": [{"name": "k", "type": "int", "default": 2},
+                       {"name": "bias_on", "type": "bool", "default": True}],
+            "expr": "k * a - b / 2 + bias_on",
+        }],
+    },
+}
+
+TEMPLATE_HEADER = "This file is owned by the qnn-op-template: do not edit; changes arrive with copier update."
+USER_HEADER = "This file is yours: the template created it once and never touches it again."
+
+
+def expected_files(spec: dict) -> set[str]:
+    """Files the spec must produce (a subset: the op package adds more)."""
+    ns, pkg = spec["namespace"], spec["package_name"]
+    files = {
+        ".copier-answers.yml", ".gitignore", "README.md", "pyproject.toml",
+        "tests/conftest.py", "tests/lowering.py", "tests/reference.py", "tests/test_ops.py",
+        "tests/test_quant.py", "tests/test_delegation.py", "tests/user/README.md",
+    }
+    files |= {f"src/{ns}/{m}.py" for m in ("__init__", "__main__", "cli", "delegation", "eager", "ops", "quant")}
+    files.add(f"src/{ns}/user/__init__.py")
+    for op in spec["ops"]:
+        if op.get("kind") == "custom":
+            files.add(f"src/{ns}/user/{op['name']}.py")
+    return files
+
+
+def rendered(project: Path) -> list[str]:
+    return sorted(str(p.relative_to(project)) for p in project.rglob("*") if p.is_file() and ".git" not in p.parts)
+
+
+def check_tree(project: Path, spec: dict) -> None:
+    files = rendered(project)
+    missing = expected_files(spec) - set(files)
+    assert not missing, f"missing files: {sorted(missing)}"
+    ns, pkg = spec["namespace"], spec["package_name"]
+    allowed_roots = (f"src/{ns}/", f"op_package/{pkg}/", "tests/", "docs/")
+    for rel in files:
+        assert "/" not in rel or rel.startswith(allowed_roots), f"unexpected file {rel}"
+        assert not rel.endswith(".jinja") and "{{" not in rel and "{%" not in rel, rel
+        text = (project / rel).read_text(errors="replace")
+        assert not re.search(r"\{\{ |\{%-? ", text), f"{rel}: unrendered Jinja"
+        if rel == ".copier-answers.yml":
+            continue
+        head = "\n".join(text.splitlines()[:3])
+        owned_by_template = TEMPLATE_HEADER in head
+        owned_by_user = USER_HEADER in head
+        assert owned_by_template != owned_by_user, f"{rel}: needs exactly one ownership header"
+        in_user_area = "/user/" in f"/{rel}"
+        assert owned_by_user == in_user_area, f"{rel}: ownership header does not match its folder"
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo):
+    spec = VARIANTS[name]
+    result = copie_session.copy(extra_answers=spec, template_dir=template_repo)
+    assert result.exit_code == 0, result.exception
+    check_tree(result.project_dir, spec)
+    run = run_project_tests(result.project_dir)
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
+    assert re.search(r"\d+ passed", run.stdout)
+    assert " failed" not in run.stdout
+
+
+CUSTOM_EAGER = '''\
+import torch
+
+
+def my_norm(x: torch.Tensor) -> torch.Tensor:
+    mean = x.mean()
+    var = ((x - mean) ** 2).mean()
+    return (x - mean) / torch.sqrt(var + 1e-5)
+'''
+
+
+def test_custom_op_fails_until_the_user_writes_it(copie_session, template_repo):
+    spec = load_example("custom.yaml")
+    result = copie_session.copy(extra_answers=spec, template_dir=template_repo)
+    assert result.exit_code == 0, result.exception
+    project = result.project_dir
+    check_tree(project, spec)
+    user_eager = project / "src/norm_ops/user/my_norm.py"
+    assert "NotImplementedError" in user_eager.read_text()
+
+    run = run_project_tests(project)
+    assert run.returncode != 0, "a custom op without math must fail its tests"
+    failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", run.stdout, re.M)
+    assert failed, run.stdout[-3000:]
+    # Every failure is the custom op's (by id, or a whole-package model that calls it).
+    for test_id in failed:
+        assert "my_norm" in test_id or "test_quant" in test_id or "test_delegation" in test_id, test_id
+    assert "write the eager math in src/norm_ops/user/my_norm.py" in run.stdout
+
+    # The user writes the math; the suite passes.
+    user_eager.write_text(user_eager.read_text().split('"""\n', 2)[0] + '"""\n' + CUSTOM_EAGER.split("\n", 1)[0] + "\n" + CUSTOM_EAGER.split("\n", 1)[1])
+    write_custom_kernel(project)
+    run = run_project_tests(project)
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
+
+
+def write_custom_kernel(project: Path) -> None:
+    """Fill the user-owned kernel math of my_norm, if the op package has one."""
+    return None
