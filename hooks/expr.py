@@ -217,7 +217,7 @@ def to_torch(node: Node) -> str:
 
     def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
         # torch functions need tensors: a purely constant argument becomes a 0-d tensor.
-        args = [f"torch.tensor({a}, dtype=torch.float32)" if _is_constant(n) else a
+        args = [f"torch.as_tensor({a}, dtype=torch.float32)" if _is_constant(n) else a
                 for a, n in zip(args, nodes)]
         table = {
             "abs": "torch.abs({0})",

@@ -1,0 +1,172 @@
+"""The expression grammar: what it accepts, what it rejects, and that its three
+renderings (torch, numpy, C) compute the same function."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import subprocess
+import textwrap
+
+import numpy as np
+import pytest
+import torch
+
+from hooks import expr
+
+
+def parse(text, inputs=("x",), params=("k",)):
+    return expr.parse(text, list(inputs), list(params))
+
+
+@pytest.mark.parametrize("text, torch_text, c_text", [
+    ("input * factor", "(input * factor)", "(in_input * p_factor)"),
+    ("-x + 2", "((-x) + 2.0)", "((-in_x) + 2.0f)"),
+    ("+x", "x", "in_x"),
+    ("clamp(x, 0, k)", "torch.clamp(x, torch.as_tensor(0.0, dtype=torch.float32), k)", "fminf(fmaxf(in_x, 0.0f), p_k)"),
+    ("sigmoid(x) / 1e-3", "(torch.sigmoid(x) / 0.001)", "(lpai_sigmoidf(in_x) / 0.001f)"),
+    ("relu(x) - abs(x)", "(torch.relu(x) - torch.abs(x))", "(lpai_reluf(in_x) - fabsf(in_x))"),
+])
+def test_renderings(text, torch_text, c_text):
+    node = parse(text, inputs=("input",) if "input" in text else ("x",), params=("factor",) if "factor" in text else ("k",))
+    assert expr.to_torch(node) == torch_text
+    assert expr.to_c(node) == c_text
+
+
+@pytest.mark.parametrize("text, rule", [
+    ("x.exp()", "only plain function calls"),
+    ("x.real", "attribute access"),
+    ("x[0]", "subscripts"),
+    ("x if k else 0", "conditional expressions"),
+    ("x and k", "boolean operators"),
+    ("x ** 2", "operator Pow"),
+    ("x // 2", "operator FloorDiv"),
+    ("x % 2", "operator Mod"),
+    ("~x", "operator Invert"),
+    ("y", "unknown name 'y'"),
+    ("exp", "must be called"),
+    ("exp(x, k)", "takes 1 argument(s), got 2"),
+    ("exp(x=x)", "takes no keyword arguments"),
+    ("max(*x)", "takes no *arguments"),
+    ("print(x)", "function 'print' is not allowed"),
+    ("__import__('os')", "function '__import__' is not allowed"),
+    ("x + 'a'", "only numbers are allowed"),
+    ("x + True", "only numbers are allowed"),
+    ("x; 1", "not a single expression"),
+    ("x\n+1", "must be one line"),
+    ("x + 1e39", "outside"),
+    ("x * 1e-40", "outside"),
+    ("k * 2", "must use every input"),
+    ("", "must not be empty"),
+    ("x + é", "must be ASCII"),
+    ("(" * 40 + "x" + ")" * 40 + " + " + "+".join(["-x"] * 40), "syntax nodes"),
+    ("[x]", "lists are not allowed"),
+    ("lambda: x", "lambdas are not allowed"),
+    ("(y := x)", "assignments are not allowed"),
+])
+def test_rejections(text, rule):
+    with pytest.raises(expr.ExprError) as info:
+        parse(text)
+    assert rule in str(info.value)
+
+
+def test_deep_nesting_is_rejected():
+    with pytest.raises(expr.ExprError, match="nested deeper"):
+        parse("exp(" * 40 + "x" + ")" * 40)
+
+
+def test_non_string():
+    with pytest.raises(expr.ExprError, match="must be a string"):
+        parse(3)
+
+
+# --- the three renderings agree -----------------------------------------------------
+
+UNARY = ["abs", "exp", "tanh", "sigmoid", "relu", "sqrt", "log"]
+BINARY = ["+", "-", "*", "/"]
+
+
+def random_expr(rng: random.Random, depth: int) -> str:
+    if depth == 0 or rng.random() < 0.25:
+        return rng.choice(["a", "b", "k", f"{rng.uniform(-2, 2):.3f}"])
+    pick = rng.random()
+    if pick < 0.45:
+        return f"({random_expr(rng, depth - 1)} {rng.choice(BINARY)} {random_expr(rng, depth - 1)})"
+    if pick < 0.75:
+        func = rng.choice(UNARY)
+        inner = random_expr(rng, depth - 1)
+        # Keep sqrt/log/exp in their real, finite domain so that all three agree exactly.
+        if func in ("sqrt", "log"):
+            inner = f"abs({inner}) + 0.5"
+        if func == "exp":
+            inner = f"tanh({inner})"
+        return f"{func}({inner})"
+    if pick < 0.9:
+        return f"{rng.choice(['min', 'max'])}({random_expr(rng, depth - 1)}, {random_expr(rng, depth - 1)})"
+    return f"clamp({random_expr(rng, depth - 1)}, -1.5, 1.5)"
+
+
+def random_exprs(count: int, seed: int = 7) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        text = random_expr(rng, 4)
+        # Both inputs used; no division (a random denominator can cross zero).
+        if re.search(r"\ba\b", text) and re.search(r"\bb\b", text) and "/" not in text:
+            out.append(text)
+    return out
+
+
+POINTS = np.linspace(-2.0, 2.0, 9, dtype=np.float32)
+GRID = [(float(a), float(b)) for a in POINTS for b in POINTS]
+
+
+def test_torch_and_numpy_agree_on_random_expressions():
+    for text in random_exprs(60):
+        node = expr.parse(text, ["a", "b"], ["k"])
+        a = torch.tensor([g[0] for g in GRID])
+        b = torch.tensor([g[1] for g in GRID])
+        k = torch.tensor(0.75, dtype=torch.float32)
+        got = eval(expr.to_torch(node), {"torch": torch, "a": a, "b": b, "k": k})  # noqa: S307 (rendered from a checked tree)
+        want = eval(expr.to_numpy(node), {"np": np, "a": a.double().numpy(), "b": b.double().numpy(), "k": 0.75})  # noqa: S307
+        np.testing.assert_allclose(np.broadcast_to(got.numpy(), want.shape), want, rtol=1e-4, atol=1e-4, err_msg=text)
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_c_rendering_compiles_warning_free_and_agrees_with_numpy(tmp_path):
+    texts = random_exprs(40, seed=11)
+    nodes = [expr.parse(t, ["a", "b"], ["k"]) for t in texts]
+    funcs = "\n".join(
+        f"static float f{i}(float in_a, float in_b, float p_k) {{ (void)p_k; return {expr.to_c(n)}; }}"
+        for i, n in enumerate(nodes)
+    )
+    table = ", ".join(f"f{i}" for i in range(len(nodes)))
+    source = textwrap.dedent("""\
+        #include <math.h>
+        #include <stdio.h>
+        static inline float lpai_sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
+        static inline float lpai_reluf(float x) { return x > 0.0f ? x : 0.0f; }
+        %s
+        typedef float (*fn)(float, float, float);
+        static const fn table[] = { %s };
+        int main(void) {
+            float a, b;
+            while (scanf("%%f %%f", &a, &b) == 2) {
+                for (unsigned i = 0; i < sizeof table / sizeof table[0]; ++i) printf("%%.9g ", (double)table[i](a, b, 0.75f));
+                printf("\\n");
+            }
+            return 0;
+        }
+        """) % (funcs, table)
+    (tmp_path / "e.c").write_text(source)
+    subprocess.run(["gcc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "e.c", "-o", "e", "-lm"],
+                   cwd=tmp_path, check=True)
+    stdin = "\n".join(f"{a:.9g} {b:.9g}" for a, b in GRID)
+    out = subprocess.run([str(tmp_path / "e")], input=stdin, capture_output=True, text=True, check=True).stdout
+    got = np.array([[float(v) for v in line.split()] for line in out.splitlines()])
+    a = np.array([g[0] for g in GRID], dtype=np.float64)
+    b = np.array([g[1] for g in GRID], dtype=np.float64)
+    for i, node in enumerate(nodes):
+        want = np.broadcast_to(eval(expr.to_numpy(node), {"np": np, "a": a, "b": b, "k": 0.75}), a.shape)  # noqa: S307
+        np.testing.assert_allclose(got[:, i], want, rtol=1e-4, atol=1e-4, err_msg=texts[i])
