@@ -1,0 +1,24 @@
+# The two commands of README.md, plus the benchmark.
+PYTHON ?= python3
+SPEC ?= examples/scale.yaml
+DEST ?= build/example
+
+.PHONY: help setup example test
+
+help:
+	@echo "make example [SPEC=examples/scale.yaml] [DEST=build/example]"
+	@echo "              install, render SPEC into DEST (replacing it) and run its tests"
+	@echo "make test     install and run the template's whole test suite"
+
+setup:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+
+# The absolute template path is recorded in DEST/.copier-answers.yml, so that
+# `copier update` works later (a relative path does not).
+example: setup
+	rm -rf "$(DEST)"
+	$(PYTHON) -m copier copy --trust --defaults --data-file "$(SPEC)" "$(CURDIR)" "$(DEST)"
+	cd "$(DEST)" && $(PYTHON) -m pytest
+
+test: setup
+	$(PYTHON) -m pytest
