@@ -1,0 +1,361 @@
+"""`copier update`: convention fixes reach existing projects, a user's work is never lost.
+
+Real copier (the command line, as a user runs it), real git, and a temporary template
+repository built from this working tree: tag v1.0.0, then the test release v1.1.0
+(`update_helpers.convention_fix`: a changed convention in template-owned files and a
+revised stub of every user-owned file).  Each project is copied at v1.0.0, committed
+(update needs a clean git tree) and updated to v1.1.0.
+
+Expected behaviour, also written down in docs/updating.md:
+- template-owned files receive the fix; user-owned files are never rewritten, edited
+  or not (a revised stub reaches new projects only);
+- a template-owned file the user deleted stays deleted (and misses its fixes);
+- a user-owned file the user deleted comes back as the stub of the new release, as
+  long as its op is in the spec;
+- a collision between a user edit and the fix inside a template-owned file exits 0
+  with conflict markers (copier's behaviour): the project's own
+  tests/test_no_merge_leftovers.py is what fails.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+from importlib.machinery import SourceFileLoader
+from pathlib import Path
+from types import SimpleNamespace
+
+import pathspec
+import pytest
+import yaml
+from packaging.version import Version
+
+from conftest import ROOT, run_project_tests, snapshot_template
+from update_helpers import (
+    ADDED_OP, FIX_C, FIX_PY, MARK_END, MARK_MIDDLE, MARK_START, SPEC, USER_GLOBS,
+    commit_all, convention_fix, copy_project, files, git, is_user_owned, leftovers,
+    release, update, user_files, write_spec,
+)
+
+NS = SPEC["namespace"]
+PKG = SPEC["package_name"]
+QUANT = f"src/{NS}/quant.py"
+OWNED_HEADER = "owned by the qnn-op-template"
+USER_HEADER = "This file is yours"
+
+
+@pytest.fixture(scope="module")
+def releases(tmp_path_factory):
+    """A template repository with the releases v1.0.0 and v1.1.0."""
+    repo = snapshot_template(tmp_path_factory.mktemp("template"), tag="v1.0.0")
+    fixed = convention_fix(repo)
+    release(repo, "v1.1.0", "Test release: a convention fix and revised stubs")
+    return SimpleNamespace(path=repo, fixed=fixed)
+
+
+@pytest.fixture(scope="module")
+def fresh_v1(releases, tmp_path_factory):
+    """A fresh copy at v1.0.0 (read only)."""
+    return copy_project(releases.path, tmp_path_factory.mktemp("fresh") / "v1", ref="v1.0.0")
+
+
+@pytest.fixture(scope="module")
+def fresh_v11(releases, tmp_path_factory):
+    """A fresh copy at the newest release, v1.1.0 (read only)."""
+    return copy_project(releases.path, tmp_path_factory.mktemp("fresh") / "v11", ref=None)
+
+
+def commit_of(project: Path) -> str:
+    return yaml.safe_load((project / ".copier-answers.yml").read_text())["_commit"]
+
+
+def assert_updated(result: subprocess.CompletedProcess, project: Path) -> None:
+    assert result.returncode == 0, result.stderr
+    assert commit_of(project) == "v1.1.0"
+
+
+def assert_fix_arrived(project: Path, paths: list[str]) -> None:
+    for rel in paths:
+        line = FIX_PY if rel.endswith(".py") else FIX_C
+        assert line in (project / rel).read_text().splitlines(), f"the convention fix did not reach {rel}"
+
+
+def changed_paths(project: Path) -> set[str]:
+    """Paths `git status` reports after an update (the update is not committed)."""
+    out = git(project, "status", "--porcelain", "--untracked-files=all")
+    return {line[3:] for line in out.splitlines()}
+
+
+# --- what a user writes ---------------------------------------------------------------
+
+def write_user_work(project: Path) -> None:
+    """A user's session: the math of the custom op `twice` (eager and kernel), a test of
+    their own, and a note in tests/user/README.md."""
+    eager = project / f"src/{NS}/user/twice.py"
+    text = eager.read_text()
+    head, sep, _ = text.partition("def twice(")
+    assert sep, "the eager stub no longer defines twice(): update write_user_work()"
+    signature = sep + text[len(head) + len(sep):].split("\n", 1)[0]
+    eager.write_text(head + signature + "\n    # Mine: exact in float32.\n    return x * 2.0\n")
+
+    kernels = sorted((project / f"op_package/{PKG}/user").glob("Twice*.c"))
+    assert len(kernels) == 1, f"expected one kernel stub of Twice, found {kernels}"
+    text = kernels[0].read_text()
+    match = re.search(r"^int Twice_compute\(const Twice_args \*args\)\n\{\n.*\n\}\n?\Z", text, re.S | re.M)
+    assert match, "the kernel stub changed shape: update write_user_work()"
+    kernels[0].write_text(text[: match.start()] + (
+        "int Twice_compute(const Twice_args *args)\n"
+        "{\n"
+        "    /* Mine: the eager math, element by element. */\n"
+        "    for (uint64_t i = 0; i < args->count; ++i) {\n"
+        "        args->out[i] = 2.0f * args->x[i];\n"
+        "    }\n"
+        "    return 0;\n"
+        "}\n"
+    ))
+
+    (project / "tests/user/test_twice.py").write_text(
+        "import torch\n\n"
+        f"import {NS}  # noqa: F401  (registers the ops)\n\n\n"
+        "def test_twice_doubles():\n"
+        "    x = torch.linspace(-3.0, 3.0, 25).reshape(5, 5)\n"
+        f"    torch.testing.assert_close(torch.ops.{NS}.twice(x), 2.0 * x)\n"
+    )
+    notes = project / "tests/user/README.md"
+    notes.write_text(notes.read_text() + "\nMy notes: twice is exact, no tolerance needed.\n")
+
+
+# --- the generated check, on its own ---------------------------------------------------
+
+def load_check():
+    path = ROOT / "template/tests/test_no_merge_leftovers.py.jinja"
+    loader = SourceFileLoader("_no_merge_leftovers", str(path))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_leftover_check_finds_markers_and_rej_files_only_where_they_are(tmp_path):
+    check = load_check()
+    start, middle, end = (m.decode() for m in (MARK_START, MARK_MIDDLE, MARK_END))
+    conflict = f"a = 1\n{start}before updating\nb = 2\n{middle}\nb = 3\n{end}after updating\n"
+    (tmp_path / "src/pkg").mkdir(parents=True)
+    (tmp_path / "src/pkg/mod.py").write_text(conflict)
+    (tmp_path / "src/pkg/half_resolved.py").write_text(f"b = 2\n{middle}\nb = 3\n")
+    (tmp_path / "src/pkg/mod.py.rej").write_text("@@ -1 +1 @@\n")
+    (tmp_path / "notes.md").write_text(f"Heading\n{middle}\n\ntext\n")  # a heading underline
+    (tmp_path / "blob.bin").write_bytes(b"\0" + start.encode() + b"x\n")
+    for ignored in (".git", ".venv", "build", "op_package/Pkg/obj", "src/pkg/__pycache__"):
+        (tmp_path / ignored).mkdir(parents=True, exist_ok=True)
+        (tmp_path / ignored / "x.py").write_text(conflict)
+        (tmp_path / ignored / "x.rej").write_text("")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests/test_no_merge_leftovers.py").write_text(
+        (ROOT / "template/tests/test_no_merge_leftovers.py.jinja").read_text())
+
+    assert check.rejected_hunks(tmp_path) == ["src/pkg/mod.py.rej"]
+    found = check.conflict_markers(tmp_path)
+    assert [f.split(": ")[0] for f in found] == [
+        "src/pkg/half_resolved.py:2", "src/pkg/mod.py:2", "src/pkg/mod.py:4", "src/pkg/mod.py:6"]
+
+    clean = tmp_path / "clean"
+    (clean / "tests").mkdir(parents=True)
+    (clean / "tests/test_no_merge_leftovers.py").write_text(
+        (ROOT / "template/tests/test_no_merge_leftovers.py.jinja").read_text())
+    assert check.conflict_markers(clean) == [] and check.rejected_hunks(clean) == []
+
+
+# --- settings and ownership ------------------------------------------------------------
+
+def test_copier_settings_make_updates_safe():
+    conf = yaml.safe_load((ROOT / "copier.yml").read_text())
+    assert conf["_answers_file"] == ".copier-answers.yml"
+    assert (ROOT / "template/{{_copier_conf.answers_file}}.jinja").is_file()
+    globs = conf["_skip_if_exists"]
+    assert sorted(globs) == sorted(USER_GLOBS)
+    # Jinja in these patterns renders before the answers load on update: no match, ever.
+    assert not any("{" in g or "%" in g for g in globs)
+    from copier import __version__ as installed
+    assert Version(conf["_min_copier_version"]) <= Version(installed)
+    assert Version(conf["_min_copier_version"]) >= Version("9.19.1"), "update behaviour is measured with 9.19.1"
+
+
+def test_every_file_says_who_owns_it(fresh_v1):
+    """Line 1 of each rendered file names its owner, and "yours" holds exactly for the
+    files Copier's `_skip_if_exists` protects."""
+    conf = yaml.safe_load((ROOT / "copier.yml").read_text())
+    style = "gitignore" if Version(pathspec.__version__) >= Version("1.0.0") else "gitwildmatch"  # as copier
+    protected = pathspec.PathSpec.from_lines(style, conf["_skip_if_exists"])
+    problems = []
+    for rel, data in files(fresh_v1).items():
+        if rel == ".copier-answers.yml":
+            continue
+        lines = data.decode("utf-8", "replace").splitlines() or [""]
+        # An XML declaration or a shebang must come first; the owner line follows it.
+        first = lines[1] if lines[0].startswith(("<?xml", "#!")) and len(lines) > 1 else lines[0]
+        owner = "user" if USER_HEADER in first else "template" if OWNED_HEADER in first else None
+        if owner is None:
+            problems.append(f"{rel}: line 1 names no owner")
+        elif (owner == "user") != protected.match_file(rel):
+            problems.append(f"{rel}: says {owner}-owned, but _skip_if_exists disagrees")
+        elif (owner == "user") != is_user_owned(rel):
+            problems.append(f"{rel}: says {owner}-owned, outside the user folders")
+    assert not problems, "\n".join(problems)
+    assert any(is_user_owned(rel) for rel in files(fresh_v1))
+
+
+def test_answers_file_reproduces_the_project(fresh_v1, releases, tmp_path):
+    """Copier re-sorts mapping keys in the answers file; update renders the old version
+    from it.  So a copy from the answers file must equal the original copy, byte for
+    byte, and every list from the spec keeps the user's order."""
+    answers = yaml.safe_load((fresh_v1 / ".copier-answers.yml").read_text())
+    assert [op["name"] for op in answers["ops"]] == [op["name"] for op in SPEC["ops"]]
+    assert [p["name"] for p in answers["ops"][1]["params"]] == ["shift", "gain"]
+    data = {k: v for k, v in answers.items() if not k.startswith("_")}
+    again = copy_project(releases.path, tmp_path / "again", spec=data, ref="v1.0.0")
+    assert files(again) == files(fresh_v1)
+
+
+# --- updates -------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_update_brings_the_fix_and_keeps_the_users_work(releases, tmp_path):
+    project = copy_project(releases.path, tmp_path / "project")
+    write_user_work(project)
+    commit_all(project, "my math, my test, my notes")
+    mine = user_files(project)
+    assert f"tests/user/test_twice.py" in mine
+
+    result = update(project)
+
+    assert_updated(result, project)
+    assert_fix_arrived(project, releases.fixed)
+    assert user_files(project) == mine, "copier update changed a user-owned file"
+    assert leftovers(project) == []
+    assert changed_paths(project) == {".copier-answers.yml", *releases.fixed}
+    tests = run_project_tests(project, "-rA")
+    assert tests.returncode == 0, tests.stdout[-4000:] + tests.stderr[-2000:]
+    assert "PASSED tests/user/test_twice.py::test_twice_doubles" in tests.stdout
+    assert "PASSED tests/test_no_merge_leftovers.py::test_no_conflict_markers" in tests.stdout
+
+
+def test_unedited_project_updated_equals_a_fresh_copy(releases, fresh_v11, tmp_path):
+    project = copy_project(releases.path, tmp_path / "project")
+    before = files(project)
+
+    assert_updated(update(project), project)
+
+    after, fresh = files(project), files(fresh_v11)
+    assert sorted(after) == sorted(fresh)
+    template_owned = [rel for rel in fresh if not is_user_owned(rel)]
+    assert [rel for rel in template_owned if after[rel] != fresh[rel]] == []
+    # User-owned files are never rewritten, not even unedited ones: the stub revised
+    # in v1.1.0 reaches new projects only.
+    assert user_files(project) == {rel: before[rel] for rel in before if is_user_owned(rel)}
+    assert [rel for rel in fresh if is_user_owned(rel) and fresh[rel] != after[rel]], \
+        "the test release should revise the stubs"
+
+
+def test_deleted_template_owned_file_stays_deleted(releases, tmp_path):
+    project = copy_project(releases.path, tmp_path / "project")
+    (project / QUANT).unlink()
+    commit_all(project, "I do not want quant.py")
+
+    assert_updated(update(project), project)
+
+    # Copier honours the deletion: the file and its fix stay away (docs/updating.md says
+    # how to get it back); the rest of the fix arrives, cleanly.
+    assert not (project / QUANT).exists()
+    assert_fix_arrived(project, [rel for rel in releases.fixed if rel != QUANT])
+    assert leftovers(project) == []
+
+
+def test_deleted_user_owned_file_comes_back_as_the_new_stub(releases, fresh_v11, tmp_path):
+    project = copy_project(releases.path, tmp_path / "project")
+    eager = f"src/{NS}/user/twice.py"
+    (project / eager).unlink()
+    (project / "tests/user/README.md").unlink()
+    kernel = next((project / f"op_package/{PKG}/user").glob("Twice*.c"))
+    kernel.write_text(kernel.read_text() + "/* mine */\n")
+    commit_all(project, "deleted two of my files, edited one")
+    kept = kernel.read_bytes()
+
+    assert_updated(update(project), project)
+
+    # Deleting a user-owned file does not opt out of it while its op is in the spec:
+    # the update recreates it from the new release's stub.
+    fresh = files(fresh_v11)
+    for rel in (eager, "tests/user/README.md"):
+        assert (project / rel).read_bytes() == fresh[rel]
+    assert kernel.read_bytes() == kept
+    assert leftovers(project) == []
+
+
+def test_adding_ops_through_update(releases, tmp_path):
+    project = copy_project(releases.path, tmp_path / "project")
+    write_user_work(project)
+    commit_all(project, "my work")
+    mine = user_files(project)
+    custom = {"name": "clip_it", "kind": "custom", "inputs": ["x"]}
+    spec = write_spec(tmp_path / "spec-v2.yaml", {**SPEC, "ops": [*SPEC["ops"], ADDED_OP, custom]})
+
+    result = update(project, "--data-file", str(spec))
+
+    assert_updated(result, project)
+    answers = yaml.safe_load((project / ".copier-answers.yml").read_text())
+    assert [op["name"] for op in answers["ops"]] == ["twice", "shift_scale", "halve", "clip_it"]
+    assert_fix_arrived(project, releases.fixed)
+    assert "def halve(" in (project / f"src/{NS}/ops.py").read_text()
+    assert list((project / f"op_package/{PKG}/src/ops").glob("Halve_*")), "no kernel for the added op"
+    assert (project / f"src/{NS}/user/clip_it.py").is_file(), "no stub for the added custom op"
+    assert "halve" in (project / "README.md").read_text()
+    now = user_files(project)
+    assert {rel: now[rel] for rel in mine} == mine
+    assert leftovers(project) == []
+
+
+def test_collision_in_a_template_owned_file_fails_the_projects_check(releases, tmp_path):
+    project = copy_project(releases.path, tmp_path / "project")
+    quant = project / QUANT
+    quant.write_text(quant.read_text() + "\nMY_TWEAK = 1  # edited where I should not\n")
+    commit_all(project, "edit inside a template-owned file")
+
+    result = update(project)
+
+    # The trap: copier reports success and leaves conflict markers.
+    assert_updated(result, project)
+    assert [f for f in leftovers(project) if f.startswith(QUANT)], "expected a conflict in quant.py"
+    assert f"UU {QUANT}" in git(project, "status", "--porcelain")
+    check = run_project_tests(project, "tests/test_no_merge_leftovers.py")
+    assert check.returncode == 1, check.stdout
+    assert "1 failed, 1 passed" in check.stdout
+    assert f"{QUANT}:" in check.stdout, "the check must name the file"
+
+    # Resolved by hand (keep both lines): the check passes again.
+    text = quant.read_text()
+    start, middle, end = (m.decode() for m in (MARK_START, MARK_MIDDLE, MARK_END))
+    kept = [line for line in text.splitlines() if not line.startswith((start, end)) and line != middle]
+    quant.write_text("\n".join(kept) + "\n")
+    script = subprocess.run([sys.executable, "tests/test_no_merge_leftovers.py"], cwd=project,
+                            capture_output=True, text=True)
+    assert script.returncode == 0, script.stdout
+    assert FIX_PY in quant.read_text() and "MY_TWEAK = 1" in quant.read_text()
+
+
+def test_rejected_hunk_fails_the_projects_check(releases, tmp_path):
+    project = copy_project(releases.path, tmp_path / "project")
+    quant = project / QUANT
+    quant.write_text(quant.read_text() + "\nMY_TWEAK = 1  # edited where I should not\n")
+    commit_all(project, "edit inside a template-owned file")
+
+    result = update(project, "--conflict", "rej")
+
+    assert_updated(result, project)
+    assert (project / f"{QUANT}.rej").is_file()
+    script = subprocess.run([sys.executable, "tests/test_no_merge_leftovers.py"], cwd=project,
+                            capture_output=True, text=True)
+    assert script.returncode == 1
+    assert f"{QUANT}.rej: rejected hunk" in script.stdout
