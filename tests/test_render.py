@@ -117,20 +117,42 @@ def test_custom_op_fails_until_the_user_writes_it(copie_session, template_repo):
 
     run = run_project_tests(project)
     assert run.returncode != 0, "a custom op without math must fail its tests"
-    failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", run.stdout, re.M)
-    assert failed, run.stdout[-3000:]
-    # Every failure is the custom op's (by id, or a whole-package model that calls it).
-    for test_id in failed:
-        assert "my_norm" in test_id or "test_quant" in test_id or "test_delegation" in test_id, test_id
+    assert re.findall(r"^(?:FAILED|ERROR) .*my_norm", run.stdout, re.M), run.stdout[-3000:]
     assert "write the eager math in src/norm_ops/user/my_norm.py" in run.stdout
 
-    # The user writes the math; the suite passes.
-    user_eager.write_text(user_eager.read_text().split('"""\n', 2)[0] + '"""\n' + CUSTOM_EAGER.split("\n", 1)[0] + "\n" + CUSTOM_EAGER.split("\n", 1)[1])
+    # The user writes the eager math: the kernel tests of my_norm, and only those, still fail.
+    user_eager.write_text(CUSTOM_EAGER)
+    run = run_project_tests(project, "tests/test_op_package_kernels.py")
+    failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", run.stdout, re.M)
+    assert run.returncode != 0 and failed, run.stdout[-3000:]
+    assert all("my_norm" in test_id for test_id in failed), failed
+
+    # ...and the kernel math: everything passes.
     write_custom_kernel(project)
     run = run_project_tests(project)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
 
 
+CUSTOM_KERNEL = """\
+#include <math.h>
+
+#include "ops/MyNorm_user.h"
+
+int MyNorm_compute(const MyNorm_args *args)
+{
+    double sum = 0.0, sq = 0.0;
+    for (uint64_t i = 0; i < args->count; ++i) sum += args->x[i];
+    const double mean = sum / (double)args->count;
+    for (uint64_t i = 0; i < args->count; ++i) sq += (args->x[i] - mean) * (args->x[i] - mean);
+    const float inv = (float)(1.0 / sqrt(sq / (double)args->count + 1e-5));
+    for (uint64_t i = 0; i < args->count; ++i) args->out[i] = (float)(args->x[i] - mean) * inv;
+    return 0;
+}
+"""
+
+
 def write_custom_kernel(project: Path) -> None:
-    """Fill the user-owned kernel math of my_norm, if the op package has one."""
-    return None
+    """What a user writes: the kernel math of my_norm, matching the eager math above."""
+    path = project / "op_package/NormOpPackage/user/MyNorm_math.c"
+    assert "LPAI_USER_MATH_MISSING" in path.read_text()
+    path.write_text(CUSTOM_KERNEL)
