@@ -317,6 +317,25 @@ def test_adding_ops_through_update(releases, tmp_path):
     assert leftovers(project) == []
 
 
+def test_removing_an_op_deletes_its_files_even_the_users(releases, tmp_path):
+    """Documented in docs/updating.md: copier removes every file only the old version
+    generated, user-owned and edited ones included (git history keeps them)."""
+    project = copy_project(releases.path, tmp_path / "project")
+    write_user_work(project)
+    commit_all(project, "my work")
+    spec = write_spec(tmp_path / "spec-v2.yaml", {**SPEC, "ops": [SPEC["ops"][1]]})
+
+    assert_updated(update(project, "--data-file", str(spec)), project)
+
+    assert not (project / f"src/{NS}/user/twice.py").exists()
+    assert not list((project / f"op_package/{PKG}/user").glob("Twice*"))
+    assert not list((project / f"op_package/{PKG}/src/ops").glob("Twice_*"))
+    assert (project / "tests/user/test_twice.py").is_file(), "a file the user added is kept"
+    assert "def twice(" not in (project / f"src/{NS}/ops.py").read_text()
+    assert leftovers(project) == []
+    assert "return x * 2.0" in git(project, "show", f"HEAD:src/{NS}/user/twice.py")
+
+
 def test_collision_in_a_template_owned_file_fails_the_projects_check(releases, tmp_path):
     project = copy_project(releases.path, tmp_path / "project")
     quant = project / QUANT
