@@ -219,6 +219,25 @@ def test_answers_file_reproduces_the_project(fresh_v1, releases, tmp_path):
     assert files(again) == files(fresh_v1)
 
 
+def test_changelog_has_an_entry_for_every_release():
+    """Release discipline: each PEP 440 tag of this repository has a CHANGELOG entry
+    that says whether an update needs action; newest first."""
+    text = (ROOT / "CHANGELOG.md").read_text()
+    entries = {}
+    for section in re.split(r"^## ", text, flags=re.M)[1:]:
+        name = re.match(r"\[([^\]]+)\]", section)
+        assert name, f"a version heading must be '## [X.Y.Z] - date': {section.splitlines()[0]}"
+        entries[name.group(1)] = section
+    assert next(iter(entries)) == "Unreleased"
+    versions = [Version(v) for v in entries if v != "Unreleased"]  # raises unless PEP 440
+    assert versions and versions == sorted(versions, reverse=True)
+    for version, body in entries.items():
+        if version != "Unreleased":
+            assert "Update needs action" in body and "Conventions" in body, version
+    for tag in git(ROOT, "tag", "--list").split():
+        assert str(Version(tag)) in entries, f"tag {tag} has no CHANGELOG entry"
+
+
 # --- updates -------------------------------------------------------------------------
 
 @pytest.mark.slow
