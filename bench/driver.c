@@ -1,0 +1,417 @@
+/*
+ * Benchmark driver: one binary per rendered op package, built by bench/run.py with
+ * the package's inference sources, its host emulator and a generated bench_ops.h
+ * (the package's elementwise ops, their parameters and a per-element baseline each).
+ *
+ *   driver check SHAPE...   fast kernel vs baseline vs the kernel's reference path,
+ *                           whole output buffers (padding included), byte for byte
+ *   driver count SHAPE...   one call of each under callgrind client requests: run it
+ *                           as valgrind --tool=callgrind --collect-atstart=no
+ *                           --instr-atstart=no; one dump per call, labelled
+ *   driver time SHAPE...    median wall time of many calls of the fast kernel
+ *
+ * SHAPE is comma-separated (1,32,28,28). Every op is run in the three layouts.
+ * Output lines are "KEY=VALUE" records that run.py turns into BENCH lines.
+ *
+ * The emulator's source is included, not linked, to reach its node and its
+ * infrastructure table: the kernel's executeOp is then called directly, so neither
+ * the count nor the time contains the emulator's per-call registration.
+ */
+#define _POSIX_C_SOURCE 199309L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lpai_emu.c"
+#include "lpai_conventions.h" /* the expression grammar's helpers (lpai_sigmoidf, ...) */
+#include "baseline.h"
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define BENCH_HAVE_CALLGRIND 1
+#endif
+#endif
+#if !defined(BENCH_HAVE_CALLGRIND)
+/* Without the header the count mode cannot label its calls; run.py checks for it. */
+#define CALLGRIND_START_INSTRUMENTATION ((void)0)
+#define CALLGRIND_STOP_INSTRUMENTATION ((void)0)
+#define CALLGRIND_ZERO_STATS ((void)0)
+#define CALLGRIND_TOGGLE_COLLECT ((void)0)
+#define CALLGRIND_DUMP_STATS_AT(label) ((void)(label))
+#endif
+
+typedef void (*bench_baseline_fn)(const bl_tensor *in, uint32_t nin, const bl_tensor *out,
+                                  const float *params);
+
+typedef struct {
+    const char *name;     /* torch op name, as printed */
+    const char *qnn_type; /* the package's op type */
+    uint32_t nin;
+    uint32_t nparams;
+    char kinds[8];        /* 'f' float, 'i' int, 'b' bool: how the node serves each one */
+    double values[8];     /* the spec defaults (a double holds any int32 and float exactly) */
+    bench_baseline_fn baseline;
+} bench_op;
+
+#include "bench_ops.h" /* generated: the math, the baselines and BENCH_OPS */
+
+static const bench_op k_ops[] = {BENCH_OPS};
+#define N_OPS (sizeof k_ops / sizeof k_ops[0])
+
+enum { L_CONTIG, L_STRIDED, L_TRANSPOSED, N_LAYOUTS };
+static const char *const k_layouts[N_LAYOUTS] = {"contig", "strided", "transposed"};
+
+/* Quantization of the operands: uneven scales and zero points, so that rounding and
+ * the wrapped storage are exercised; the output window is wide enough that most
+ * results are not saturated. */
+static const float k_in_scale[2] = {0.05f, 0.031f};
+static const int32_t k_in_zp[2] = {120, 131};
+static const float k_out_scale = 0.15f;
+static const int32_t k_out_zp = 125;
+
+typedef struct {
+    uint32_t rank;
+    uint32_t dims[LPAI_EMU_MAX_DIMS];
+} shape_t;
+
+/* The tensor's layout in the given benchmark layout. `lead` is input 0: in the
+ * transposed layout it alone is channels-last, so the kernel has to walk two
+ * different memory orders at once. */
+static void make_desc(lpai_emu_desc *d, const shape_t *s, int layout, int lead, float scale,
+                      int32_t zp)
+{
+    memset(d, 0, sizeof *d);
+    d->rank = s->rank;
+    for (uint32_t i = 0; i < s->rank; ++i) {
+        d->dims[i] = s->dims[i];
+        d->order[i] = (uint8_t)i;
+    }
+    d->bits = 8u;
+    d->report_type = -1;
+    d->scale_form = LPAI_EMU_SCALE_FLOAT;
+    d->scale = scale;
+    d->zero_point = zp;
+    if (layout == L_STRIDED) {
+        /* Rows padded by 4 bytes and every outer plane by 16 more: no two dimensions
+         * merge, the walk runs row by row. */
+        uint32_t st = 1u;
+        for (uint32_t i = s->rank; i-- > 0;) {
+            d->stride[i] = st;
+            st = st * s->dims[i] + (i + 1u == s->rank ? 4u : 16u);
+        }
+    } else if (layout == L_TRANSPOSED && lead && s->rank >= 3u) {
+        /* Channels last: dimension 1 moves to the fastest position. Dense strides
+         * (left 0) are filled by the emulator in this order. */
+        uint32_t k = 0;
+        d->order[k++] = 0u;
+        for (uint32_t i = 2; i < s->rank; ++i) {
+            d->order[k++] = (uint8_t)i;
+        }
+        d->order[k] = 1u;
+    }
+}
+
+static uint64_t count_elems(const shape_t *s)
+{
+    uint64_t n = 1u;
+    for (uint32_t i = 0; i < s->rank; ++i) {
+        n *= s->dims[i];
+    }
+    return n;
+}
+
+/* A fixed-seed generator, so every run benchmarks the same bytes. */
+static uint32_t g_seed = 12345u;
+static uint8_t next_byte(void)
+{
+    g_seed = g_seed * 1664525u + 1013904223u;
+    return (uint8_t)(g_seed >> 24);
+}
+
+typedef struct {
+    QnnOpPackage_Interface_t itf;
+    QnnOpPackage_OperationInfo_t op;
+    bl_tensor bl_in[BL_MAX_INPUTS];
+    bl_tensor bl_out;
+    uint8_t *bl_buf;          /* the baseline's own output buffer, same layout */
+    float params[8];
+    uint64_t n;
+} bench_case;
+
+static bl_tensor to_bl(struct LpaiEmuTensor *t)
+{
+    bl_tensor b;
+    memset(&b, 0, sizeof b);
+    b.data = t->buf;
+    b.rank = t->d.rank;
+    for (uint32_t i = 0; i < t->d.rank; ++i) {
+        b.dims[i] = t->d.dims[i];
+        b.stride[t->d.order[i]] = t->d.stride[i]; /* layout position -> logical dim */
+    }
+    b.scale = t->d.scale;
+    b.offset = t->d.zero_point - 128; /* what the emulator serves as the offset */
+    return b;
+}
+
+static int setup(bench_case *c, const bench_op *o, const shape_t *s, int layout)
+{
+    memset(c, 0, sizeof *c);
+    lpai_emu_reset();
+    lpai_emu_quiet(1);
+    c->n = count_elems(s);
+    uint8_t *codes = (uint8_t *)malloc(c->n ? c->n : 1u);
+    if (!codes) {
+        return -1;
+    }
+    for (uint32_t k = 0; k < o->nin; ++k) {
+        lpai_emu_desc d;
+        make_desc(&d, s, layout, k == 0, k_in_scale[k], k_in_zp[k]);
+        for (uint64_t e = 0; e < c->n; ++e) {
+            codes[e] = next_byte();
+        }
+        if (lpai_emu_add_input(&d, codes) < 0) {
+            free(codes);
+            return -1;
+        }
+    }
+    free(codes);
+    lpai_emu_desc d;
+    make_desc(&d, s, layout, 0, k_out_scale, k_out_zp);
+    if (lpai_emu_add_output(&d) < 0) {
+        return -1;
+    }
+    for (uint32_t p = 0; p < o->nparams; ++p) {
+        int32_t rc;
+        if (o->kinds[p] == 'f') {
+            rc = lpai_emu_add_param_f32((float)o->values[p]);
+        } else if (o->kinds[p] == 'i') {
+            rc = lpai_emu_add_param_i32((int32_t)o->values[p]);
+        } else {
+            rc = lpai_emu_add_param_bool(o->values[p] != 0.0);
+        }
+        if (rc < 0) {
+            return -1;
+        }
+        /* As the kernel converts them: int32 -> float, bool -> 0/1, float as is. */
+        c->params[p] = o->kinds[p] == 'i' ? (float)(int32_t)o->values[p] : (float)o->values[p];
+    }
+    const QnnOpPackage_Info_t *info = NULL;
+    if (open_package(&c->itf, &info) != 0) {
+        return -1;
+    }
+    c->op = find_op(info, o->qnn_type);
+    if (!c->op || !c->op->executeOp) {
+        return -1;
+    }
+    const size_t bytes = temp_size(c->op);
+    g_node.temp = malloc(bytes ? bytes : 1u);
+    for (uint32_t k = 0; k < o->nin; ++k) {
+        c->bl_in[k] = to_bl(&g_node.in[k]);
+    }
+    c->bl_out = to_bl(&g_node.out);
+    c->bl_buf = (uint8_t *)malloc(g_node.out.bytes);
+    if (!c->bl_buf) {
+        return -1;
+    }
+    memset(c->bl_buf, EMU_CANARY, g_node.out.bytes);
+    c->bl_out.data = c->bl_buf;
+    return 0;
+}
+
+static void teardown(bench_case *c)
+{
+    if (c->itf.v1_4.terminate) {
+        c->itf.v1_4.terminate();
+    }
+    free(c->bl_buf);
+    lpai_emu_reset();
+}
+
+/* The kernel as the runtime calls it: executeOp on the node, nothing around it. */
+static int32_t run_fast(bench_case *c)
+{
+    return c->op->executeOp((QnnLpai_CustomOpNode_t)(void *)&g_node);
+}
+
+static void run_baseline(bench_case *c, const bench_op *o)
+{
+    o->baseline(c->bl_in, o->nin, &c->bl_out, c->params);
+}
+
+static void shape_text(char *buf, size_t size, const shape_t *s)
+{
+    size_t used = (size_t)snprintf(buf, size, "(");
+    for (uint32_t i = 0; i < s->rank && used < size; ++i) {
+        used += (size_t)snprintf(buf + used, size - used, i ? ",%u" : "%u", s->dims[i]);
+    }
+    if (used < size) {
+        snprintf(buf + used, size - used, ")");
+    }
+}
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a;
+    const double y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static uint64_t count_diff(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    uint64_t d = 0;
+    for (size_t i = 0; i < n; ++i) {
+        d += a[i] != b[i];
+    }
+    return d;
+}
+
+static int do_case(const char *mode, const bench_op *o, const shape_t *s, int layout)
+{
+    bench_case c;
+    char shape[96];
+    shape_text(shape, sizeof shape, s);
+    if (setup(&c, o, s, layout) != 0) {
+        printf("ERROR op=%s layout=%s shape=%s setup failed\n", o->name, k_layouts[layout], shape);
+        teardown(&c);
+        return 1;
+    }
+    int bad = 0;
+    const char *tag_fmt = "op=%s inputs=%u layout=%s shape=%s elems=%llu";
+    char tag[256];
+    snprintf(tag, sizeof tag, tag_fmt, o->name, o->nin, k_layouts[layout], shape,
+             (unsigned long long)c.n);
+    if (strcmp(mode, "check") == 0) {
+        const size_t bytes = g_node.out.bytes;
+        lpai_host_use_reference = 0;
+        const int32_t rc_fast = run_fast(&c);
+        const char *path = lpai_host_last_path ? lpai_host_last_path : "?";
+        uint8_t *fast = (uint8_t *)malloc(bytes);
+        memcpy(fast, g_node.out.buf, bytes);
+        memset(g_node.out.buf, EMU_CANARY, bytes);
+        lpai_host_use_reference = 1;
+        const int32_t rc_ref = run_fast(&c);
+        lpai_host_use_reference = 0;
+        run_baseline(&c, o);
+        const uint64_t d_base = count_diff(fast, c.bl_buf, bytes);
+        const uint64_t d_ref = count_diff(fast, g_node.out.buf, bytes);
+        printf("CHECK %s path=%s rc=%d,%d bytes=%llu diff_baseline=%llu diff_reference=%llu\n", tag,
+               path, rc_fast, rc_ref, (unsigned long long)bytes, (unsigned long long)d_base,
+               (unsigned long long)d_ref);
+        bad = rc_fast != 0 || rc_ref != 0 || d_base != 0 || d_ref != 0;
+        free(fast);
+    } else if (strcmp(mode, "count") == 0) {
+        /* One call each: the instruction count does not depend on caches. The label
+         * names the dump; run.py reads the dump's total in the same order. */
+        char label[300];
+        snprintf(label, sizeof label, "fast %s", tag);
+        CALLGRIND_START_INSTRUMENTATION;
+        CALLGRIND_ZERO_STATS;
+        CALLGRIND_TOGGLE_COLLECT;
+        const int32_t rc = run_fast(&c);
+        CALLGRIND_TOGGLE_COLLECT;
+        CALLGRIND_DUMP_STATS_AT(label);
+        snprintf(label, sizeof label, "baseline %s", tag);
+        CALLGRIND_ZERO_STATS;
+        CALLGRIND_TOGGLE_COLLECT;
+        run_baseline(&c, o);
+        CALLGRIND_TOGGLE_COLLECT;
+        CALLGRIND_DUMP_STATS_AT(label);
+        CALLGRIND_STOP_INSTRUMENTATION;
+        printf("COUNTED %s rc=%d\n", tag, rc);
+        bad = rc != 0;
+    } else {
+        /* Median of many calls, after warm-up; as many calls as fit a time budget. */
+        const double budget_ns = 1e6 * (getenv("BENCH_TIME_MS") ? atof(getenv("BENCH_TIME_MS")) : 150.0);
+        int32_t rc = 0;
+        double t0 = now_ns();
+        for (int w = 0; w < 3; ++w) {
+            rc |= run_fast(&c);
+        }
+        const double one = (now_ns() - t0) / 3.0;
+        int reps = (int)(budget_ns / (one > 1.0 ? one : 1.0));
+        reps = reps < 21 ? 21 : (reps > 20001 ? 20001 : reps);
+        double *t = (double *)malloc(sizeof(double) * (size_t)reps);
+        for (int r = 0; r < reps; ++r) {
+            const double a = now_ns();
+            rc |= run_fast(&c);
+            t[r] = now_ns() - a;
+        }
+        qsort(t, (size_t)reps, sizeof(double), cmp_double);
+        printf("TIME %s reps=%d ns_per_elem=%.3f rc=%d\n", tag, reps, t[reps / 2] / (double)c.n, rc);
+        free(t);
+        bad = rc != 0;
+    }
+    teardown(&c);
+    return bad;
+}
+
+/* Exact names in a comma-separated list ("mul" must not select "mul3"). */
+static int selected(const char *list, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ',');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0) {
+            return 1;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+static int parse_shape(const char *text, shape_t *s)
+{
+    memset(s, 0, sizeof *s);
+    const char *p = text;
+    while (*p) {
+        char *end = NULL;
+        const unsigned long v = strtoul(p, &end, 10);
+        if (end == p || s->rank >= LPAI_MAX_RANK || v == 0 || v > 1000000ul) {
+            return -1;
+        }
+        s->dims[s->rank++] = (uint32_t)v;
+        p = (*end == ',') ? end + 1 : end;
+        if (*end != ',' && *end != '\0') {
+            return -1;
+        }
+    }
+    return s->rank ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3 || (strcmp(argv[1], "check") && strcmp(argv[1], "count") && strcmp(argv[1], "time"))) {
+        fprintf(stderr, "usage: %s check|count|time SHAPE...\n", argv[0]);
+        return 2;
+    }
+    const char *only = getenv("BENCH_OPS"); /* comma-separated op names, optional */
+    int bad = 0;
+    for (int a = 2; a < argc; ++a) {
+        shape_t s;
+        if (parse_shape(argv[a], &s) != 0) {
+            fprintf(stderr, "bad shape %s\n", argv[a]);
+            return 2;
+        }
+        for (size_t i = 0; i < N_OPS; ++i) {
+            if (only && !selected(only, k_ops[i].name)) {
+                continue;
+            }
+            for (int l = 0; l < N_LAYOUTS; ++l) {
+                bad |= do_case(argv[1], &k_ops[i], &s, l);
+                fflush(stdout);
+            }
+        }
+    }
+    return bad ? 1 : 0;
+}
