@@ -31,7 +31,7 @@ SPEC = {
             "inputs": ["x"],
             "params": [
                 {"name": "shift", "type": "float", "default": 0.5},
-                {"name": "gain", "type": "float", "default": 2.0},
+                {"name": "gain", "type": "int", "default": 2},
             ],
             "expr": "gain * x + shift",
         },
