@@ -198,6 +198,7 @@ def main(argv=None) -> int:
     ap.add_argument("--shapes", nargs="+", default=list(DEFAULT_SHAPES))
     ap.add_argument("--ops", help="comma-separated op names (default: every elementwise op)")
     ap.add_argument("--check-only", action="store_true", help="only the output equality check")
+    ap.add_argument("--print-checks", action="store_true", help="print a CHECK line per case")
     ap.add_argument("--no-count", action="store_true", help="skip callgrind (instr fields print as nan)")
     ap.add_argument("--time-ms", type=float, default=150.0, help="timing budget per case")
     ap.add_argument("--workdir", help="keep renders and builds here instead of a temp dir")
@@ -243,10 +244,11 @@ def main(argv=None) -> int:
         for exe, _ in exes:
             log(f"check {exe.name}")
             checked += check(exe, args.shapes, env)
-        if args.check_only:
+        if args.check_only or args.print_checks:
             for r in checked:
                 print(f"CHECK op={r['op']} inputs={r['inputs']} layout={r['layout']} shape={r['shape']} "
                       f"path={r['path']} bytes={r['bytes']} kernel==baseline==reference")
+        if args.check_only:
             return 0
         log(f"check: {len(checked)} cases, kernel == baseline == reference, byte for byte")
 
