@@ -22,3 +22,10 @@ example: setup
 
 test: setup
 	$(PYTHON) -m pytest
+
+# The kernel benchmark (docs/benchmark.md): renders the example specs, builds every
+# elementwise kernel against the host emulator, checks it against the per-element
+# baseline and prints one BENCH line per (op, layout, shape). Needs valgrind.
+.PHONY: bench
+bench: setup
+	$(PYTHON) bench/run.py
