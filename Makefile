@@ -17,7 +17,7 @@ setup:
 # `copier update` works later (a relative path does not).
 example: setup
 	rm -rf "$(DEST)"
-	$(PYTHON) -m copier copy --trust --defaults --data-file "$(SPEC)" "$(CURDIR)" "$(DEST)"
+	$(PYTHON) -m copier copy --trust --defaults --vcs-ref HEAD --data-file "$(SPEC)" "$(CURDIR)" "$(DEST)"
 	cd "$(DEST)" && $(PYTHON) -m pytest
 
 test: setup
