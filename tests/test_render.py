@@ -52,9 +52,27 @@ def expected_files(spec: dict) -> set[str]:
     }
     files |= {f"src/{ns}/{m}.py" for m in ("__init__", "__main__", "cli", "delegation", "eager", "ops", "quant")}
     files.add(f"src/{ns}/user/__init__.py")
+    op_pkg = f"op_package/{pkg}"
+    files |= {f"{op_pkg}/{f}" for f in (
+        "Makefile", f"config/{pkg}.xml", f"src/{pkg}Interface.c", "include/lpai_conventions.h",
+        "host/lpai_emu.c", "host/test_kernels.c")}
+    for op in spec["ops"]:
+        qnn_type = op.get("qnn_type") or "".join(part.capitalize() for part in op["name"].split("_"))
+        files |= {f"{op_pkg}/src/ops/{qnn_type}_inference.c", f"{op_pkg}/src/ops/{qnn_type}_compiler.cpp"}
+        if op.get("kind") == "custom":
+            files |= {f"src/{ns}/user/{op['name']}.py", f"{op_pkg}/user/{qnn_type}_math.c",
+                      f"{op_pkg}/include/ops/{qnn_type}_user.h"}
+    return files
+
+
+def user_files(spec: dict) -> set[str]:
+    """Exactly the user-owned files: one eager and one kernel file per custom op."""
+    ns, pkg = spec["namespace"], spec["package_name"]
+    files = {f"src/{ns}/user/__init__.py", "tests/user/README.md"}
     for op in spec["ops"]:
         if op.get("kind") == "custom":
-            files.add(f"src/{ns}/user/{op['name']}.py")
+            qnn_type = op.get("qnn_type") or "".join(part.capitalize() for part in op["name"].split("_"))
+            files |= {f"src/{ns}/user/{op['name']}.py", f"op_package/{pkg}/user/{qnn_type}_math.c"}
     return files
 
 
@@ -66,6 +84,7 @@ def check_tree(project: Path, spec: dict) -> None:
     files = rendered(project)
     missing = expected_files(spec) - set(files)
     assert not missing, f"missing files: {sorted(missing)}"
+    assert {f for f in files if "/user/" in f"/{f}"} == user_files(spec)
     ns, pkg = spec["namespace"], spec["package_name"]
     allowed_roots = (f"src/{ns}/", f"op_package/{pkg}/", "tests/", "docs/")
     for rel in files:
