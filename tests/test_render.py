@@ -50,8 +50,8 @@ def expected_files(spec: dict) -> set[str]:
         "tests/conftest.py", "tests/lowering.py", "tests/reference.py", "tests/test_ops.py",
         "tests/test_quant.py", "tests/test_delegation.py", "tests/user/README.md",
     }
-    files |= {f"src/{ns}/{m}.py" for m in ("__init__", "__main__", "cli", "delegation", "eager", "ops", "quant")}
-    files.add(f"src/{ns}/user/__init__.py")
+    files |= {f"{ns}/{m}.py" for m in ("__init__", "__main__", "cli", "delegation", "eager", "ops", "quant")}
+    files.add(f"{ns}/user/__init__.py")
     op_pkg = f"op_package/{pkg}"
     files |= {f"{op_pkg}/{f}" for f in (
         "Makefile", f"config/{pkg}.xml", f"src/{pkg}Interface.c", "include/lpai_conventions.h",
@@ -60,7 +60,7 @@ def expected_files(spec: dict) -> set[str]:
         qnn_type = op.get("qnn_type") or "".join(part.capitalize() for part in op["name"].split("_"))
         files |= {f"{op_pkg}/src/ops/{qnn_type}_inference.c", f"{op_pkg}/src/ops/{qnn_type}_compiler.cpp"}
         if op.get("kind") == "custom":
-            files |= {f"src/{ns}/user/{op['name']}.py", f"{op_pkg}/user/{qnn_type}_math.c",
+            files |= {f"{ns}/user/{op['name']}.py", f"{op_pkg}/user/{qnn_type}_math.c",
                       f"{op_pkg}/include/ops/{qnn_type}_user.h"}
     return files
 
@@ -68,11 +68,11 @@ def expected_files(spec: dict) -> set[str]:
 def user_files(spec: dict) -> set[str]:
     """Exactly the user-owned files: one eager and one kernel file per custom op."""
     ns, pkg = spec["namespace"], spec["package_name"]
-    files = {f"src/{ns}/user/__init__.py", "tests/user/README.md"}
+    files = {f"{ns}/user/__init__.py", "tests/user/README.md"}
     for op in spec["ops"]:
         if op.get("kind") == "custom":
             qnn_type = op.get("qnn_type") or "".join(part.capitalize() for part in op["name"].split("_"))
-            files |= {f"src/{ns}/user/{op['name']}.py", f"op_package/{pkg}/user/{qnn_type}_math.c"}
+            files |= {f"{ns}/user/{op['name']}.py", f"op_package/{pkg}/user/{qnn_type}_math.c"}
     return files
 
 
@@ -86,7 +86,7 @@ def check_tree(project: Path, spec: dict) -> None:
     assert not missing, f"missing files: {sorted(missing)}"
     assert {f for f in files if "/user/" in f"/{f}"} == user_files(spec)
     ns, pkg = spec["namespace"], spec["package_name"]
-    allowed_roots = (f"src/{ns}/", f"op_package/{pkg}/", "tests/", "docs/")
+    allowed_roots = (f"{ns}/", f"op_package/{pkg}/", "tests/", "docs/")
     for rel in files:
         assert "/" not in rel or rel.startswith(allowed_roots), f"unexpected file {rel}"
         assert not rel.endswith(".jinja") and "{{" not in rel and "{%" not in rel, rel
@@ -131,13 +131,13 @@ def test_custom_op_fails_until_the_user_writes_it(copie_session, template_repo):
     assert result.exit_code == 0, result.exception
     project = result.project_dir
     check_tree(project, spec)
-    user_eager = project / "src/norm_ops/user/my_norm.py"
+    user_eager = project / "norm_ops/user/my_norm.py"
     assert "NotImplementedError" in user_eager.read_text()
 
     run = run_project_tests(project)
     assert run.returncode != 0, "a custom op without math must fail its tests"
     assert re.findall(r"^(?:FAILED|ERROR) .*my_norm", run.stdout, re.M), run.stdout[-3000:]
-    assert "write the eager math in src/norm_ops/user/my_norm.py" in run.stdout
+    assert "write the eager math in norm_ops/user/my_norm.py" in run.stdout
 
     # The user writes the eager math: the kernel tests of my_norm, and only those, still fail.
     user_eager.write_text(CUSTOM_EAGER)

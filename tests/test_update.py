@@ -41,7 +41,7 @@ from update_helpers import (
 
 NS = SPEC["namespace"]
 PKG = SPEC["package_name"]
-QUANT = f"src/{NS}/quant.py"
+QUANT = f"{NS}/quant.py"
 OWNED_HEADER = "owned by the qnn-op-template"
 USER_HEADER = "This file is yours"
 
@@ -93,7 +93,7 @@ def changed_paths(project: Path) -> set[str]:
 def write_user_work(project: Path) -> None:
     """A user's session: the math of the custom op `twice` (eager and kernel), a test of
     their own, and a note in tests/user/README.md."""
-    eager = project / f"src/{NS}/user/twice.py"
+    eager = project / f"{NS}/user/twice.py"
     text = eager.read_text()
     head, sep, _ = text.partition("def twice(")
     assert sep, "the eager stub no longer defines twice(): update write_user_work()"
@@ -294,7 +294,7 @@ def test_deleted_template_owned_file_stays_deleted(releases, tmp_path):
 
 def test_deleted_user_owned_file_comes_back_as_the_new_stub(releases, fresh_v11, tmp_path):
     project = copy_project(releases.path, tmp_path / "project")
-    eager = f"src/{NS}/user/twice.py"
+    eager = f"{NS}/user/twice.py"
     (project / eager).unlink()
     (project / "tests/user/README.md").unlink()
     kernel = next((project / f"op_package/{PKG}/user").glob("Twice*.c"))
@@ -327,9 +327,9 @@ def test_adding_ops_through_update(releases, tmp_path):
     answers = yaml.safe_load((project / ".copier-answers.yml").read_text())
     assert [op["name"] for op in answers["ops"]] == ["twice", "shift_scale", "halve", "clip_it"]
     assert_fix_arrived(project, releases.fixed)
-    assert "def halve(" in (project / f"src/{NS}/ops.py").read_text()
+    assert "def halve(" in (project / f"{NS}/ops.py").read_text()
     assert list((project / f"op_package/{PKG}/src/ops").glob("Halve_*")), "no kernel for the added op"
-    assert (project / f"src/{NS}/user/clip_it.py").is_file(), "no stub for the added custom op"
+    assert (project / f"{NS}/user/clip_it.py").is_file(), "no stub for the added custom op"
     assert "halve" in (project / "README.md").read_text()
     now = user_files(project)
     assert {rel: now[rel] for rel in mine} == mine
@@ -346,13 +346,13 @@ def test_removing_an_op_deletes_its_files_even_the_users(releases, tmp_path):
 
     assert_updated(update(project, "--data-file", str(spec)), project)
 
-    assert not (project / f"src/{NS}/user/twice.py").exists()
+    assert not (project / f"{NS}/user/twice.py").exists()
     assert not list((project / f"op_package/{PKG}/user").glob("Twice*"))
     assert not list((project / f"op_package/{PKG}/src/ops").glob("Twice_*"))
     assert (project / "tests/user/test_twice.py").is_file(), "a file the user added is kept"
-    assert "def twice(" not in (project / f"src/{NS}/ops.py").read_text()
+    assert "def twice(" not in (project / f"{NS}/ops.py").read_text()
     assert leftovers(project) == []
-    assert "return x * 2.0" in git(project, "show", f"HEAD:src/{NS}/user/twice.py")
+    assert "return x * 2.0" in git(project, "show", f"HEAD:{NS}/user/twice.py")
 
 
 def test_collision_in_a_template_owned_file_fails_the_projects_check(releases, tmp_path):

@@ -48,13 +48,13 @@ STUB_PY = "# Stub revised in 1.1.0: reaches new projects only."
 STUB_C = "/* Stub revised in 1.1.0: reaches new projects only. */"
 STUB_MD = "Stub revised in 1.1.0: reaches new projects only."
 
-QUANT = "template/src/{{pkg.namespace}}/quant.py.jinja"
+QUANT = "template/{{pkg.namespace}}/quant.py.jinja"
 CONVENTIONS_H = "template/op_package/{{pkg.package_name}}/include/lpai_conventions.h.jinja"
-USER_TEMPLATE_DIRS = ("template/src/{{pkg.namespace}}/user", "template/op_package/{{pkg.package_name}}/user",
+USER_TEMPLATE_DIRS = ("template/{{pkg.namespace}}/user", "template/op_package/{{pkg.package_name}}/user",
                       "template/tests/user")
 
 # Where user-owned files live in a rendered project (the `_skip_if_exists` globs).
-USER_GLOBS = ("src/*/user/**", "op_package/*/user/**", "tests/user/**")
+USER_GLOBS = ("*/user/**", "op_package/*/user/**", "tests/user/**")
 
 # Conflict leftovers, built from pieces so that this file never contains one.
 MARK_START = b"<" * 7 + b" "
@@ -75,7 +75,7 @@ def convention_fix(repo: Path) -> list[str]:
     quant = repo / QUANT
     assert quant.is_file(), f"{QUANT} is gone: point convention_fix() at another template-owned file"
     quant.write_text(quant.read_text().rstrip("\n") + "\n\n" + FIX_PY + "\n")
-    changed.append(f"src/{SPEC['namespace']}/quant.py")
+    changed.append(f"{SPEC['namespace']}/quant.py")
 
     header = repo / CONVENTIONS_H
     if header.is_file():
@@ -141,7 +141,7 @@ def files(root: Path) -> dict[str, bytes]:
 
 
 def is_user_owned(rel: str) -> bool:
-    return re.match(r"(src/[^/]+/user/|op_package/[^/]+/user/|tests/user/)", rel) is not None
+    return re.match(r"([^/]+/user/|op_package/[^/]+/user/|tests/user/)", rel) is not None
 
 
 def user_files(root: Path) -> dict[str, bytes]:
