@@ -72,36 +72,30 @@ class NameError_(ValueError):
     """A name broke a rule; the message is the rule (the caller adds the field)."""
 
 
-def check_snake(value: object, what: str = "name") -> str:
-    """A snake_case identifier valid in Python, C, C++, torch schemas and shell."""
+def _check_identifier(value: object, pattern: re.Pattern, style: str, max_len: int) -> str:
     if not isinstance(value, str):
-        raise NameError_(f"must be a string ({what}), got {type(value).__name__}")
-    if not SNAKE_RE.match(value):
-        raise NameError_(
-            f"{value!r} is not a snake_case identifier "
-            "(lowercase letter first, then lowercase letters, digits or _)"
-        )
-    if len(value) > MAX_SNAKE:
-        raise NameError_(f"{value!r} is longer than {MAX_SNAKE} characters")
+        raise NameError_(f"must be a string, got {type(value).__name__}")
+    if not pattern.match(value):
+        raise NameError_(f"{value!r} is not a {style}")
+    if len(value) > max_len:
+        raise NameError_(f"{value!r} is longer than {max_len} characters")
+    _check_reserved(value)
+    return value
+
+
+def check_snake(value: object) -> str:
+    """A snake_case identifier valid in Python, C, C++, torch schemas and shell."""
+    _check_identifier(value, SNAKE_RE, "snake_case identifier (lowercase letter first, then "
+                      "lowercase letters, digits or _)", MAX_SNAKE)
     if "__" in value or value.endswith("_"):
         raise NameError_(f"{value!r} must not contain '__' or end with '_' (reserved in C/C++)")
-    _check_reserved(value)
     return value
 
 
-def check_camel(value: object, what: str = "name") -> str:
+def check_camel(value: object) -> str:
     """A CamelCase identifier valid as a C symbol prefix, XML attribute and file name."""
-    if not isinstance(value, str):
-        raise NameError_(f"must be a string ({what}), got {type(value).__name__}")
-    if not CAMEL_RE.match(value):
-        raise NameError_(
-            f"{value!r} is not a CamelCase identifier "
-            "(uppercase letter first, then letters or digits)"
-        )
-    if len(value) > MAX_CAMEL:
-        raise NameError_(f"{value!r} is longer than {MAX_CAMEL} characters")
-    _check_reserved(value)
-    return value
+    return _check_identifier(value, CAMEL_RE, "CamelCase identifier (uppercase letter first, "
+                             "then letters or digits)", MAX_CAMEL)
 
 
 def _check_reserved(value: str) -> None:
