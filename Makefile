@@ -9,6 +9,7 @@ help:
 	@echo "make example [SPEC=examples/scale.yaml] [DEST=build/example]"
 	@echo "              install, render SPEC into DEST (replacing it) and run its tests"
 	@echo "make test     install and run the template's whole test suite"
+	@echo "make bench    the kernel benchmark: one BENCH line per (op, layout, shape) (docs/benchmark.md)"
 
 setup:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt
