@@ -1,0 +1,65 @@
+"""Break each LPAI convention on purpose in a rendered project: its tests must fail.
+
+A convention test that still passes with the convention removed proves nothing.  Each
+case applies one edit to the rendered op package (never to the template) and runs the
+project's kernel tests (pytest, kernels against eager) and its C suite (`make
+host-test`, which pins exact values such as ties rounding to even); at least one must
+fail.  The unmodified project passes both in test_render.py.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import load_example, run_project_tests
+
+HEADER = "op_package/ActivationOpPackage/include/lpai_conventions.h"
+
+# (file, exact text of the convention, its broken replacement)
+MUTATIONS = {
+    "C1 scale via 1u << shift instead of ldexpf": (
+        HEADER, "return ldexpf((float)scale, (int)-shift);",
+        "return (float)scale / (float)(1u << (shift & 31));"),
+    "C2 no wrap modulo the storage width": (
+        HEADER, "return (int32_t)(biased & q->mask) + q->lo;", "return (int32_t)biased + q->lo;"),
+    "C3 no saturation of the code": (
+        HEADER, "    c = (c > r->lo) ? c : r->lo;\n    c = (c < r->hi) ? c : r->hi;\n", ""),
+    "C3 ties rounded up, not to even": (
+        HEADER, "return (x + magic) - magic;", "(void)magic; return floorf(x + 0.5f);"),
+    "C5 strides read in layout order, not per logical dimension": (
+        HEADER, "v->stride[order[i]] = layout_stride[i];", "v->stride[i] = layout_stride[i];"),
+    "C10 negative and infinite scales accepted": (
+        HEADER, "return scale > 0.0f && scale <= FLT_MAX;", "return scale != 0.0f;"),
+}
+
+
+@pytest.fixture(scope="module")
+def activations(copie_session, template_repo):
+    result = copie_session.copy(extra_answers=load_example("activations.yaml"), template_dir=template_repo)
+    assert result.exit_code == 0, result.exception
+    return result.project_dir
+
+
+@pytest.mark.parametrize("name", list(MUTATIONS))
+def test_breaking_a_convention_fails_the_kernel_tests(name, activations, tmp_path):
+    rel, original, broken = MUTATIONS[name]
+    project = tmp_path / "project"
+    shutil.copytree(activations, project, ignore=shutil.ignore_patterns("build", "libs", "obj", "__pycache__"))
+    path = project / rel
+    text = path.read_text()
+    assert text.count(original) == 1, f"{rel} no longer holds the convention text this test breaks"
+    path.write_text(text.replace(original, broken))
+
+    run = run_project_tests(project, "-x", "tests/test_op_package_kernels.py")
+    if run.returncode != 0:
+        assert re.search(r"\d+ (failed|error)", run.stdout), run.stdout[-2000:]
+        return
+    c_suite = subprocess.run(["make", "-C", str(project / "op_package/ActivationOpPackage"), "host-test"],
+                             capture_output=True, text=True, timeout=600)
+    assert c_suite.returncode != 0, (f"kernel tests and C suite pass with '{name}':\n"
+                                     f"{run.stdout[-1000:]}\n{c_suite.stdout[-2000:]}")
