@@ -45,12 +45,14 @@ def _load_hooks_package():
     return module
 
 
+def _spec_module():
+    return importlib.import_module(f"{_load_hooks_package().__name__}.spec")
+
+
 def spec_from_answers(context: dict[str, Any]) -> dict[str, Any]:
     """The raw spec: the answers Copier collected plus any unknown data-file keys."""
-    hooks = _load_hooks_package()
-    spec_mod = importlib.import_module(f"{hooks.__name__}.spec")
     raw: dict[str, Any] = {}
-    for key in spec_mod.TOP_KEYS:
+    for key in _spec_module().TOP_KEYS:
         if key in context:
             raw[key] = context[key]
     conf = context.get("_copier_conf") or {}
@@ -68,8 +70,7 @@ class ContextUpdater(ContextHook):
         phase = str(context.get("_copier_phase", ""))
         if phase not in _VALIDATING_PHASES:
             return
-        hooks = _load_hooks_package()
-        spec_mod = importlib.import_module(f"{hooks.__name__}.spec")
+        spec_mod = _spec_module()
         raw = spec_from_answers(context)
         key = repr(raw)
         pkg = self._cache.get(key)
