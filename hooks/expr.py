@@ -186,12 +186,13 @@ def _is_constant(node: Node) -> bool:
     return not _names(node)
 
 
-def _py_float(value: float) -> str:
-    text = repr(float(value))
-    return text
+def py_float(value: float) -> str:
+    # repr round-trips a Python float exactly.
+    return repr(float(value))
 
 
-def _c_float(value: float) -> str:
+def c_float(value: float) -> str:
+    # The same digits as a float literal: C needs a '.' or an exponent before the 'f'.
     text = repr(float(value))
     if "e" not in text and "." not in text:
         text += ".0"
@@ -233,7 +234,7 @@ def to_torch(node: Node) -> str:
         }
         return table[func].format(*args)
 
-    return _render(node, lambda v: v.name, _py_float, call)
+    return _render(node, lambda v: v.name, py_float, call)
 
 
 def to_numpy(node: Node) -> str:
@@ -254,7 +255,7 @@ def to_numpy(node: Node) -> str:
         }
         return table[func].format(*args)
 
-    return _render(node, lambda v: v.name, _py_float, call)
+    return _render(node, lambda v: v.name, py_float, call)
 
 
 def c_var(name: str, is_input: bool) -> str:
@@ -279,4 +280,4 @@ def to_c(node: Node) -> str:
         }
         return table[func].format(*args)
 
-    return _render(node, lambda v: c_var(v.name, v.is_input), _c_float, call)
+    return _render(node, lambda v: c_var(v.name, v.is_input), c_float, call)

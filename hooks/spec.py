@@ -67,7 +67,7 @@ class Param:
     @property
     def default_c(self) -> str:
         if self.type == "float":
-            return expr_mod._c_float(self.default)
+            return expr_mod.c_float(self.default)
         if self.type == "bool":
             return "1" if self.default else "0"
         return str(self.default)
