@@ -39,6 +39,8 @@ FUNCTIONS: Mapping[str, int] = {
     "relu": 1,
 }
 
+_ALPHABET = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ .+-*/(),")
+
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 
 
@@ -106,6 +108,12 @@ def parse(text: object, inputs: list[str], params: list[str]) -> Node:
     missing = [n for n in inputs if n not in used]
     if missing:
         raise ExprError(f"must use every input; {', '.join(missing)} is never used")
+    # The tree is checked, but the text is also echoed into comments of the generated
+    # Python and C. Python's parser skips a trailing `# ...`, which could carry `*/`
+    # and close a C comment; only the grammar's own characters may remain.
+    bad = next((ch for ch in text if ch not in _ALPHABET), None)
+    if bad is not None:
+        raise ExprError(f"character {bad!r} is not allowed (names, numbers, + - * / ( ) , and spaces only)")
     return node
 
 

@@ -64,6 +64,8 @@ def test_renderings(text, torch_text, c_text):
     ("[x]", "lists are not allowed"),
     ("lambda: x", "lambdas are not allowed"),
     ("(y := x)", "assignments are not allowed"),
+    ("x # */ int evil; /*", "character '#' is not allowed"),
+    ("x\t* 2", "character '\\t' is not allowed"),
 ])
 def test_rejections(text, rule):
     with pytest.raises(expr.ExprError) as info:
