@@ -42,6 +42,11 @@ TEMPLATE_HEADER = "This file is owned by the qnn-op-template: do not edit; chang
 USER_HEADER = "This file is yours: the template created it once and never touches it again."
 
 
+def qnn_type_of(op: dict) -> str:
+    # The spec's default, derived here independently of hooks/names.py: mul3 -> Mul3.
+    return op.get("qnn_type") or "".join(part.capitalize() for part in op["name"].split("_"))
+
+
 def expected_files(spec: dict) -> set[str]:
     """Files the spec must produce (a subset: the op package adds more)."""
     ns, pkg = spec["namespace"], spec["package_name"]
@@ -57,7 +62,7 @@ def expected_files(spec: dict) -> set[str]:
         "Makefile", f"config/{pkg}.xml", f"src/{pkg}Interface.c", "include/lpai_conventions.h",
         "host/lpai_emu.c", "host/test_kernels.c")}
     for op in spec["ops"]:
-        qnn_type = op.get("qnn_type") or "".join(part.capitalize() for part in op["name"].split("_"))
+        qnn_type = qnn_type_of(op)
         files |= {f"{op_pkg}/src/ops/{qnn_type}_inference.c", f"{op_pkg}/src/ops/{qnn_type}_compiler.cpp"}
         if op.get("kind") == "custom":
             files |= {f"{ns}/user/{op['name']}.py", f"{op_pkg}/user/{qnn_type}_math.c",
@@ -71,7 +76,7 @@ def user_files(spec: dict) -> set[str]:
     files = {f"{ns}/user/__init__.py", "tests/user/README.md"}
     for op in spec["ops"]:
         if op.get("kind") == "custom":
-            qnn_type = op.get("qnn_type") or "".join(part.capitalize() for part in op["name"].split("_"))
+            qnn_type = qnn_type_of(op)
             files |= {f"{ns}/user/{op['name']}.py", f"op_package/{pkg}/user/{qnn_type}_math.c"}
     return files
 
