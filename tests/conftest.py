@@ -59,6 +59,15 @@ def template_repo(tmp_path_factory) -> Path:
     return snapshot_template(tmp_path_factory.mktemp("template"))
 
 
+def tree(root: Path) -> dict[str, bytes]:
+    """Every file below `root` (outside .git), by its relative POSIX path."""
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and ".git" not in path.relative_to(root).parts
+    }
+
+
 def load_example(name: str) -> dict:
     return yaml.safe_load((EXAMPLES / name).read_text())
 

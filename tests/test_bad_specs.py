@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copier_cli
+from conftest import copier_cli, tree
 
 BAD = sorted((Path(__file__).parent / "specs" / "bad").glob("*.yaml"))
 
@@ -23,10 +23,6 @@ def expectation(path: Path) -> tuple[str, str]:
     assert first.startswith("# expect: "), f"{path.name}: first line must be '# expect: FIELD | RULE'"
     field, fragment = first[len("# expect: "):].split(" | ", 1)
     return field.strip(), fragment.strip()
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def test_corpus_is_large_enough():

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import load_example, run_project_tests
+from conftest import load_example, run_project_tests, tree
 
 VARIANTS = {
     "scale": load_example("scale.yaml"),
@@ -82,7 +82,7 @@ def user_files(spec: dict) -> set[str]:
 
 
 def rendered(project: Path) -> list[str]:
-    return sorted(str(p.relative_to(project)) for p in project.rglob("*") if p.is_file() and ".git" not in p.parts)
+    return sorted(tree(project))
 
 
 def check_tree(project: Path, spec: dict) -> None:

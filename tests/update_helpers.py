@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from conftest import copier_cli, git
+from conftest import copier_cli, git, tree
 
 # A small spec: one custom op (the user writes its math) and one elementwise op.
 # Ops, inputs and params are deliberately not in alphabetical order and the op keys
@@ -128,15 +128,11 @@ def update(project: Path, *args: str):
 
 def files(root: Path) -> dict[str, bytes]:
     """Every file of a project (not .git), the answers file without `_commit`."""
-    out = {}
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if rel == ".git" or rel.startswith(".git/") or not path.is_file():
-            continue
-        data = path.read_bytes()
-        if rel == ".copier-answers.yml":
-            data = b"".join(line for line in data.splitlines(keepends=True) if not line.startswith(b"_commit:"))
-        out[rel] = data
+    out = tree(root)
+    answers = out.get(".copier-answers.yml")
+    if answers is not None:
+        out[".copier-answers.yml"] = b"".join(
+            line for line in answers.splitlines(keepends=True) if not line.startswith(b"_commit:"))
     return out
 
 
