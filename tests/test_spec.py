@@ -4,7 +4,6 @@ reach through copier (the corpus in specs/bad/ covers the error messages end to 
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from hooks import names, spec
 from conftest import EXAMPLES

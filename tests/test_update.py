@@ -246,7 +246,7 @@ def test_update_brings_the_fix_and_keeps_the_users_work(releases, tmp_path):
     write_user_work(project)
     commit_all(project, "my math, my test, my notes")
     mine = user_files(project)
-    assert f"tests/user/test_twice.py" in mine
+    assert "tests/user/test_twice.py" in mine
 
     result = update(project)
 
