@@ -52,7 +52,7 @@ typedef struct {
     uint32_t nin;
     uint32_t nparams;
     char kinds[8];        /* 'f' float, 'i' int, 'b' bool: how the node serves each one */
-    double values[8];     /* the spec defaults (a double holds any int32 and float exactly) */
+    double values[8];     /* the spec defaults (a double holds any uint32 and float exactly) */
     bench_baseline_fn baseline;
 } bench_op;
 
@@ -187,16 +187,14 @@ static int setup(bench_case *c, const bench_op *o, const shape_t *s, int layout)
         int32_t rc;
         if (o->kinds[p] == 'f') {
             rc = lpai_emu_add_param_f32((float)o->values[p]);
-        } else if (o->kinds[p] == 'i') {
-            rc = lpai_emu_add_param_i32((int32_t)o->values[p]);
-        } else {
-            rc = lpai_emu_add_param_bool(o->values[p] != 0.0);
+        } else { /* int and bool: UINT_32, as ExecuTorch sends them */
+            rc = lpai_emu_add_param_u32((uint32_t)o->values[p]);
         }
         if (rc < 0) {
             return -1;
         }
-        /* As the kernel converts them: int32 -> float, bool -> 0/1, float as is. */
-        c->params[p] = o->kinds[p] == 'i' ? (float)(int32_t)o->values[p] : (float)o->values[p];
+        /* As the kernel converts them: uint32 -> float, bool -> 0/1, float as is. */
+        c->params[p] = o->kinds[p] == 'f' ? (float)o->values[p] : (float)(uint32_t)o->values[p];
     }
     const QnnOpPackage_Info_t *info = NULL;
     if (open_package(&c->itf, &info) != 0) {

@@ -41,7 +41,10 @@ MAX_DOC = 200
 # `/` are allowed for arithmetic, but never as a C comment delimiter.
 DOC_RE = re.compile(r"[A-Za-z0-9 .,:;!?()+=%_*/-]*\Z")
 DOC_FORBIDDEN = ("/*", "*/")
-INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+# ExecuTorch's op builder sends a Python int (and a bool) as a QNN_DATATYPE_UINT_32 scalar
+# (node_visitor.QNN_TENSOR_TYPE_MAP); a negative int fails inside AddScalarParam while
+# lowering.  So an int param is a uint32 everywhere: spec default, call-time check, XML, C.
+UINT32_MAX = 2**32 - 1
 
 
 class SpecError(ValueError):
@@ -70,24 +73,28 @@ class Param:
             return expr_mod.c_float(self.default)
         if self.type == "bool":
             return "1" if self.default else "0"
-        return str(self.default)
+        return f"{self.default}u"
 
     @property
     def default_xml(self) -> str:
-        if self.type == "bool":
-            return "true" if self.default else "false"
-        return repr(self.default)
+        # What ExecuTorch sends: a float as FLOAT_32, an int and a bool as UINT_32 (0 or 1).
+        if self.type == "float":
+            return repr(self.default)
+        return str(int(self.default))
 
     @property
     def schema_type(self) -> str:
-        # torch.library.custom_op infers SymInt from an `int` annotation; the `.out`
-        # overload must say the same or ExecuTorch cannot pair the two.
-        return {"float": "float", "int": "SymInt", "bool": "bool"}[self.type]
+        return {"float": "float", "int": "int", "bool": "bool"}[self.type]
 
     @property
     def qnn_datatype(self) -> str:
-        return {"float": "QNN_DATATYPE_FLOAT_32", "int": "QNN_DATATYPE_INT_32",
-                "bool": "QNN_DATATYPE_BOOL_8"}[self.type]
+        # node_visitor.QNN_TENSOR_TYPE_MAP of ExecuTorch: float -> FLOAT_32, int and bool -> UINT_32.
+        return "QNN_DATATYPE_FLOAT_32" if self.type == "float" else "QNN_DATATYPE_UINT_32"
+
+    @property
+    def c_kind(self) -> str:
+        """How the kernel reads the scalar (lpai_param_kind in lpai_glue.h)."""
+        return {"float": "LPAI_PARAM_F32", "int": "LPAI_PARAM_U32", "bool": "LPAI_PARAM_U32_BOOL"}[self.type]
 
 
 @dataclass(frozen=True)
@@ -140,27 +147,65 @@ class Op:
 
     @property
     def _schema_args(self) -> str:
+        # No defaults in the schema: torch.export drops every trailing argument equal to
+        # its schema default, and ExecuTorch's CustomOp.define_node then refuses the node
+        # ("Number of inputs (1) mismatch the number of args (2) in schema").  Without
+        # defaults every param stays in the graph; the defaults live in the Python API
+        # and in the `.defaults` overload below.
         args = [f"Tensor {i.name}" for i in self.inputs]
-        args += [f"{p.schema_type} {p.name}={_schema_default(p)}" for p in self.params]
+        args += [f"{p.schema_type} {p.name}" for p in self.params]
         return ", ".join(args)
 
     @property
     def schema(self) -> str:
+        """The functional op, the one that is quantized, lowered and delegated."""
         return f"{self.name}({self._schema_args}) -> Tensor"
+
+    @property
+    def custom_op_schema(self) -> str:
+        """`schema=` of torch.library.custom_op: the functional schema without the name."""
+        return f"({self._schema_args}) -> Tensor"
 
     @property
     def out_schema(self) -> str:
         return f"{self.name}.out({self._schema_args}, *, Tensor(a!) out) -> Tensor(a!)"
 
     @property
+    def torch_ops_path(self) -> str:
+        return f"torch.ops.{self.namespace}.{self.name}"
+
+    @property
+    def defaults_schema(self) -> str | None:
+        """`torch.ops.<ns>.<op>(x)` without params: an overload that only fills in the
+        defaults and calls the functional op (None for an op without params)."""
+        if not self.params:
+            return None
+        args = [f"Tensor {i.name}" for i in self.inputs]
+        args += [f"{p.schema_type} {p.name}={_schema_default(p)}" for p in self.params]
+        return f"{self.name}.defaults({', '.join(args)}) -> Tensor"
+
+    @property
     def py_signature(self) -> str:
+        """Of the public function: inputs, then params with the spec's defaults."""
         args = [f"{i.name}: torch.Tensor" for i in self.inputs]
         args += [f"{p.name}: {p.type} = {p.default_py}" for p in self.params]
         return ", ".join(args)
 
     @property
+    def py_signature_required(self) -> str:
+        """Of the implementations behind the schema: every param required."""
+        args = [f"{i.name}: torch.Tensor" for i in self.inputs]
+        args += [f"{p.name}: {p.type}" for p in self.params]
+        return ", ".join(args)
+
+    @property
     def py_args(self) -> str:
         return ", ".join([i.name for i in self.inputs] + [p.name for p in self.params])
+
+    @property
+    def int_check_args(self) -> str:
+        """Keyword arguments of the call-time uint32 check, '' when the op has no int param."""
+        return ", ".join(f"{p.name}={p.name}" for p in self.params if p.type == "int")
 
     @property
     def input_names(self) -> list[str]:
@@ -406,8 +451,9 @@ def _param_default(fp: str, ptype: str, value: Any) -> float | int | bool:
             if not value.is_integer():
                 raise SpecError(fp, f"must be an integer for an int param, got {value!r}")
             value = int(value)
-        if not INT32_MIN <= value <= INT32_MAX:
-            raise SpecError(fp, "must fit in int32")
+        if not 0 <= value <= UINT32_MAX:
+            raise SpecError(fp, f"must be in [0, {UINT32_MAX}]: ExecuTorch sends an int param to QNN as "
+                                "UINT_32 and fails on a negative one (use a float param for signed values)")
         return int(value)
     value = float(value)
     if not math.isfinite(value) or (value != 0 and not expr_mod.MIN_LITERAL <= abs(value) <= expr_mod.MAX_LITERAL):

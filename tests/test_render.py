@@ -54,6 +54,7 @@ def expected_files(spec: dict) -> set[str]:
         ".copier-answers.yml", ".gitignore", "README.md", "pyproject.toml",
         "tests/conftest.py", "tests/lowering.py", "tests/reference.py", "tests/test_ops.py",
         "tests/test_quant.py", "tests/test_delegation.py", "tests/user/README.md",
+        "tests/spec_values.py", "tests/test_executorch_builder.py",
     }
     files |= {f"{ns}/{m}.py" for m in ("__init__", "__main__", "cli", "delegation", "eager", "ops", "quant")}
     files.add(f"{ns}/user/__init__.py")

@@ -27,17 +27,35 @@ def test_defaults_and_derived_names():
 
 def test_schema_strings():
     pkg = spec.validate(minimal(params=[{"name": "factor", "type": "float", "default": 3},
-                                        {"name": "n", "type": "int", "default": -2},
+                                        {"name": "n", "type": "int", "default": 2},
                                         {"name": "on", "type": "bool", "default": False}],
                                 expr="input * factor + n + on"))
     op = pkg.ops[0]
-    assert op.schema == "mul3(Tensor input, float factor=3.0, SymInt n=-2, bool on=False) -> Tensor"
-    assert op.out_schema == ("mul3.out(Tensor input, float factor=3.0, SymInt n=-2, bool on=False, "
-                             "*, Tensor(a!) out) -> Tensor(a!)")
-    assert op.py_signature == "input: torch.Tensor, factor: float = 3.0, n: int = -2, on: bool = False"
+    # No defaults in the functional and .out schemas: torch.export would drop every
+    # trailing param equal to its default, and ExecuTorch's builder refuses such a node.
+    assert op.schema == "mul3(Tensor input, float factor, int n, bool on) -> Tensor"
+    assert op.custom_op_schema == "(Tensor input, float factor, int n, bool on) -> Tensor"
+    assert op.out_schema == "mul3.out(Tensor input, float factor, int n, bool on, *, Tensor(a!) out) -> Tensor(a!)"
+    assert op.defaults_schema == "mul3.defaults(Tensor input, float factor=3.0, int n=2, bool on=False) -> Tensor"
+    assert op.py_signature == "input: torch.Tensor, factor: float = 3.0, n: int = 2, on: bool = False"
+    assert op.py_signature_required == "input: torch.Tensor, factor: float, n: int, on: bool"
+    assert op.int_check_args == "n=n"
     assert op.c_math_args == "float in_input, float p_factor, float p_n, float p_on"
-    assert [p.default_c for p in op.params] == ["3.0f", "-2", "0"]
-    assert [p.qnn_datatype for p in op.params] == ["QNN_DATATYPE_FLOAT_32", "QNN_DATATYPE_INT_32", "QNN_DATATYPE_BOOL_8"]
+    assert [p.default_c for p in op.params] == ["3.0f", "2u", "0"]
+    assert [p.default_xml for p in op.params] == ["3.0", "2", "0"]
+    # What ExecuTorch sends (node_visitor.QNN_TENSOR_TYPE_MAP): int and bool alike as UINT_32.
+    assert [p.qnn_datatype for p in op.params] == ["QNN_DATATYPE_FLOAT_32", "QNN_DATATYPE_UINT_32",
+                                                   "QNN_DATATYPE_UINT_32"]
+    assert spec.validate(minimal()).ops[0].defaults_schema is None
+
+
+def test_int_defaults_are_uint32():
+    for value in (0, 2**32 - 1):
+        pkg = spec.validate(minimal(params=[{"name": "n", "type": "int", "default": value}], expr="input * n"))
+        assert pkg.ops[0].params[0].default == value
+    for value in (-1, 2**32):
+        with pytest.raises(spec.SpecError, match=r"must be in \[0, 4294967295\].*UINT_32"):
+            spec.validate(minimal(params=[{"name": "n", "type": "int", "default": value}], expr="input * n"))
 
 
 def test_int_default_given_as_whole_float_is_accepted():
