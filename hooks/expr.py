@@ -125,7 +125,11 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
         value = node.value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ExprError(f"only numbers are allowed as literals, not {type(value).__name__} {value!r:.20}")
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            raise ExprError(f"literal {_short(node.value)} is outside [{MIN_LITERAL:g}, {MAX_LITERAL:g}] "
+                            "or not finite") from None
         if not math.isfinite(value) or (value != 0 and not MIN_LITERAL <= abs(value) <= MAX_LITERAL):
             raise ExprError(f"literal {value!r} is outside [{MIN_LITERAL:g}, {MAX_LITERAL:g}] or not finite")
         return Num(value)
@@ -176,6 +180,11 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
     }
     what = next((v for k, v in kinds.items() if isinstance(node, k)), type(node).__name__)
     raise ExprError(f"{what} are not allowed (allowed: numbers, input/param names, + - * /, unary -, parentheses, {', '.join(FUNCTIONS)})")
+
+
+def _short(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 20 else f"{text[:8]}...({len(text)} digits)"
 
 
 def _names(node: Node) -> set[str]:
