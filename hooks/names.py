@@ -214,7 +214,8 @@ def generated_modules() -> dict[str, str]:
             name = _rendered_name(Path(entry.name))
             if name.isidentifier():
                 where = entry.name.removesuffix(".jinja")
-                out[name] = f"is a module of the rendered project ({'' if root == '.' else root + '/'}{where})"
+                out[name] = (f"is a module of the rendered project ({'' if root == '.' else root + '/'}{where}); "
+                             "the package would shadow it")
     return out
 
 
@@ -338,9 +339,9 @@ def dependency_modules() -> dict[str, str]:
     for module, providers in importlib.metadata.packages_distributions().items():
         for dist in providers:
             if _normalize(dist) in dists and module.isidentifier():
-                out.setdefault(module, f"is the import name of the dependency {dist}")
+                out.setdefault(module, f"is the import name of the dependency {dist}; the package would shadow it")
     for dist in dists:
         name = dist.replace("-", "_")
         if name.isidentifier():
-            out.setdefault(name, f"is the name of the dependency {dist}")
+            out.setdefault(name, f"is the name of the dependency {dist}; the package would shadow it")
     return out
