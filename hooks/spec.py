@@ -254,6 +254,15 @@ class Op:
         return ", ".join(args)
 
     @property
+    def c_math_unused(self) -> list[str]:
+        """The C math function's arguments that the expression never reads (a param the
+        expr leaves unused): the template casts them to void for -Wunused-parameter."""
+        if self.tree is None:
+            return []
+        used = expr_mod._names(self.tree)
+        return [expr_mod.c_var(p.name, False) for p in self.params if p.name not in used]
+
+    @property
     def _schema_args(self) -> str:
         args = [f"Tensor {i.name}" for i in self.inputs]
         args += [f"{p.schema_type} {p.name}={_schema_default(p)}" for p in self.params]

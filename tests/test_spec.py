@@ -405,3 +405,14 @@ def test_namespace_and_op_names_that_torch_ops_owns():
 def test_ordinary_argument_names_stay_allowed(name):
     spec.validate(minimal(inputs=[name], expr=name))
     spec.validate(minimal(inputs=["t"], params=[{"name": name, "type": "float", "default": 1.0}], expr=f"t * {name}"))
+
+
+def test_params_the_expression_leaves_unused_are_named_for_the_c_math():
+    op = spec.validate(minimal(params=[{"name": "a", "type": "float", "default": 1.0},
+                                       {"name": "b", "type": "int", "default": 2},
+                                       {"name": "c", "type": "bool", "default": True}],
+                               expr="input * b")).ops[0]
+    assert op.c_math_unused == ["p_a", "p_c"]
+    custom = spec.validate(minimal(kind="custom", expr=None,
+                                   params=[{"name": "a", "type": "float", "default": 1.0}])).ops[0]
+    assert custom.c_math_unused == []
