@@ -313,6 +313,11 @@ class Package:
         return 8
 
     @property
+    def max_params(self) -> int:
+        """The most params an op may have (arrays in the generated C are sized by it)."""
+        return MAX_PARAMS
+
+    @property
     def elementwise_ops(self) -> list[Op]:
         return [op for op in self.ops if op.kind == "elementwise"]
 

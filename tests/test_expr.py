@@ -190,3 +190,21 @@ def test_float_literals_in_the_forms_people_write(text, value):
 def test_huge_integer_literal_is_one_rule_not_an_overflow(digits):
     with pytest.raises(expr.ExprError, match=r"^literal .* is outside \[1e-30, 1e\+30\] or not finite$"):
         parse("x * 1" + "0" * (digits - 1))
+
+
+@pytest.mark.parametrize("text", ["x + 1 / 0", "x + .25 / ((0 / 1000) + -0)", "x * (2 / (1 - 1))", "x + (1 / 0) * x",
+                                  "x + 1 / (1e-30 * 0)", "exp(x + 2 / (3 - 3))"])
+def test_division_by_a_constant_zero_is_refused(text):
+    with pytest.raises(expr.ExprError, match=r"^divides by a constant equal to 0"):
+        parse(text)
+
+
+@pytest.mark.parametrize("text", ["x / 0", "x / (x - x)", "1 / relu(-1) + x", "1 / sqrt(0) + x", "x / (k * 0)"])
+def test_division_by_a_tensor_that_may_be_zero_is_allowed(text):
+    # Tensors divide to inf or NaN in torch and numpy alike: nothing raises.
+    node = parse(text)
+    x = torch.zeros(3)
+    k = torch.tensor(0.0)
+    with np.errstate(all="ignore"):
+        eval(expr.to_torch(node), {"torch": torch, "x": x, "k": k})
+        eval(expr.to_numpy(node), {"np": np, "x": x.numpy().astype(np.float64), "k": 0.0})
