@@ -72,12 +72,15 @@ class ContextUpdater(ContextHook):
             return
         spec_mod = _spec_module()
         raw = spec_from_answers(context)
-        key = repr(raw)
-        pkg = self._cache.get(key)
-        if pkg is None:
-            try:
+        try:
+            # Bounded first: the cache key below prints the whole spec, and a YAML
+            # alias bomb would print for minutes into gigabytes.
+            spec_mod.check_size(raw)
+            key = repr(raw)
+            pkg = self._cache.get(key)
+            if pkg is None:
                 pkg = spec_mod.validate(raw)
-            except spec_mod.SpecError as exc:
-                raise UserMessageError(f"Invalid op spec: {exc}") from None
-            self._cache[key] = pkg
+                self._cache[key] = pkg
+        except spec_mod.SpecError as exc:
+            raise UserMessageError(f"Invalid op spec: {exc}") from None
         context["pkg"] = pkg

@@ -104,6 +104,7 @@ def parse(text: object, inputs: list[str], params: list[str]) -> Node:
         raise ExprError(f"has more than {MAX_NODES} syntax nodes")
     names = {n: True for n in inputs} | {n: False for n in params}
     node = _convert(tree.body, names, depth=0)
+    _check_constant_divisions(node)
     used = _names(node)
     missing = [n for n in inputs if n not in used]
     if missing:
@@ -125,7 +126,11 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
         value = node.value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ExprError(f"only numbers are allowed as literals, not {type(value).__name__} {value!r:.20}")
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            raise ExprError(f"literal {_short(node.value)} is outside [{MIN_LITERAL:g}, {MAX_LITERAL:g}] "
+                            "or not finite") from None
         if not math.isfinite(value) or (value != 0 and not MIN_LITERAL <= abs(value) <= MAX_LITERAL):
             raise ExprError(f"literal {value!r} is outside [{MIN_LITERAL:g}, {MAX_LITERAL:g}] or not finite")
         return Num(value)
@@ -176,6 +181,47 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
     }
     what = next((v for k, v in kinds.items() if isinstance(node, k)), type(node).__name__)
     raise ExprError(f"{what} are not allowed (allowed: numbers, input/param names, + - * /, unary -, parentheses, {', '.join(FUNCTIONS)})")
+
+
+def _python_constant(node: Node) -> float | None:
+    """The value Python computes for a subtree of numbers, + - * / and unary minus
+    (the torch and numpy renderings print such a subtree as plain Python floats); None
+    when it holds a name or a call (those become tensors, where x / 0 is inf or NaN)."""
+    if isinstance(node, Num):
+        return node.value
+    if isinstance(node, Neg):
+        inner = _python_constant(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, Bin):
+        left, right = _python_constant(node.left), _python_constant(node.right)
+        if left is None or right is None:
+            return None
+        if node.op == "/":
+            return math.nan if right == 0 else left / right
+        return {"+": left + right, "-": left - right, "*": left * right}[node.op]
+    return None
+
+
+def _check_constant_divisions(node: Node) -> None:
+    """Python raises ZeroDivisionError where C gives inf: a division of two constants
+    whose divisor is 0 would make the eager op and the reference raise (a tensor
+    divided by 0 is inf or NaN in torch and numpy, as in C)."""
+    if isinstance(node, Bin):
+        if node.op == "/" and _python_constant(node.left) is not None and _python_constant(node.right) == 0:
+            raise ExprError("divides by a constant equal to 0 (Python raises ZeroDivisionError where C "
+                            "gives inf); divide by an input or a param, or write the value meant")
+        _check_constant_divisions(node.left)
+        _check_constant_divisions(node.right)
+    elif isinstance(node, Neg):
+        _check_constant_divisions(node.operand)
+    elif isinstance(node, Call):
+        for arg in node.args:
+            _check_constant_divisions(arg)
+
+
+def _short(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 20 else f"{text[:8]}...({len(text)} digits)"
 
 
 def _names(node: Node) -> set[str]:

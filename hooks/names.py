@@ -8,10 +8,16 @@ name that passes here cannot change the meaning of any rendered file.
 
 from __future__ import annotations
 
+import ast
 import builtins
+import functools
+import importlib.metadata
+import importlib.util
 import keyword
 import re
 import sys
+from pathlib import Path
+from typing import Mapping
 
 SNAKE_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
 CAMEL_RE = re.compile(r"[A-Z][A-Za-z0-9]*\Z")
@@ -49,25 +55,14 @@ C_LIBRARY_NAMES = frozenset(
 PYTHON_RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)
 PYTHON_BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_"))
 
-# The generated Python package is imported by its namespace name, so it must not
-# shadow the standard library or the packages the generated project depends on.
-# torch.library namespaces that torch itself owns are reserved too.
-PACKAGE_RESERVED = (
-    frozenset(sys.stdlib_module_names)
-    | frozenset(
-        """torch torchao torchvision executorch numpy yaml pytest copier jinja2 setuptools
-        pip aten prim prims quantized quantized_decomposed _ops ops test tests user
-        src build lib libs op_package hooks""".split()
-    )
-)
+# torch.library namespaces that torch itself defines kernels in.
+TORCH_NAMESPACES = frozenset("aten prim prims quantized quantized_decomposed _ops".split())
 
-# Names the generated code uses next to spec names (keyword argument of the .out
-# overload, module globals of the generated Python files).
-GENERATED_RESERVED = frozenset(
-    """out self torch lib np ctx node tensor tensors result default""".split()
-)
-
-
+# The template's files; the reserved names below are read from them, so a name the
+# templates start to generate is reserved without anyone updating a list.
+TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "template"
+# The rendered project's import roots (its pyproject.toml: pythonpath = [".", "tests"]).
+IMPORT_ROOTS = (".", "tests")
 class NameError_(ValueError):
     """A name broke a rule; the message is the rule (the caller adds the field)."""
 
@@ -115,21 +110,238 @@ def check_not_builtin(value: str) -> str:
     return value
 
 
-def check_not_generated(value: str) -> str:
-    if value in GENERATED_RESERVED:
-        raise NameError_(f"{value!r} is used by the generated code itself")
-    return value
-
-
-def check_package_name_free(value: str) -> str:
-    if value in PACKAGE_RESERVED:
-        raise NameError_(
-            f"{value!r} would shadow a standard-library module, a dependency or a "
-            "namespace that torch owns"
-        )
-    return value
-
-
 def camel_from_snake(name: str) -> str:
     """mul3 -> Mul3, my_norm -> MyNorm."""
     return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part)
+
+
+def check_free(value: str, reserved: Mapping[str, str]) -> str:
+    """`reserved` maps a name to why it is taken; the reason completes the message."""
+    reason = reserved.get(value)
+    if reason is not None:
+        raise NameError_(f"{value!r} {reason}")
+    return value
+
+
+# ----------------------------------------------------------------------------------
+# Names the rendered project defines, read from the template's own files.
+
+_JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.S)
+_JINJA_LINE_STATEMENT = re.compile(r"^[ \t]*\{%-?.*?-?%\}[ \t]*\n", re.M)
+_JINJA_STATEMENT = re.compile(r"\{%-?.*?-?%\}", re.S)
+_JINJA_EXPRESSION = re.compile(r"\{\{.*?\}\}", re.S)
+# Stands for every `{{ ... }}`: an identifier no spec name can equal (it ends in '_').
+_PLACEHOLDER = "spec_value_"
+
+
+def _python_of_template(text: str) -> ast.Module | None:
+    """The Python a `.py.jinja` file renders to, with every spec value replaced by a
+    placeholder and the Jinja statements dropped (loop bodies kept once)."""
+    text = _JINJA_COMMENT.sub("", text)
+    text = _JINJA_LINE_STATEMENT.sub("", text)
+    text = _JINJA_STATEMENT.sub("", text)
+    text = _JINJA_EXPRESSION.sub(_PLACEHOLDER, text)
+    try:
+        return ast.parse(text)
+    except SyntaxError:
+        return None
+
+
+def _rendered_name(rel: Path) -> str:
+    """`tests/reference.py.jinja` -> `reference`; '' for a name the spec decides."""
+    name = rel.name.removesuffix(".jinja")
+    if "{" in name:
+        return ""
+    return name.removesuffix(".py") if name.endswith(".py") else name
+
+
+@functools.lru_cache(maxsize=None)
+def _python_templates() -> tuple[tuple[str, ast.Module], ...]:
+    out = []
+    for path in sorted(TEMPLATE_DIR.rglob("*.py.jinja")):
+        tree = _python_of_template(path.read_text(encoding="utf-8"))
+        if tree is None:
+            raise RuntimeError(f"{path}: the template's Python does not parse once its Jinja is removed")
+        out.append((_display(path.relative_to(TEMPLATE_DIR).as_posix()), tree))
+    return tuple(out)
+
+
+_DISPLAY = {"pkg.namespace": "<namespace>", "pkg.package_name": "<package_name>",
+            "op.name": "<op>", "op.qnn_type": "<qnn_type>"}
+
+
+def _display(rel: str) -> str:
+    """`{{pkg.namespace}}/user/{% yield ... %}{{ op.name }}{% endyield %}.py.jinja` ->
+    `<namespace>/user/<op>.py`."""
+    rel = re.sub(r"\{%.*?%\}", "", rel.removesuffix(".jinja"))
+    return re.sub(r"\{\{\s*([\w.]+)\s*\}\}", lambda m: _DISPLAY.get(m.group(1), "<spec>"), rel)
+
+
+def _top_level_names(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+
+    def targets(node: ast.AST) -> None:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name):
+                names.add(sub.id)
+
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                targets(target)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For)):
+            targets(node.target)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                names.add(alias.asname or alias.name.split(".")[0])
+    return {name for name in names if _PLACEHOLDER not in name}
+
+
+def _defines_spec_functions(tree: ast.Module) -> bool:
+    """A module whose top level holds functions named after the spec (`def {{ op.name }}`)."""
+    return any(isinstance(n, ast.FunctionDef) and n.name == _PLACEHOLDER for n in tree.body)
+
+
+@functools.lru_cache(maxsize=None)
+def generated_modules() -> dict[str, str]:
+    """Top-level module names of the rendered project: what `import NAME` finds first
+    on its import roots (the project root and tests/)."""
+    out: dict[str, str] = {}
+    for root in IMPORT_ROOTS:
+        for entry in sorted((TEMPLATE_DIR / root).iterdir()):
+            name = _rendered_name(Path(entry.name))
+            if name.isidentifier():
+                where = entry.name.removesuffix(".jinja")
+                out[name] = (f"is a module of the rendered project ({'' if root == '.' else root + '/'}{where}); "
+                             "the package would shadow it")
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def generated_globals() -> dict[str, str]:
+    """Top-level names of the rendered Python modules that define one function per op:
+    an op of that name replaces them, an argument of that name hides them inside the
+    op's function."""
+    out: dict[str, str] = {}
+    for rel, tree in _python_templates():
+        if not _defines_spec_functions(tree):
+            continue
+        for name in sorted(_top_level_names(tree)):
+            out.setdefault(name, f"is a top-level name of the generated {rel}; the spec's name would shadow it")
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def builtins_used_by_generated_functions() -> dict[str, str]:
+    """Builtins that the per-op functions of the generated code call (`float`, ...):
+    an argument of that name would shadow them inside the function."""
+    out: dict[str, str] = {}
+    for rel, tree in _python_templates():
+        if not _defines_spec_functions(tree):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in PYTHON_BUILTINS:
+                out.setdefault(node.id, f"is a Python builtin that the generated {rel} uses; the spec's name would shadow it")
+    return out
+
+
+def _class_attributes(tree: ast.Module, cls: str) -> set[str]:
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == cls:
+            found = set()
+            for sub in ast.walk(node):
+                if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    found.add(sub.name)
+                elif (isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store)
+                      and isinstance(sub.value, ast.Name) and sub.value.id == "self"):
+                    found.add(sub.attr)
+            return found
+    return set()
+
+
+@functools.lru_cache(maxsize=None)
+def torch_ops_attributes() -> tuple[frozenset[str], frozenset[str]]:
+    """(attributes of `torch.ops`, attributes of `torch.ops.<namespace>`), read from the
+    installed torch's source (torch/_ops.py) without importing torch.
+
+    `torch.ops.load_library` is a method, so a namespace `load_library` is unreachable
+    as `torch.ops.load_library`; an op `name` hides behind `torch.ops.<ns>.name`.
+    Empty when torch is not installed where copier runs.
+    """
+    try:
+        found = importlib.util.find_spec("torch")
+    except (ImportError, ValueError):
+        found = None
+    if found is None or not found.origin:
+        return frozenset(), frozenset()
+    source = Path(found.origin).parent / "_ops.py"
+    try:
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return frozenset(), frozenset()
+    return frozenset(_class_attributes(tree, "_Ops")), frozenset(_class_attributes(tree, "_OpNamespace"))
+
+
+_REQUIREMENT_NAME = re.compile(r'^\s*"([A-Za-z0-9][A-Za-z0-9._-]*)')
+
+
+def _normalize(dist: str) -> str:
+    return re.sub(r"[-_.]+", "-", dist).lower()
+
+
+@functools.lru_cache(maxsize=None)
+def dependency_distributions() -> frozenset[str]:
+    """The distributions a rendered project runs with: the requirements of its
+    pyproject.toml (and copier, which renders and updates it), with everything they
+    require in turn, as far as they are installed here."""
+    text = (TEMPLATE_DIR / "pyproject.toml.jinja").read_text(encoding="utf-8")
+    wanted = {"copier", "setuptools", "pip"}
+    in_list = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if re.match(r"^(dependencies|requires|test)\s*=\s*\[", stripped):
+            in_list = True
+            stripped = stripped.split("[", 1)[1]
+        if in_list:
+            for item in re.findall(r'"([A-Za-z0-9][A-Za-z0-9._-]*)', stripped):
+                wanted.add(item)
+            if "]" in stripped:
+                in_list = False
+    seen: set[str] = set()
+    todo = [_normalize(w) for w in wanted]
+    while todo:
+        dist = todo.pop()
+        if dist in seen:
+            continue
+        seen.add(dist)
+        try:
+            requires = importlib.metadata.requires(dist) or []
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        for req in requires:
+            if "extra ==" in req:
+                continue
+            match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", req)
+            if match:
+                todo.append(_normalize(match.group(1)))
+    return frozenset(seen)
+
+
+@functools.lru_cache(maxsize=None)
+def dependency_modules() -> dict[str, str]:
+    """Top-level import names of the dependencies (`yaml` for PyYAML, `sympy` that
+    torch requires, ...), from the installed distributions' metadata; for a
+    dependency not installed here, its distribution name."""
+    dists = dependency_distributions()
+    out: dict[str, str] = {}
+    for module, providers in importlib.metadata.packages_distributions().items():
+        for dist in providers:
+            if _normalize(dist) in dists and module.isidentifier():
+                out.setdefault(module, f"is the import name of the dependency {dist}; the package would shadow it")
+    for dist in dists:
+        name = dist.replace("-", "_")
+        if name.isidentifier():
+            out.setdefault(name, f"is the name of the dependency {dist}; the package would shadow it")
+    return out

@@ -8,8 +8,12 @@ writes no file.
 
 from __future__ import annotations
 
+import functools
+import html
+import json
 import math
 import re
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,12 +39,13 @@ MAX_OPS = 32
 MAX_INPUTS = 2
 MAX_PARAMS = 8
 MAX_DOC = 200
-# Docs land in Python docstrings, C/C++ comments, XML text and Markdown: a small
-# character set that none of them treats specially (no quotes of any kind, no
-# backslash, no tag delimiters, no template braces, no shell metacharacters); `*` and
-# `/` are allowed for arithmetic, but never as a C comment delimiter.
-DOC_RE = re.compile(r"[A-Za-z0-9 .,:;!?()+=%_*/-]*\Z")
-DOC_FORBIDDEN = ("/*", "*/")
+# Numbers as people write them in YAML: YAML 1.1 (PyYAML, copier) reads `1e-6` as a
+# string (it wants `1.0e-6`), so a float param's default may be such a string.
+FLOAT_TEXT_RE = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*\Z")
+# Bounds on the raw spec, checked before anything else looks at it (a YAML alias
+# "bomb" is a few lines of text that expand into billions of values).
+MAX_RAW_VALUES = 20_000
+MAX_RAW_TEXT = 200_000
 # ExecuTorch's op builder sends a Python int (and a bool) as a QNN_DATATYPE_UINT_32 scalar
 # (node_visitor.QNN_TENSOR_TYPE_MAP); a negative int fails inside AddScalarParam while
 # lowering.  So an int param is a uint32 everywhere: spec default, call-time check, XML, C.
@@ -54,6 +59,54 @@ class SpecError(ValueError):
         self.field = field
         self.rule = rule
         super().__init__(f"{field}: {rule}")
+
+
+# ---------------------------------------------------------------- doc text per language
+# A doc is one line of printable Unicode (checked in _check_doc); each function below
+# makes it safe, and unchanged to a reader, where the templates place it.
+
+_TRIGRAPH = re.compile(r"\?\?(?=[=/'()!<>-])")
+
+
+def doc_python(text: str) -> str:
+    """Inside a triple-quoted Python string: no quote can end it, no backslash escapes."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def doc_c(text: str) -> str:
+    """Inside a C or C++ block comment, at the end of a line: no comment delimiter
+    (`*/` ends it, `/*` is a -Wcomment warning), no trigraph (`??/` is a backslash in
+    C89/C99/C11 and C++ before 17), and no backslash before the newline (a line
+    splice; with a space between, a warning)."""
+    previous = None
+    while previous != text:
+        previous = text
+        text = text.replace("*/", "* /").replace("/*", "/ *")
+        text = _TRIGRAPH.sub("? ?", text)
+    text = text.rstrip()
+    if text.endswith("\\"):
+        text += " ."
+    return text
+
+
+def doc_xml(text: str) -> str:
+    """XML element text or attribute value."""
+    return html.escape(text, quote=True)
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~])")
+
+
+def doc_markdown(text: str) -> str:
+    """A Markdown (GFM) table cell: the characters that start markup (emphasis, code,
+    links, HTML, entities, strike-through) or end the cell, backslash-escaped, which
+    CommonMark allows for every ASCII punctuation character."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def doc_yaml(text: str) -> str:
+    """A YAML double-quoted scalar (JSON's string syntax is valid YAML 1.1 and 1.2)."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -98,6 +151,28 @@ class Param:
 
 
 @dataclass(frozen=True)
+class StructField:
+    """A member the template itself puts in a custom op's args struct."""
+
+    name: str
+    decl: str  # the C declaration, without ';'
+    comment: str
+    fill: str  # the C statement of <QnnType>_call that sets it from `c`
+
+
+# The one declaration of the fixed members of `<QnnType>_args`: the header and the
+# kernel are rendered from it, and its names are reserved for inputs and params.
+ARGS_STRUCT_FIELDS = (
+    StructField("out", "float *out", "write `count` values here (real values, not codes)",
+                "args.out = c->out;"),
+    StructField("rank", "uint32_t rank", "number of dims", "args.rank = c->rank;"),
+    StructField("dims", "uint32_t dims[LPAI_MAX_RANK]", "logical shape, dims[rank - 1] moves fastest",
+                "memcpy(args.dims, c->dims, sizeof args.dims);"),
+    StructField("count", "uint64_t count", "elements per tensor", "args.count = c->count;"),
+)
+
+
+@dataclass(frozen=True)
 class Input:
     name: str
     index: int
@@ -118,6 +193,46 @@ class Op:
     @property
     def qualified_name(self) -> str:
         return f"{self.namespace}::{self.name}"
+
+    @property
+    def doc_py(self) -> str:
+        return doc_python(self.doc)
+
+    @property
+    def doc_c(self) -> str:
+        return doc_c(self.doc)
+
+    @property
+    def doc_xml(self) -> str:
+        return doc_xml(self.doc)
+
+    @property
+    def doc_md(self) -> str:
+        return doc_markdown(self.doc)
+
+    @property
+    def doc_yaml(self) -> str:
+        return doc_yaml(self.doc)
+
+    @property
+    def c_args_members(self) -> list[str]:
+        """The lines of `<QnnType>_args` (include/ops/<QnnType>_user.h) of a custom op:
+        the inputs, the fixed members of ARGS_STRUCT_FIELDS, the params."""
+        rows = [(f"const float *{i.name};", f'input "{i.name}", dequantized, `count` values')
+                for i in self.inputs]
+        rows += [(f"{f.decl};", f.comment) for f in ARGS_STRUCT_FIELDS]
+        rows += [(f"float {p.name};", f'parameter "{p.name}" ({p.type}), default {p.default_xml}')
+                 for p in self.params]
+        width = max(len(decl) for decl, _ in rows)
+        return [f"{decl:<{width}} /* {comment} */" for decl, comment in rows]
+
+    @property
+    def c_args_fill(self) -> list[str]:
+        """The statements of `<QnnType>_call` that fill `args` from the dequantized call `c`."""
+        lines = [f"args.{i.name} = c->in[{i.index}];" for i in self.inputs]
+        lines += [f.fill for f in ARGS_STRUCT_FIELDS]
+        lines += [f"args.{p.name} = c->params[{p.index}];" for p in self.params]
+        return lines
 
     @property
     def n_inputs(self) -> int:
@@ -144,6 +259,15 @@ class Op:
         args = [f"float {expr_mod.c_var(i.name, True)}" for i in self.inputs]
         args += [f"float {expr_mod.c_var(p.name, False)}" for p in self.params]
         return ", ".join(args)
+
+    @property
+    def c_math_unused(self) -> list[str]:
+        """The C math function's arguments that the expression never reads (a param the
+        expr leaves unused): the template casts them to void for -Wunused-parameter."""
+        if self.tree is None:
+            return []
+        used = expr_mod._names(self.tree)
+        return [expr_mod.c_var(p.name, False) for p in self.params if p.name not in used]
 
     @property
     def _schema_args(self) -> str:
@@ -234,6 +358,11 @@ class Package:
         return 8
 
     @property
+    def max_params(self) -> int:
+        """The most params an op may have (arrays in the generated C are sized by it)."""
+        return MAX_PARAMS
+
+    @property
     def elementwise_ops(self) -> list[Op]:
         return [op for op in self.ops if op.kind == "elementwise"]
 
@@ -298,8 +427,35 @@ def _choice(field_path: str, value: Any, allowed: tuple[str, ...]) -> str:
     return value
 
 
+def check_size(raw: Any) -> None:
+    """Refuse a raw spec too big to be a spec, before anything walks or prints it.
+
+    Every value is counted each time it is reached, so values that YAML aliases share
+    (or a structure that contains itself) count as often as they would be expanded.
+    """
+    values = 0
+    text = 0
+    stack = [raw]
+    while stack:
+        value = stack.pop()
+        values += 1
+        if values > MAX_RAW_VALUES:
+            raise SpecError("spec", f"is too large: more than {MAX_RAW_VALUES} values (YAML aliases count "
+                            "once per use)")
+        if isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            stack.extend(value)
+        elif isinstance(value, (str, bytes)):
+            text += len(value)
+            if text > MAX_RAW_TEXT:
+                raise SpecError("spec", f"is too large: more than {MAX_RAW_TEXT} characters of text")
+
+
 def validate(raw: Any) -> Package:
     """The whole spec, checked; raises SpecError at the first broken rule."""
+    check_size(raw)
     spec = _require_mapping("spec", raw)
     _unknown_keys("", spec, TOP_KEYS)
     for key in ("package_name", "namespace"):
@@ -310,12 +466,11 @@ def validate(raw: Any) -> Package:
 
     package_name = _name("package_name", names.check_camel, spec["package_name"])
     namespace = _name("namespace", names.check_snake, spec["namespace"])
-    _name("namespace", names.check_package_name_free, namespace)
-    soc_model = _choice("soc_model", spec.get("soc_model") or "SM8850", LPAI_SOCS)
-    arch = spec.get("op_package_arch") or "v79"
-    arch = _choice("op_package_arch", arch, HEXAGON_ARCHS)
+    _name("namespace", lambda n: names.check_free(n, namespace_reserved()), namespace)
+    soc_model = _choice("soc_model", _given(spec, "soc_model", "SM8850"), LPAI_SOCS)
+    arch = _choice("op_package_arch", _given(spec, "op_package_arch", "v79"), HEXAGON_ARCHS)
 
-    dtype = spec.get("activation_dtype") or "uint8"
+    dtype = _given(spec, "activation_dtype", "uint8")
     if str(dtype).lower() in SIXTEEN_BIT:
         raise SpecError(
             "activation_dtype",
@@ -354,29 +509,21 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
         raise SpecError(f"{path}.name", "is required")
     name = _name(f"{path}.name", names.check_snake, op["name"])
     _name(f"{path}.name", names.check_not_builtin, name)
-    _name(f"{path}.name", names.check_not_generated, name)
+    _name(f"{path}.name", lambda n: names.check_free(n, op_name_reserved()), name)
     if name == namespace:
         raise SpecError(f"{path}.name", "must differ from namespace (the op module would shadow the package)")
 
-    qnn_type = op.get("qnn_type") or names.camel_from_snake(name)
+    qnn_type = _given(op, "qnn_type", None)
+    if qnn_type is None:
+        qnn_type = names.camel_from_snake(name)
     qnn_type = _name(f"{path}.qnn_type", names.check_camel, qnn_type)
 
-    kind = op.get("kind") or "elementwise"
-    kind = _choice(f"{path}.kind", kind, KINDS)
+    kind = _choice(f"{path}.kind", _given(op, "kind", "elementwise"), KINDS)
 
     doc = op.get("doc")
     if doc is None:
         doc = f"Custom op {name}." if kind == "custom" else f"Elementwise op {name}."
-    if not isinstance(doc, str):
-        raise SpecError(f"{path}.doc", f"must be a string, got {_type(doc)}")
-    if len(doc) > MAX_DOC:
-        raise SpecError(f"{path}.doc", f"is longer than {MAX_DOC} characters")
-    if not DOC_RE.match(doc):
-        bad = next(ch for ch in doc if not DOC_RE.match(ch))
-        raise SpecError(f"{path}.doc", f"character {bad!r} is not allowed (letters, digits, space and .,:;!?()+=%_*/- only)")
-    for seq in DOC_FORBIDDEN:
-        if seq in doc:
-            raise SpecError(f"{path}.doc", f"must not contain {seq!r} (a C comment delimiter)")
+    _check_doc(f"{path}.doc", doc)
 
     inputs_raw = op.get("inputs")
     if inputs_raw is None:
@@ -388,14 +535,14 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
     for j, value in enumerate(inputs_raw):
         fp = f"{path}.inputs[{j}]"
         n = _name(fp, names.check_snake, value)
-        _name(fp, names.check_not_generated, n)
+        _name(fp, lambda v: names.check_free(v, argument_reserved()), n)
         _check_not_function(fp, n)
         if n in used:
             raise SpecError(fp, f"duplicate name {n!r} (also {used[n]})")
         used[n] = fp
         inputs.append(Input(n, j))
 
-    params_raw = op.get("params") or []
+    params_raw = _given(op, "params", [])
     if not isinstance(params_raw, list):
         raise SpecError(f"{path}.params", f"must be a list, got {_type(params_raw)}")
     if len(params_raw) > MAX_PARAMS:
@@ -409,7 +556,7 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
             if key not in p:
                 raise SpecError(f"{fp}.{key}", "is required")
         n = _name(f"{fp}.name", names.check_snake, p["name"])
-        _name(f"{fp}.name", names.check_not_generated, n)
+        _name(f"{fp}.name", lambda v: names.check_free(v, argument_reserved()), n)
         _check_not_function(f"{fp}.name", n)
         if n in used:
             raise SpecError(f"{fp}.name", f"duplicate name {n!r} (also {used[n]})")
@@ -434,6 +581,70 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
     return Op(namespace, name, qnn_type, kind, doc, tuple(inputs), tuple(params), expr_text, tree)
 
 
+def _given(mapping: dict, key: str, default: Any) -> Any:
+    """The value of `key`, or `default` when it is absent or null; any other value
+    (`false`, `0`, `{}`, "") is checked as given, never silently replaced."""
+    value = mapping.get(key)
+    return default if value is None else value
+
+
+def _check_doc(fp: str, doc: Any) -> None:
+    if not isinstance(doc, str):
+        raise SpecError(fp, f"must be a string, got {_type(doc)}")
+    if len(doc) > MAX_DOC:
+        raise SpecError(fp, f"is longer than {MAX_DOC} characters")
+    bad = next((ch for ch in doc if not ch.isprintable()), None)
+    if bad is not None:
+        raise SpecError(fp, f"character U+{ord(bad):04X} is not allowed (one line of printable text: "
+                        "no control, line-separator or format characters)")
+
+
+# ---------------------------------------------------------------- reserved names
+# Each maps a name to the reason it is taken, read from what the templates generate
+# (hooks/names.py) and from the installed dependencies; the first reason found wins.
+
+def _merge(*tables: dict[str, str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for table in tables:
+        for name, reason in table.items():
+            out.setdefault(name, reason)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def namespace_reserved() -> dict[str, str]:
+    ops_attrs, _ = names.torch_ops_attributes()
+    return _merge(
+        names.generated_modules(),
+        {n: "is an attribute of torch.ops, so torch.ops.<namespace> would not reach the ops" for n in ops_attrs},
+        {n: "is a torch.library namespace that torch owns" for n in names.TORCH_NAMESPACES},
+        names.dependency_modules(),
+        {n: "is a standard-library module; the package would shadow it" for n in sys.stdlib_module_names},
+    )
+
+
+@functools.lru_cache(maxsize=None)
+def op_name_reserved() -> dict[str, str]:
+    _, namespace_attrs = names.torch_ops_attributes()
+    return _merge(
+        names.generated_globals(),
+        {n: "is an attribute of torch.ops.<namespace>, so torch.ops.<namespace>.<op> would not reach the op"
+         for n in namespace_attrs},
+    )
+
+
+@functools.lru_cache(maxsize=None)
+def argument_reserved() -> dict[str, str]:
+    """Names an input or a param must not take."""
+    return _merge(
+        {f.name: "is a member the template puts in a custom op's args struct "
+                 "(include/ops/<qnn_type>_user.h)" for f in ARGS_STRUCT_FIELDS},
+        {"self": "is reserved in torch schemas"},
+        names.generated_globals(),
+        names.builtins_used_by_generated_functions(),
+    )
+
+
 def _check_not_function(fp: str, n: str) -> None:
     if n in expr_mod.FUNCTIONS:
         raise SpecError(fp, f"{n!r} is an expression function name")
@@ -444,6 +655,8 @@ def _param_default(fp: str, ptype: str, value: Any) -> float | int | bool:
         if not isinstance(value, bool):
             raise SpecError(fp, f"must be true or false for a bool param, got {value!r:.40}")
         return value
+    if ptype == "float" and isinstance(value, str) and FLOAT_TEXT_RE.match(value):
+        value = float(value)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise SpecError(fp, f"must be a number for a {ptype} param, got {value!r:.40}")
     if ptype == "int":
@@ -455,7 +668,10 @@ def _param_default(fp: str, ptype: str, value: Any) -> float | int | bool:
             raise SpecError(fp, f"must be in [0, {UINT32_MAX}]: ExecuTorch sends an int param to QNN as "
                                 "UINT_32 and fails on a negative one (use a float param for signed values)")
         return int(value)
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:
+        value = math.inf
     if not math.isfinite(value) or (value != 0 and not expr_mod.MIN_LITERAL <= abs(value) <= expr_mod.MAX_LITERAL):
         raise SpecError(fp, f"must be a finite number with magnitude in [{expr_mod.MIN_LITERAL:g}, {expr_mod.MAX_LITERAL:g}] or 0")
     return value
@@ -471,4 +687,6 @@ def load(path: str | Path) -> Package:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
         raise SpecError("spec", f"is not valid YAML{where}") from None
+    except ValueError as exc:  # e.g. an integer beyond Python's digit limit
+        raise SpecError("spec", f"cannot be read: {str(exc).splitlines()[0]}") from None
     return validate(raw)

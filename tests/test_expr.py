@@ -172,3 +172,39 @@ def test_c_rendering_compiles_warning_free_and_agrees_with_numpy(tmp_path):
     for i, node in enumerate(nodes):
         want = np.broadcast_to(eval(expr.to_numpy(node), {"np": np, "a": a, "b": b, "k": 0.75}), a.shape)  # noqa: S307
         np.testing.assert_allclose(got[:, i], want, rtol=1e-4, atol=1e-4, err_msg=texts[i])
+
+
+@pytest.mark.parametrize("text, value", [
+    ("x * 1e-6", 1e-6), ("x * 1E-6", 1e-6), ("x * 1e+3", 1000.0), ("x * .5", 0.5), ("x * 5.", 5.0),
+    ("x * 2.5e-3", 2.5e-3), ("x * 1_000", 1000.0), ("x * 0x10", 16.0), ("x * 1e30", 1e30), ("x * 1e-30", 1e-30),
+])
+def test_float_literals_in_the_forms_people_write(text, value):
+    node = parse(text)
+    assert node.right == expr.Num(value)
+    # C and Python re-print the value, never the text: the C literal reads back exactly.
+    c_literal = expr.to_c(node).split(" * ")[1].rstrip(")")
+    assert c_literal.endswith("f") and float(c_literal[:-1]) == value
+
+
+@pytest.mark.parametrize("digits", [40, 400, 401, 496])
+def test_huge_integer_literal_is_one_rule_not_an_overflow(digits):
+    with pytest.raises(expr.ExprError, match=r"^literal .* is outside \[1e-30, 1e\+30\] or not finite$"):
+        parse("x * 1" + "0" * (digits - 1))
+
+
+@pytest.mark.parametrize("text", ["x + 1 / 0", "x + .25 / ((0 / 1000) + -0)", "x * (2 / (1 - 1))", "x + (1 / 0) * x",
+                                  "x + 1 / (1e-30 * 0)", "exp(x + 2 / (3 - 3))"])
+def test_division_by_a_constant_zero_is_refused(text):
+    with pytest.raises(expr.ExprError, match=r"^divides by a constant equal to 0"):
+        parse(text)
+
+
+@pytest.mark.parametrize("text", ["x / 0", "x / (x - x)", "1 / relu(-1) + x", "1 / sqrt(0) + x", "x / (k * 0)"])
+def test_division_by_a_tensor_that_may_be_zero_is_allowed(text):
+    # Tensors divide to inf or NaN in torch and numpy alike: nothing raises.
+    node = parse(text)
+    x = torch.zeros(3)
+    k = torch.tensor(0.0)
+    with np.errstate(all="ignore"):
+        eval(expr.to_torch(node), {"torch": torch, "x": x, "k": k})
+        eval(expr.to_numpy(node), {"np": np, "x": x.numpy().astype(np.float64), "k": 0.0})

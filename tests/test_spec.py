@@ -103,3 +103,334 @@ def test_spec_error_carries_field_and_rule():
     with pytest.raises(spec.SpecError) as info:
         spec.validate(minimal(inputs=["a", "a"], expr="a"))
     assert (info.value.field, str(info.value)) == ("ops[0].inputs[1]", "ops[0].inputs[1]: duplicate name 'a' (also ops[0].inputs[0])")
+
+
+# ---------------------------------------------------------------- docs, per language
+
+import ast  # noqa: E402
+import json  # noqa: E402
+import re  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import time  # noqa: E402
+import xml.etree.ElementTree as ET  # noqa: E402
+
+import yaml  # noqa: E402
+
+HOSTILE_DOCS = [
+    'x / (1 + |x|), the "soft" sign',
+    "it's <b>bold</b> & `code` — é, ß, 漢字, 🙂",
+    'ends in a quote"',
+    'x""" ; import os ; """',
+    "ends in a backslash \\",
+    "ends in a backslash and spaces \\   ",
+    "ok */ int evil; /* more",
+    "*/*/ /*/ ???/ ??= ??( ??) ??! ??< ??> ??- ??' ??/",
+    "{{ 7 * 7 }} {% raw %} {# c #}",
+    "</Description><Input name=\"x\"/> &amp; &#x41;",
+    "| a | b | *em* _u_ [l](u) ~s~ \\| \\\\",
+    "key: value # not a comment, - not a list",
+    "",
+]
+
+
+def doc_op(doc):
+    return spec.validate(minimal(doc=doc)).ops[0]
+
+
+@pytest.mark.parametrize("doc", HOSTILE_DOCS)
+def test_doc_in_a_python_docstring_reads_back_unchanged(doc):
+    source = f'def f():\n    """{doc_op(doc).doc_py}"""\n'
+    assert ast.get_docstring(ast.parse(source).body[0], clean=False) == doc
+
+
+@pytest.mark.parametrize("doc", HOSTILE_DOCS)
+def test_doc_in_xml_text_and_attribute_reads_back_unchanged(doc):
+    text = doc_op(doc).doc_xml
+    root = ET.fromstring(f'<Content note="{text}">{text} (torch op my_ops::mul3)</Content>')
+    assert root.get("note") == doc
+    assert root.text == f"{doc} (torch op my_ops::mul3)"
+    assert list(root) == []
+
+
+@pytest.mark.parametrize("doc", HOSTILE_DOCS)
+def test_doc_in_yaml_reads_back_unchanged(doc):
+    assert yaml.safe_load(f"doc: {doc_op(doc).doc_yaml}\nnext: 1\n") == {"doc": doc, "next": 1}
+
+
+@pytest.mark.parametrize("doc", HOSTILE_DOCS)
+def test_doc_in_a_markdown_table_cell_stays_one_literal_cell(doc):
+    cell = doc_op(doc).doc_md
+    row = f"| mul3 | {cell} |"
+    # GFM splits a row at every pipe not escaped by a backslash.
+    cells = re.split(r"(?<!\\)\|", row.replace("\\\\", "\0"))
+    assert len(cells) == 4, row
+    # Every markup character is escaped, and unescaping gives the doc back.
+    unescaped = re.sub(r"\\(.)", r"\1", cell)
+    assert unescaped == doc
+    assert not re.search(r"(?<!\\)[`*_\[\]<>|&~]", cell.replace("\\\\", ""))
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("g++") is None, reason="needs gcc and g++")
+@pytest.mark.parametrize("compiler,std", [("gcc", "-std=c11"), ("gcc", "-std=gnu11"), ("g++", "-std=c++14"),
+                                          ("g++", "-std=c++17")])
+def test_doc_in_c_and_cpp_comments_is_only_a_comment(tmp_path, compiler, std):
+    """ISO C11 and C++14 apply trigraphs; every doc sits in a comment that ends the line,
+    as in the templates, and the file must compile cleanly with nothing but the code."""
+    lines = []
+    for k, doc in enumerate(HOSTILE_DOCS):
+        lines += ["/*", f" * {doc_op(doc).doc_c}", " */", f"int doc_{k} = {k};",
+                  f"/* The kernel math of my_ops::mul3 (Mul3): {doc_op(doc).doc_c}", " */"]
+    source = tmp_path / ("docs.cpp" if compiler == "g++" else "docs.c")
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    subprocess.run([compiler, std, "-Wall", "-Wextra", "-Werror", "-fsyntax-only", str(source)], check=True)
+    # Preprocessed, nothing of any doc is left: the comments held all of it.
+    out = subprocess.run([compiler, std, "-E", "-P", str(source)], check=True, capture_output=True,
+                         text=True).stdout
+    assert out.split() == " ".join(f"int doc_{k} = {k};" for k in range(len(HOSTILE_DOCS))).split()
+
+
+@pytest.mark.parametrize("doc", [HOSTILE_DOCS[0], HOSTILE_DOCS[6], HOSTILE_DOCS[7]])
+def test_doc_c_keeps_the_text_readable(doc):
+    # Only the dangerous pairs are split by a space; nothing else changes.
+    assert doc_op(doc).doc_c.replace(" ", "") == doc.replace(" ", "").rstrip()
+
+
+@pytest.mark.parametrize("doc,code", [("bell \a", "U+0007"), ("two\nlines", "U+000A"), ("tab\there", "U+0009"),
+                                      ("bidi \u202e", "U+202E"), ("nbsp\u00a0", "U+00A0"),
+                                      ("line sep \u2028", "U+2028"), ("zero width \u200b", "U+200B")])
+def test_doc_refuses_non_printable_characters(doc, code):
+    with pytest.raises(spec.SpecError, match=rf"^ops\[0\]\.doc: character {re.escape(code)} is not allowed"):
+        spec.validate(minimal(doc=doc))
+
+
+def test_doc_length_limit_counts_characters():
+    spec.validate(minimal(doc="é" * spec.MAX_DOC))
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.doc: is longer than 200 characters$"):
+        spec.validate(minimal(doc="é" * (spec.MAX_DOC + 1)))
+
+
+# ---------------------------------------------------------------- numbers
+
+@pytest.mark.parametrize("text,value", [("1e-6", 1e-6), ("+1E3", 1000.0), (".5", 0.5), ("-2.5e-3", -2.5e-3),
+                                        ("3", 3.0), ("0", 0.0), (" 7.25 ", 7.25), ("1.", 1.0)])
+def test_float_default_may_be_a_numeric_string(text, value):
+    pkg = spec.validate(minimal(params=[{"name": "eps", "type": "float", "default": text}], expr="input + eps"))
+    assert pkg.ops[0].params[0].default == value and type(pkg.ops[0].params[0].default) is float
+
+
+def test_float_default_1e_minus_6_from_yaml_validates():
+    raw = yaml.safe_load("package_name: P\nnamespace: my_ops\nops:\n  - name: a\n    inputs: [x]\n"
+                         "    params: [{name: eps, type: float, default: 1e-6}]\n    expr: x + eps\n")
+    assert raw["ops"][0]["params"][0]["default"] == "1e-6"  # the YAML 1.1 reading this rule is for
+    assert spec.validate(raw).ops[0].params[0].default == 1e-6
+
+
+@pytest.mark.parametrize("text", ["1e-6x", "nan", "inf", "-inf", "1_000", "0x10", "", "e5", "1e", "three"])
+def test_float_default_refuses_other_strings(text):
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.params\[0\]\.default: must be a number"):
+        spec.validate(minimal(params=[{"name": "eps", "type": "float", "default": text}], expr="input + eps"))
+
+
+def test_int_default_is_not_read_from_a_string():
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.params\[0\]\.default: must be a number for a int"):
+        spec.validate(minimal(params=[{"name": "n", "type": "int", "default": "3"}], expr="input + n"))
+
+
+@pytest.mark.parametrize("default", [10**400, -(10**400), "1e400"])
+def test_huge_float_default_is_one_line(default):
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.params\[0\]\.default: must be a finite number"):
+        spec.validate(minimal(params=[{"name": "k", "type": "float", "default": default}], expr="input * k"))
+
+
+def test_401_digit_literal_in_expr_is_one_line():
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.expr: literal 10000000\.\.\.\(401 digits\) is outside"):
+        spec.validate(minimal(expr="input * 1" + "0" * 400))
+
+
+# ---------------------------------------------------------------- given values are checked, never replaced
+
+@pytest.mark.parametrize("key,value,message", [
+    ("kind", False, r"^ops\[0\]\.kind: must be one of elementwise, custom; got False$"),
+    ("kind", "", r"^ops\[0\]\.kind: must be one of"),
+    ("params", {}, r"^ops\[0\]\.params: must be a list, got dict$"),
+    ("params", "", r"^ops\[0\]\.params: must be a list, got str$"),
+    ("qnn_type", 0, r"^ops\[0\]\.qnn_type: must be a string, got int$"),
+    ("qnn_type", "", r"^ops\[0\]\.qnn_type: '' is not a CamelCase"),
+])
+def test_a_falsy_value_is_refused_not_defaulted(key, value, message):
+    with pytest.raises(spec.SpecError, match=message):
+        spec.validate(minimal(**{key: value}))
+
+
+@pytest.mark.parametrize("key", ["soc_model", "op_package_arch", "activation_dtype"])
+def test_a_falsy_top_level_value_is_refused(key):
+    raw = minimal()
+    raw[key] = False
+    with pytest.raises(spec.SpecError, match=rf"^{key}: must be one of"):
+        spec.validate(raw)
+
+
+def test_null_means_the_default():
+    op = spec.validate(minimal(kind=None, qnn_type=None, params=None, doc=None)).ops[0]
+    assert (op.kind, op.qnn_type, op.params, op.doc) == ("elementwise", "Mul3", (), "Elementwise op mul3.")
+
+
+# ---------------------------------------------------------------- size bound
+
+BOMB = "a0: &a0 [" + ", ".join(['"lol"'] * 9) + "]\n" + "".join(
+    f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 10))
+
+
+def test_alias_bomb_is_refused_in_milliseconds():
+    raw = yaml.safe_load(BOMB + "ops: *a9\npackage_name: P\nnamespace: my_ops\n")
+    start = time.perf_counter()
+    with pytest.raises(spec.SpecError, match=r"^spec: is too large: more than 20000 values"):
+        spec.validate(raw)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_a_spec_containing_itself_is_refused():
+    ops: list = []
+    ops.append(ops)
+    with pytest.raises(spec.SpecError, match=r"^spec: is too large"):
+        spec.validate({"package_name": "P", "namespace": "my_ops", "ops": ops})
+
+
+def test_huge_text_is_refused_before_validation():
+    with pytest.raises(spec.SpecError, match=r"^spec: is too large: more than 200000 characters"):
+        spec.validate(minimal(doc="x" * 300_000))
+
+
+def test_the_hook_bounds_the_spec_before_printing_it(monkeypatch):
+    """hooks/context.py used repr(raw) as a cache key before validating."""
+    from copier.errors import UserMessageError
+
+    from hooks import context
+
+    raw = yaml.safe_load(BOMB + "package_name: P\nnamespace: my_ops\nops: *a9\n")
+    monkeypatch.setattr(context, "spec_from_answers", lambda _ctx: raw)
+    monkeypatch.setattr(context, "_spec_module", lambda: spec)
+    start = time.perf_counter()
+    with pytest.raises(UserMessageError, match=r"^Invalid op spec: spec: is too large"):
+        context.ContextUpdater.hook(object.__new__(context.ContextUpdater), {"_copier_phase": "render"})
+    assert time.perf_counter() - start < 1.0
+
+
+# ---------------------------------------------------------------- reserved names come from the templates
+
+import jinja2  # noqa: E402
+
+from conftest import ROOT  # noqa: E402
+
+TEMPLATE = ROOT / "template"
+
+
+def render_template(rel_glob: str, pkg, op=None) -> str:
+    [path] = [p for p in TEMPLATE.glob(rel_glob)]
+    env = jinja2.Environment(keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    return env.from_string(path.read_text()).render(pkg=pkg, op=op)
+
+
+def top_level_names(source: str) -> set[str]:
+    found = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            found.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found |= {a.asname or a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for target in getattr(node, "targets", None) or [node.target]:
+                found |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    return found
+
+
+@pytest.mark.parametrize("rel", ["*/ops.py.jinja", "*/eager.py.jinja", "tests/reference.py.jinja"])
+def test_every_top_level_name_of_a_module_with_op_functions_is_reserved(rel):
+    """Rendered for real (not the hook's Jinja-stripped reading): each top-level name
+    that is not the spec's own is refused as an op name and as an argument name."""
+    pkg = spec.load(EXAMPLES / "activations.yaml")
+    spec_names = {op.name for op in pkg.ops} | {f"_{op.name}_{s}" for op in pkg.ops for s in ("fake", "out")}
+    generated = top_level_names(render_template(rel, pkg)) - spec_names
+    assert generated, rel
+    for name in generated:
+        if not names.SNAKE_RE.match(name):
+            continue  # not a name the spec could spell
+        with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.name: "):
+            spec.validate(minimal(name=name))
+        with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.inputs\[0\]: "):
+            spec.validate(minimal(inputs=[name], expr=name))
+
+
+def test_the_args_struct_is_emitted_from_the_declaration_and_its_members_are_reserved():
+    pkg = spec.validate({"package_name": "P", "namespace": "my_ops", "ops": [
+        {"name": "my_norm", "kind": "custom", "inputs": ["a", "b"],
+         "params": [{"name": "scale", "type": "float", "default": 2.0}]}]})
+    op = pkg.ops[0]
+    header = render_template("op_package/*/include/ops/*_user.h.jinja", pkg, op)
+    body = re.search(r"typedef struct \{(.*?)\} MyNorm_args;", header, re.S).group(1)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    members = re.findall(r"(\w+)\s*(?:\[[^\]]*\])?\s*;", body)
+    assert members[:2] == ["a", "b"] and members[-1] == "scale"
+    fixed = members[2:-1]
+    assert fixed == [f.name for f in spec.ARGS_STRUCT_FIELDS]
+    kernel = render_template("op_package/*/src/ops/*_inference.c.jinja", pkg, op)
+    for member in members:
+        assert re.search(rf"args\.{member}\b", kernel), f"{member} is never filled"
+    for member in fixed:
+        for field in ("inputs", "params"):
+            raw = {"name": "my_norm", "kind": "custom", "inputs": ["a"]}
+            if field == "inputs":
+                raw["inputs"] = [member]
+            else:
+                raw["params"] = [{"name": member, "type": "float", "default": 1.0}]
+            with pytest.raises(spec.SpecError, match=rf"^ops\[0\]\.{field}\[0\](\.name)?: '{member}' is a member"):
+                spec.validate({"package_name": "P", "namespace": "my_ops", "ops": [raw]})
+
+
+@pytest.mark.parametrize("namespace", ["reference", "conftest", "lowering", "fakes", "op_package_host", "tests",
+                                       "op_package", "test_ops"])
+def test_namespace_cannot_be_a_module_of_the_rendered_project(namespace):
+    # Independently of the hook: these are files/folders on the rendered project's import roots.
+    assert any((TEMPLATE / root).joinpath(f"{namespace}{suffix}").exists()
+               for root in (".", "tests") for suffix in (".py.jinja", ""))
+    with pytest.raises(spec.SpecError, match=r"^namespace: .* module of the rendered project"):
+        spec.validate({"package_name": "P", "namespace": namespace, "ops": [{"name": "a", "inputs": ["x"], "expr": "x"}]})
+
+
+@pytest.mark.parametrize("namespace", ["torch", "executorch", "numpy", "yaml", "sympy", "pydot", "copier", "jinja2",
+                                       "pytest", "functorch", "torchgen", "mpmath", "networkx"])
+def test_namespace_cannot_be_a_dependency(namespace):
+    pytest.importorskip(namespace)
+    with pytest.raises(spec.SpecError, match=r"^namespace: "):
+        spec.validate({"package_name": "P", "namespace": namespace, "ops": [{"name": "a", "inputs": ["x"], "expr": "x"}]})
+
+
+def test_namespace_and_op_names_that_torch_ops_owns():
+    import torch
+
+    spec_ops = [{"name": "a", "inputs": ["x"], "expr": "x"}]
+    for attribute in ("load_library", "loaded_libraries", "import_module", "higher_order"):
+        assert hasattr(torch.ops, attribute)
+        with pytest.raises(spec.SpecError, match=r"^namespace: .* attribute of torch\.ops"):
+            spec.validate({"package_name": "P", "namespace": attribute, "ops": spec_ops})
+    assert isinstance(torch.ops.my_ops.name, str)  # not an op: why `name` is refused
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.name: 'name' is an attribute of torch\.ops"):
+        spec.validate(minimal(name="name"))
+
+
+@pytest.mark.parametrize("name", ["input", "x", "result", "tensors", "value", "scale", "weight"])
+def test_ordinary_argument_names_stay_allowed(name):
+    spec.validate(minimal(inputs=[name], expr=name))
+    spec.validate(minimal(inputs=["t"], params=[{"name": name, "type": "float", "default": 1.0}], expr=f"t * {name}"))
+
+
+def test_params_the_expression_leaves_unused_are_named_for_the_c_math():
+    op = spec.validate(minimal(params=[{"name": "a", "type": "float", "default": 1.0},
+                                       {"name": "b", "type": "int", "default": 2},
+                                       {"name": "c", "type": "bool", "default": True}],
+                               expr="input * b")).ops[0]
+    assert op.c_math_unused == ["p_a", "p_c"]
+    custom = spec.validate(minimal(kind="custom", expr=None,
+                                   params=[{"name": "a", "type": "float", "default": 1.0}])).ops[0]
+    assert custom.c_math_unused == []
