@@ -81,3 +81,4 @@ class ContextUpdater(ContextHook):
                 raise UserMessageError(f"Invalid op spec: {exc}") from None
             self._cache[key] = pkg
         context["pkg"] = pkg
+        importlib.import_module(f"{_load_hooks_package().__name__}.update_guard").check(context, pkg)
