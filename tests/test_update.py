@@ -229,6 +229,23 @@ def test_answers_file_reproduces_the_project(fresh_v1, releases, tmp_path):
     assert files(again) == files(fresh_v1)
 
 
+def test_spec_command_prints_the_spec_that_renders_this_project(fresh_v1, releases, tmp_path):
+    """`python -m <ns> spec` is what a user edits and passes back with --data-file: fed to
+    copier as is, it renders the same project."""
+    run = subprocess.run([sys.executable, "-m", NS, "spec"], cwd=fresh_v1, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    printed = yaml.safe_load(run.stdout)
+    assert (printed["namespace"], printed["package_name"]) == (NS, PKG)
+    assert [op["name"] for op in printed["ops"]] == [op["name"] for op in SPEC["ops"]]
+    assert printed["ops"][0]["kind"] == "custom" and printed["ops"][0]["doc"] == SPEC["ops"][0]["doc"]
+    assert printed["ops"][1]["params"] == SPEC["ops"][1]["params"]
+    assert printed["ops"][1]["expr"] == SPEC["ops"][1]["expr"]
+    again = copy_project(releases.path, tmp_path / "again", spec=printed, ref="v1.0.0")
+    ours, theirs = files(again), files(fresh_v1)
+    assert sorted(ours) == sorted(theirs)
+    assert [rel for rel in ours if ours[rel] != theirs[rel] and rel != ".copier-answers.yml"] == []
+
+
 def test_changelog_has_an_entry_for_every_release():
     """Release discipline: each PEP 440 tag of this repository has a CHANGELOG entry
     that says whether an update needs action; newest first."""
