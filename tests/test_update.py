@@ -488,6 +488,49 @@ def test_the_guard_knows_every_user_owned_file_the_template_renders(fresh_v1):
     assert guard.user_paths(pkg) == set(user_files(fresh_v1))
 
 
+def test_pinning_a_tag_or_a_commit(releases, tmp_path):
+    """README "Pin a version": what copy and update do with --vcs-ref, measured.
+
+    A tag is recorded as is, an untagged commit as `git describe` (PEP 440 post-release
+    of the tag before it).  A plain `copier update` goes to the newest tag, never back:
+    from a commit newer than every tag it refuses ("downgrading"), until --vcs-ref names
+    a newer commit or a newer tag exists."""
+    repo = tmp_path / "template"
+    git(tmp_path, "clone", "-q", str(releases.path), str(repo))
+    spec = {**SPEC, "ops": [SPEC["ops"][1]]}
+
+    at_tag = copy_project(repo, tmp_path / "at-tag", spec=spec, ref="v1.0.0")
+    assert commit_of(at_tag) == "v1.0.0"
+    kept = update(at_tag, "--vcs-ref", "v1.0.0")
+    assert kept.returncode == 0 and commit_of(at_tag) == "v1.0.0", kept.stderr
+    assert_updated(update(at_tag), at_tag)  # no --vcs-ref: the newest tag
+    commit_all(at_tag, "updated")
+    back = update(at_tag, "--vcs-ref", "v1.0.0")
+    assert back.returncode == 1 and "Downgrades are not supported" in back.stderr
+
+    for n in (1, 2):
+        (repo / "NOTES.md").write_text(f"untagged change {n}\n")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", f"untagged change {n}")
+        if n == 1:
+            first = git(repo, "rev-parse", "HEAD").strip()
+    second = git(repo, "rev-parse", "HEAD").strip()
+
+    at_commit = copy_project(repo, tmp_path / "at-commit", spec=spec, ref=first)
+    assert commit_of(at_commit) == f"v1.1.0-1-g{first[:7]}"
+    before = files(at_commit)
+    refused = update(at_commit)
+    assert refused.returncode == 1 and "Downgrades are not supported" in refused.stderr
+    assert files(at_commit) == before
+    moved = update(at_commit, "--vcs-ref", second)
+    assert moved.returncode == 0, moved.stderr
+    assert commit_of(at_commit) == f"v1.1.0-2-g{second[:7]}"
+    commit_all(at_commit, "updated to a commit")
+    git(repo, "tag", "v1.2.0")
+    newest = update(at_commit)
+    assert newest.returncode == 0 and commit_of(at_commit) == "v1.2.0", newest.stderr
+
+
 def test_collision_in_a_template_owned_file_fails_the_projects_check(releases, tmp_path):
     project = copy_project(releases.path, tmp_path / "project")
     quant = project / QUANT
