@@ -68,17 +68,15 @@ def _matcher(globs: list[str]):
     return spec.match_file
 
 
-def user_paths(pkg: Any) -> set[str]:
-    """The user-owned files the template renders for `pkg` (relative POSIX paths).
-
-    Read from the template's own tree, so a stub added there is known here too.
-    """
+def _renderings(pkg: Any) -> dict[tuple[str, str | None], str]:
+    """The user-owned files the template renders for `pkg`, keyed by template path and
+    the op they belong to (None for files of no op)."""
     import jinja2
 
     env = jinja2.Environment(undefined=jinja2.StrictUndefined)
     root = _TEMPLATE / _subdirectory()
     match = _matcher(_user_globs())
-    out: set[str] = set()
+    out: dict[tuple[str, str | None], str] = {}
     for path in root.rglob("*"):
         if not path.is_file():
             continue
@@ -90,13 +88,54 @@ def user_paths(pkg: Any) -> set[str]:
         found = _YIELD.search(rel)
         if found:
             var, source, body = found.groups()
-            items = env.compile_expression(source)(pkg=pkg)
             name = rel[: found.start()] + body + rel[found.end():]
-            rendered = [env.from_string(name).render(pkg=pkg, **{var: item}) for item in items]
+            for item in env.compile_expression(source)(pkg=pkg):
+                out[(rel, getattr(item, "name", None))] = env.from_string(name).render(pkg=pkg, **{var: item})
         else:
-            rendered = [env.from_string(rel).render(pkg=pkg)]
-        out.update(r for r in rendered if match(r))
-    return out
+            out[(rel, None)] = env.from_string(rel).render(pkg=pkg)
+    return {key: value for key, value in out.items() if match(value)}
+
+
+def user_paths(pkg: Any) -> set[str]:
+    """The user-owned files the template renders for `pkg` (relative POSIX paths).
+
+    Read from the template's own tree, so a stub added there is known here too.
+    """
+    return set(_renderings(pkg).values())
+
+
+def suggestions(old_answers: dict[str, Any], pkg: Any, risky: list[str]) -> list[str]:
+    """`git mv` commands for the files whose new name is clear: same op name, or the
+    one custom op the new spec drops paired with the one it adds; a file the user added
+    moves with its folder.  Empty when the old answers no longer validate."""
+    from . import spec as spec_mod
+
+    try:
+        old_pkg = spec_mod.validate({k: v for k, v in old_answers.items() if not str(k).startswith("_")})
+    except Exception:
+        return []
+    old, new = _renderings(old_pkg), _renderings(pkg)
+    old_ops = [op.name for op in old_pkg.custom_ops]
+    new_ops = [op.name for op in pkg.custom_ops]
+    pair = {name: name for name in old_ops if name in new_ops}
+    dropped = [n for n in old_ops if n not in new_ops]
+    added = [n for n in new_ops if n not in old_ops]
+    if len(dropped) == 1 and len(added) == 1:
+        pair[dropped[0]] = added[0]
+    by_path = {path: key for key, path in old.items()}
+    roots = {_user_root(old[key]): _user_root(new[key]) for key in old if key in new}
+    commands = []
+    for rel in risky:
+        target = None
+        if rel in by_path:
+            tpl, op = by_path[rel]
+            target = new.get((tpl, pair.get(op) if op else None))
+        elif _user_root(rel) in roots:
+            root = _user_root(rel)
+            target = roots[root] + rel[len(root):]
+        if target and target != rel:
+            commands.append(f"git mv {rel} {target}")
+    return commands
 
 
 def _subdirectory() -> str:
@@ -132,16 +171,20 @@ def _render_old(project: Path, answers: dict[str, Any], dest: Path) -> Path:
 
 def at_risk(project: Path, answers_file: str, pkg: Any) -> list[str]:
     """The user's files an update of `project` to `pkg` would delete or orphan."""
+    return _at_risk(project, answers_file, pkg)[0]
+
+
+def _at_risk(project: Path, answers_file: str, pkg: Any) -> tuple[list[str], dict[str, Any]]:
     answers_path = project / answers_file
     if not answers_path.is_file():
-        return []
+        return [], {}
     new = user_paths(pkg)
     candidates = [rel for rel in _project_user_files(project) if rel not in new]
     if not candidates:
-        return []
+        return [], {}
     answers = yaml.safe_load(answers_path.read_text()) or {}
     roots = {_user_root(rel) for rel in new}
-    risky = []
+    risky: list[str] = []
     with tempfile.TemporaryDirectory(prefix="qnn-op-template-update-guard.") as tmp:
         old = _render_old(project, answers, Path(tmp) / "old")
         for rel in candidates:
@@ -151,7 +194,7 @@ def at_risk(project: Path, answers_file: str, pkg: Any) -> list[str]:
                     risky.append(rel)
             elif _user_root(rel) not in roots:
                 risky.append(rel)
-    return risky
+    return risky, answers
 
 
 def check(context: dict[str, Any], pkg: Any) -> None:
@@ -167,7 +210,8 @@ def check(context: dict[str, Any], pkg: Any) -> None:
     if key in _checked:
         return
     try:
-        risky = at_risk(project, answers_file, pkg)
+        risky, answers = _at_risk(project, answers_file, pkg)
+        commands = suggestions(answers, pkg, risky) if risky else []
     except UserMessageError:
         raise
     except Exception as exc:  # refuse rather than risk the user's files
@@ -180,6 +224,7 @@ def check(context: dict[str, Any], pkg: Any) -> None:
             "copier update refused, nothing changed: the new spec no longer generates the user "
             f"folder or op of {len(risky)} file(s) you edited or added, and the update would "
             f"delete or orphan them: {', '.join(risky)}. Move each to its new name if you renamed "
-            "an op, the namespace or the package (git mv, and rename the functions inside), or "
-            "remove it (git rm; git history keeps it); commit, then run the update again."
+            "an op, the namespace or the package (git mv, and rename the functions inside"
+            + (f"; here: {'; '.join(commands)}" if commands else "")
+            + "), or remove it (git rm; git history keeps it); commit, then run the update again."
         )

@@ -431,7 +431,8 @@ def test_renaming_the_namespace_with_edited_math_refuses(releases, tmp_path):
 
     # The kernel's folder stays (same package); the eager math would go with the old
     # namespace's package.
-    assert_refused(result, project, before, [f"{NS}/user/twice.py"])
+    line = assert_refused(result, project, before, [f"{NS}/user/twice.py"])
+    assert f"git mv {NS}/user/twice.py renamed_ops/user/twice.py" in line
 
 
 def test_renaming_the_package_orphans_a_file_the_user_added_so_it_refuses(releases, tmp_path):
@@ -446,6 +447,7 @@ def test_renaming_the_package_orphans_a_file_the_user_added_so_it_refuses(releas
 
     line = assert_refused(result, project, before, [helper])
     assert "Twice_math.c" not in line, "an untouched stub is not the user's work"
+    assert f"git mv {helper} op_package/RenamedOpPackage/user/my_helpers.h" in line
 
 
 @pytest.mark.slow
@@ -461,6 +463,9 @@ def test_renaming_an_op_after_moving_its_math_keeps_the_math(releases, tmp_path)
 
     eager, kernel = twice_files(project)
     new_kernel = kernel.replace("Twice", "DoubleIt")
+    # The refusal names the moves (the one dropped custom op pairs with the one added).
+    assert f"git mv {eager} {NS}/user/double_it.py" in refused.stderr
+    assert f"git mv {kernel} {new_kernel}" in refused.stderr
     git(project, "mv", eager, f"{NS}/user/double_it.py")
     git(project, "mv", kernel, new_kernel)
     for rel, old, new in ((f"{NS}/user/double_it.py", "def twice(", "def double_it("),
@@ -468,6 +473,8 @@ def test_renaming_an_op_after_moving_its_math_keeps_the_math(releases, tmp_path)
         (project / rel).write_text((project / rel).read_text().replace(old, new))
     (project / "tests/user/test_twice.py").write_text(
         (project / "tests/user/test_twice.py").read_text().replace(".twice(", ".double_it("))
+    example = project / "tests/user/test_my_kernel.py"  # names the op it tests
+    example.write_text(example.read_text().replace('NAME = "twice"', 'NAME = "double_it"'))
     commit_all(project, "renamed twice to double_it")
     mine = user_files(project)
 
