@@ -83,8 +83,7 @@ def _renderings(pkg: Any) -> dict[tuple[str, str | None], str]:
         rel = path.relative_to(root).as_posix()
         if "user" not in rel.split("/")[:-1]:
             continue
-        if rel.endswith(".jinja"):
-            rel = rel[: -len(".jinja")]
+        rel = rel.removesuffix(".jinja")
         found = _YIELD.search(rel)
         if found:
             var, source, body = found.groups()
