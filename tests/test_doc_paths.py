@@ -109,3 +109,15 @@ def test_the_scan_finds_a_wrong_path(tmp_path):
         "/* Match the eager math in src/ns/user/: see ns/user/op.py and user/Op_math.c. */\n")
     problems = missing_in_project(tmp_path, "ns", "Pkg")
     assert problems == ["op_package/Pkg/user/Op_math.c: src/ns/user/ (in the op package)"]
+
+
+@pytest.mark.parametrize("name", ["custom.yaml", "activations.yaml"])
+def test_rendered_readme_names_this_projects_ops_and_commands_only(projects, name):
+    """The README once said "mul3" (the pull request's example op) in every project."""
+    project, spec = projects[name]
+    readme = (project / "README.md").read_text()
+    assert "mul3" not in readme
+    for op in spec["ops"]:
+        assert f"{spec['namespace']}::{op['name']}" in readme
+    assert f"python -m {spec['namespace']} spec > my_spec.yaml" in readme
+    assert "copier update --trust --defaults --data-file my_spec.yaml" in readme
