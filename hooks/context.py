@@ -84,3 +84,4 @@ class ContextUpdater(ContextHook):
         except spec_mod.SpecError as exc:
             raise UserMessageError(f"Invalid op spec: {exc}") from None
         context["pkg"] = pkg
+        importlib.import_module(f"{_load_hooks_package().__name__}.update_guard").check(context, pkg)

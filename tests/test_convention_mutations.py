@@ -62,3 +62,57 @@ def test_breaking_a_convention_fails_the_kernel_tests(name, activations, tmp_pat
                              capture_output=True, text=True, timeout=600)
     assert c_suite.returncode != 0, (f"kernel tests and C suite pass with '{name}':\n"
                                      f"{run.stdout[-1000:]}\n{c_suite.stdout[-2000:]}")
+
+
+# A custom op with a param, its math written by the user: the kernel either uses the
+# param or bakes its default in (the mistake that passed the whole suite when the
+# kernel tests ran at the defaults only).
+GAIN_SPEC = {
+    "package_name": "GainOpPackage",
+    "namespace": "gain_ops",
+    "ops": [{"name": "gained", "kind": "custom", "doc": "x times gain.", "inputs": ["x"],
+             "params": [{"name": "gain", "type": "float", "default": 2.0}]}],
+}
+GAIN_EAGER = """import torch
+
+
+def gained(x: torch.Tensor, gain: float = 2.0) -> torch.Tensor:
+    return x * gain
+"""
+GAIN_KERNEL = """#include "ops/Gained_user.h"
+
+int Gained_compute(const Gained_args *args)
+{
+    for (uint64_t i = 0; i < args->count; ++i) {
+        args->out[i] = %s * args->x[i];
+    }
+    return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def gain_project(copie_session, template_repo):
+    result = copie_session.copy(extra_answers=GAIN_SPEC, template_dir=template_repo)
+    assert result.exit_code == 0, result.exception
+    project = result.project_dir
+    (project / "gain_ops/user/gained.py").write_text(GAIN_EAGER)
+    return project
+
+
+@pytest.mark.parametrize("gain", ["args->gain", "2.0f"], ids=["uses-param", "ignores-param"])
+def test_a_kernel_that_ignores_its_param_fails_the_kernel_tests(gain, gain_project, tmp_path):
+    project = tmp_path / "project"
+    shutil.copytree(gain_project, project, ignore=shutil.ignore_patterns("build", "libs", "obj", "__pycache__"))
+    (project / "op_package/GainOpPackage/user/Gained_math.c").write_text(GAIN_KERNEL % gain)
+
+    run = run_project_tests(project, "tests/test_op_package_kernels.py", "tests/user")
+    if gain == "args->gain":
+        assert run.returncode == 0, run.stdout[-3000:]
+        return
+    assert run.returncode != 0, f"a kernel ignoring its param passes the kernel tests:\n{run.stdout[-1000:]}"
+    failed = set(re.findall(r"FAILED (\S+)", run.stdout))
+    assert "tests/test_op_package_kernels.py::test_kernel_matches_eager_at_random_params[gained-fast]" in failed
+    # At the defaults alone the mistake is invisible: what the random params are for.
+    assert "tests/test_op_package_kernels.py::test_kernel_matches_eager[gained-fast]" not in failed
+    assert "tests/user/test_my_kernel.py::test_kernel_at_other_params" in failed

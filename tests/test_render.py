@@ -74,7 +74,7 @@ def expected_files(spec: dict) -> set[str]:
 def user_files(spec: dict) -> set[str]:
     """Exactly the user-owned files: one eager and one kernel file per custom op."""
     ns, pkg = spec["namespace"], spec["package_name"]
-    files = {f"{ns}/user/__init__.py", "tests/user/README.md"}
+    files = {f"{ns}/user/__init__.py", "tests/user/README.md", "tests/user/test_my_kernel.py"}
     for op in spec["ops"]:
         if op.get("kind") == "custom":
             qnn_type = qnn_type_of(op)

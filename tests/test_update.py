@@ -127,6 +127,16 @@ def write_user_work(project: Path) -> None:
     notes.write_text(notes.read_text() + "\nMy notes: twice is exact, no tolerance needed.\n")
 
 
+def load_hooks_module(name: str):
+    """A module of hooks/ as the spec hook loads it (a package named after its path)."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from hooks.context import _load_hooks_package
+        return importlib.import_module(f"{_load_hooks_package().__name__}.{name}")
+    finally:
+        sys.path.remove(str(ROOT))
+
+
 # --- the generated check, on its own ---------------------------------------------------
 
 def load_check():
@@ -217,6 +227,23 @@ def test_answers_file_reproduces_the_project(fresh_v1, releases, tmp_path):
     data = {k: v for k, v in answers.items() if not k.startswith("_")}
     again = copy_project(releases.path, tmp_path / "again", spec=data, ref="v1.0.0")
     assert files(again) == files(fresh_v1)
+
+
+def test_spec_command_prints_the_spec_that_renders_this_project(fresh_v1, releases, tmp_path):
+    """`python -m <ns> spec` is what a user edits and passes back with --data-file: fed to
+    copier as is, it renders the same project."""
+    run = subprocess.run([sys.executable, "-m", NS, "spec"], cwd=fresh_v1, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    printed = yaml.safe_load(run.stdout)
+    assert (printed["namespace"], printed["package_name"]) == (NS, PKG)
+    assert [op["name"] for op in printed["ops"]] == [op["name"] for op in SPEC["ops"]]
+    assert printed["ops"][0]["kind"] == "custom" and printed["ops"][0]["doc"] == SPEC["ops"][0]["doc"]
+    assert printed["ops"][1]["params"] == SPEC["ops"][1]["params"]
+    assert printed["ops"][1]["expr"] == SPEC["ops"][1]["expr"]
+    again = copy_project(releases.path, tmp_path / "again", spec=printed, ref="v1.0.0")
+    ours, theirs = files(again), files(fresh_v1)
+    assert sorted(ours) == sorted(theirs)
+    assert [rel for rel in ours if ours[rel] != theirs[rel] and rel != ".copier-answers.yml"] == []
 
 
 def test_changelog_has_an_entry_for_every_release():
@@ -336,23 +363,179 @@ def test_adding_ops_through_update(releases, tmp_path):
     assert leftovers(project) == []
 
 
-def test_removing_an_op_deletes_its_files_even_the_users(releases, tmp_path):
-    """Documented in docs/updating.md: copier removes every file only the old version
-    generated, user-owned and edited ones included (git history keeps them)."""
+def assert_refused(result: subprocess.CompletedProcess, project: Path, before: dict[str, bytes],
+                   named: list[str]) -> str:
+    """The update failed with one line naming `named`, and left the project as it was."""
+    assert result.returncode == 1, result.stdout + result.stderr
+    # Copier's own progress line comes first; the refusal is the one line after it.
+    lines = [line for line in result.stderr.splitlines()
+             if line.strip() and not line.startswith("Updating to template version")]
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    for rel in named:
+        assert rel in lines[0], f"the refusal does not name {rel}: {lines[0]}"
+    assert "git mv" in lines[0] and "git rm" in lines[0], "the refusal must say how to proceed"
+    assert files(project) == before, "a refused update changed the project"
+    assert git(project, "status", "--porcelain", "--untracked-files=all") == ""
+    assert commit_of(project) == "v1.0.0"
+    return lines[0]
+
+
+def without_twice() -> dict:
+    return {**SPEC, "ops": [op for op in SPEC["ops"] if op["name"] != "twice"]}
+
+
+def twice_files(project: Path) -> list[str]:
+    kernel = next((project / f"op_package/{PKG}/user").glob("Twice*.c"))
+    return [f"{NS}/user/twice.py", kernel.relative_to(project).as_posix()]
+
+
+def test_dropping_a_custom_op_with_edited_math_refuses_and_keeps_every_file(releases, tmp_path):
     project = copy_project(releases.path, tmp_path / "project")
     write_user_work(project)
     commit_all(project, "my work")
-    spec = write_spec(tmp_path / "spec-v2.yaml", {**SPEC, "ops": [SPEC["ops"][1]]})
+    before = files(project)
+    spec = write_spec(tmp_path / "spec-v2.yaml", without_twice())
+
+    result = update(project, "--data-file", str(spec))
+
+    assert_refused(result, project, before, twice_files(project))
+
+
+def test_dropping_a_custom_op_whose_math_is_untouched_proceeds(releases, tmp_path):
+    """Stubs nobody edited carry no work: the op's files go, as copier does it."""
+    project = copy_project(releases.path, tmp_path / "project")
+    (project / "tests/user/test_mine.py").write_text("def test_mine():\n    assert True\n")
+    commit_all(project, "a test of mine, the math untouched")
+    gone = twice_files(project)
+    spec = write_spec(tmp_path / "spec-v2.yaml", without_twice())
 
     assert_updated(update(project, "--data-file", str(spec)), project)
 
-    assert not (project / f"{NS}/user/twice.py").exists()
-    assert not list((project / f"op_package/{PKG}/user").glob("Twice*"))
+    for rel in gone:
+        assert not (project / rel).exists(), rel
     assert not list((project / f"op_package/{PKG}/src/ops").glob("Twice_*"))
-    assert (project / "tests/user/test_twice.py").is_file(), "a file the user added is kept"
     assert "def twice(" not in (project / f"{NS}/ops.py").read_text()
+    assert (project / "tests/user/test_mine.py").is_file(), "a file the user added is kept"
     assert leftovers(project) == []
-    assert "return x * 2.0" in git(project, "show", f"HEAD:{NS}/user/twice.py")
+
+
+def test_renaming_the_namespace_with_edited_math_refuses(releases, tmp_path):
+    project = copy_project(releases.path, tmp_path / "project")
+    write_user_work(project)
+    commit_all(project, "my work")
+    before = files(project)
+    spec = write_spec(tmp_path / "spec-v2.yaml", {**SPEC, "namespace": "renamed_ops"})
+
+    result = update(project, "--data-file", str(spec))
+
+    # The kernel's folder stays (same package); the eager math would go with the old
+    # namespace's package.
+    line = assert_refused(result, project, before, [f"{NS}/user/twice.py"])
+    assert f"git mv {NS}/user/twice.py renamed_ops/user/twice.py" in line
+
+
+def test_renaming_the_package_orphans_a_file_the_user_added_so_it_refuses(releases, tmp_path):
+    project = copy_project(releases.path, tmp_path / "project")
+    helper = f"op_package/{PKG}/user/my_helpers.h"
+    (project / helper).write_text("/* mine */\n")
+    commit_all(project, "a helper of mine next to the (untouched) kernel stub")
+    before = files(project)
+    spec = write_spec(tmp_path / "spec-v2.yaml", {**SPEC, "package_name": "RenamedOpPackage"})
+
+    result = update(project, "--data-file", str(spec))
+
+    line = assert_refused(result, project, before, [helper])
+    assert "Twice_math.c" not in line, "an untouched stub is not the user's work"
+    assert f"git mv {helper} op_package/RenamedOpPackage/user/my_helpers.h" in line
+
+
+@pytest.mark.slow
+def test_renaming_an_op_after_moving_its_math_keeps_the_math(releases, tmp_path):
+    """The way on that the refusal names: git mv to the new names, then update."""
+    project = copy_project(releases.path, tmp_path / "project")
+    write_user_work(project)
+    commit_all(project, "my work")
+    renamed = {**SPEC, "ops": [{**SPEC["ops"][0], "name": "double_it"}, SPEC["ops"][1]]}
+    spec = write_spec(tmp_path / "spec-v2.yaml", renamed)
+    refused = update(project, "--data-file", str(spec))
+    assert refused.returncode == 1, refused.stderr
+
+    eager, kernel = twice_files(project)
+    new_kernel = kernel.replace("Twice", "DoubleIt")
+    # The refusal names the moves (the one dropped custom op pairs with the one added).
+    assert f"git mv {eager} {NS}/user/double_it.py" in refused.stderr
+    assert f"git mv {kernel} {new_kernel}" in refused.stderr
+    git(project, "mv", eager, f"{NS}/user/double_it.py")
+    git(project, "mv", kernel, new_kernel)
+    for rel, old, new in ((f"{NS}/user/double_it.py", "def twice(", "def double_it("),
+                          (new_kernel, "Twice", "DoubleIt")):
+        (project / rel).write_text((project / rel).read_text().replace(old, new))
+    (project / "tests/user/test_twice.py").write_text(
+        (project / "tests/user/test_twice.py").read_text().replace(".twice(", ".double_it("))
+    example = project / "tests/user/test_my_kernel.py"  # names the op it tests
+    example.write_text(example.read_text().replace('NAME = "twice"', 'NAME = "double_it"'))
+    commit_all(project, "renamed twice to double_it")
+    mine = user_files(project)
+
+    assert_updated(update(project, "--data-file", str(spec)), project)
+
+    assert user_files(project) == mine
+    assert "return x * 2.0" in (project / f"{NS}/user/double_it.py").read_text()
+    assert not (project / eager).exists() and not (project / kernel).exists()
+    assert leftovers(project) == []
+    tests = run_project_tests(project, "-x", "tests/user", "tests/test_op_package_kernels.py")
+    assert tests.returncode == 0, tests.stdout[-4000:] + tests.stderr[-2000:]
+
+
+def test_the_guard_knows_every_user_owned_file_the_template_renders(fresh_v1):
+    """hooks/update_guard.user_paths() predicts the rendered user-owned files."""
+    guard = load_hooks_module("update_guard")
+    pkg = load_hooks_module("spec").validate(SPEC)
+    assert guard.user_paths(pkg) == set(user_files(fresh_v1))
+
+
+def test_pinning_a_tag_or_a_commit(releases, tmp_path):
+    """README "Pin a version": what copy and update do with --vcs-ref, measured.
+
+    A tag is recorded as is, an untagged commit as `git describe` (PEP 440 post-release
+    of the tag before it).  A plain `copier update` goes to the newest tag, never back:
+    from a commit newer than every tag it refuses ("downgrading"), until --vcs-ref names
+    a newer commit or a newer tag exists."""
+    repo = tmp_path / "template"
+    git(tmp_path, "clone", "-q", str(releases.path), str(repo))
+    spec = {**SPEC, "ops": [SPEC["ops"][1]]}
+
+    at_tag = copy_project(repo, tmp_path / "at-tag", spec=spec, ref="v1.0.0")
+    assert commit_of(at_tag) == "v1.0.0"
+    kept = update(at_tag, "--vcs-ref", "v1.0.0")
+    assert kept.returncode == 0 and commit_of(at_tag) == "v1.0.0", kept.stderr
+    assert_updated(update(at_tag), at_tag)  # no --vcs-ref: the newest tag
+    commit_all(at_tag, "updated")
+    back = update(at_tag, "--vcs-ref", "v1.0.0")
+    assert back.returncode == 1 and "Downgrades are not supported" in back.stderr
+
+    for n in (1, 2):
+        (repo / "NOTES.md").write_text(f"untagged change {n}\n")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", f"untagged change {n}")
+        if n == 1:
+            first = git(repo, "rev-parse", "HEAD").strip()
+    second = git(repo, "rev-parse", "HEAD").strip()
+
+    at_commit = copy_project(repo, tmp_path / "at-commit", spec=spec, ref=first)
+    assert commit_of(at_commit) == f"v1.1.0-1-g{first[:7]}"
+    before = files(at_commit)
+    refused = update(at_commit)
+    assert refused.returncode == 1 and "Downgrades are not supported" in refused.stderr
+    assert files(at_commit) == before
+    moved = update(at_commit, "--vcs-ref", second)
+    assert moved.returncode == 0, moved.stderr
+    assert commit_of(at_commit) == f"v1.1.0-2-g{second[:7]}"
+    commit_all(at_commit, "updated to a commit")
+    git(repo, "tag", "v1.2.0")
+    newest = update(at_commit)
+    assert newest.returncode == 0 and commit_of(at_commit) == "v1.2.0", newest.stderr
 
 
 def test_collision_in_a_template_owned_file_fails_the_projects_check(releases, tmp_path):

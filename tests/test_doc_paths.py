@@ -1,0 +1,123 @@
+"""Docs true to the files: every path a rendered file or a doc names exists.
+
+Rendered READMEs, comments and docstrings point users at files ("the kernel math goes
+in op_package/<Package>/user/<Type>_math.c").  A path that names nothing sends them
+nowhere (the C stub said `src/<namespace>/user/` long after the package moved to
+`<namespace>/`).  This scans every text file of rendered projects, and the template's
+own docs, for relative paths and checks each against the files that exist.
+
+What counts as a path: a token starting with one of the project's top-level folders
+(or, inside the op package, one of its folders), made of path characters.  Placeholders
+(`<namespace>`), globs and Jinja are skipped, as are build outputs (`build/`, `libs/`,
+`obj/`, `artifacts/`), which exist only after a build.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, load_example, tree
+
+OUTPUT_PARTS = {"build", "libs", "obj", "artifacts", "signed", "__pycache__"}
+TEXT_SUFFIXES = {".md", ".py", ".c", ".h", ".cpp", ".mk", ".xml", ".toml", ".yaml", ".yml", ""}
+OP_PACKAGE_DIRS = ("include", "src", "host", "user", "config", "makefiles")
+# Paths inside the Qualcomm SDK, which comments name too.
+SDK_PATHS = ("include/QNN/", "share/QNN/")
+
+
+def path_tokens(text: str, roots: tuple[str, ...]) -> set[str]:
+    starts = "|".join(re.escape(r) for r in roots)
+    found = set()
+    for match in re.finditer(rf"(?<![\w./<>{{}}$-])((?:{starts})/[\w./<>{{}}*$-]*)", text):
+        token = match.group(1).rstrip(".,:;")
+        if re.search(r"[<>{}*$]", token) or "..." in token:
+            continue
+        if OUTPUT_PARTS & set(token.split("/")) or token.startswith(SDK_PATHS):
+            continue
+        found.add(token)
+    return found
+
+
+def exists(token: str, *bases: Path) -> bool:
+    for base in bases:
+        if (base / token).exists() or (base / f"{token}.jinja").exists():
+            return True
+    return False
+
+
+def missing_in_project(project: Path, ns: str, pkg: str) -> list[str]:
+    problems = []
+    op_dir = project / "op_package" / pkg
+    for rel in tree(project):
+        if Path(rel).suffix not in TEXT_SUFFIXES or rel.startswith(".git/"):
+            continue
+        text = (project / rel).read_text(errors="replace")
+        for token in path_tokens(text, ("op_package", ns, "tests", "docs")):
+            # docs/... of the template (the rendered README points there).
+            if not exists(token, project, ROOT):
+                problems.append(f"{rel}: {token}")
+        if rel.startswith(f"op_package/{pkg}/"):
+            for token in path_tokens(text, OP_PACKAGE_DIRS):
+                if not exists(token, op_dir, project):
+                    problems.append(f"{rel}: {token} (in the op package)")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def projects(copie_session, template_repo):
+    out = {}
+    for name in ("custom.yaml", "activations.yaml"):
+        spec = load_example(name)
+        result = copie_session.copy(extra_answers=spec, template_dir=template_repo)
+        assert result.exit_code == 0, result.exception
+        out[name] = (result.project_dir, spec)
+    return out
+
+
+@pytest.mark.parametrize("name", ["custom.yaml", "activations.yaml"])
+def test_every_path_a_rendered_file_names_exists(projects, name):
+    project, spec = projects[name]
+    problems = missing_in_project(project, spec["namespace"], spec["package_name"])
+    assert not problems, "paths that name nothing:\n" + "\n".join(sorted(problems))
+
+
+def test_every_path_the_templates_docs_name_exists(projects):
+    """README.md, CHANGELOG.md, docs/ and examples/ of the template: a path exists in the
+    template (as is or as its .jinja source) or in a rendered project (the docs talk
+    about a project's `tests/test_no_merge_leftovers.py`)."""
+    project, _spec = projects["custom.yaml"]
+    docs = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").rglob("*.md")),
+            *sorted((ROOT / "examples").glob("*.yaml"))]
+    roots = ("docs", "tests", "hooks", "template", "examples", "bench", "op_package")
+    problems = []
+    for doc in docs:
+        for token in path_tokens(doc.read_text(), roots):
+            if not exists(token, ROOT, ROOT / "template", project):
+                problems.append(f"{doc.relative_to(ROOT)}: {token}")
+    assert not problems, "paths that name nothing:\n" + "\n".join(sorted(problems))
+
+
+def test_the_scan_finds_a_wrong_path(tmp_path):
+    """The scan itself: a stale path is reported, a real one is not."""
+    (tmp_path / "ns/user").mkdir(parents=True)
+    (tmp_path / "ns/user/op.py").write_text("")
+    (tmp_path / "op_package/Pkg/user").mkdir(parents=True)
+    (tmp_path / "op_package/Pkg/user/Op_math.c").write_text(
+        "/* Match the eager math in src/ns/user/: see ns/user/op.py and user/Op_math.c. */\n")
+    problems = missing_in_project(tmp_path, "ns", "Pkg")
+    assert problems == ["op_package/Pkg/user/Op_math.c: src/ns/user/ (in the op package)"]
+
+
+@pytest.mark.parametrize("name", ["custom.yaml", "activations.yaml"])
+def test_rendered_readme_names_this_projects_ops_and_commands_only(projects, name):
+    """The README once said "mul3" (the pull request's example op) in every project."""
+    project, spec = projects[name]
+    readme = (project / "README.md").read_text()
+    assert "mul3" not in readme
+    for op in spec["ops"]:
+        assert f"{spec['namespace']}::{op['name']}" in readme
+    assert f"python -m {spec['namespace']} spec > my_spec.yaml" in readme
+    assert "copier update --trust --defaults --data-file my_spec.yaml" in readme
