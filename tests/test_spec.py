@@ -3,10 +3,19 @@ reach through copier (the corpus in specs/bad/ covers the error messages end to 
 
 from __future__ import annotations
 
+import ast
+import re
+import shutil
+import subprocess
+import time
+import xml.etree.ElementTree as ET
+
+import jinja2
 import pytest
+import yaml
+from conftest import EXAMPLES, ROOT
 
 from hooks import names, spec
-from conftest import EXAMPLES
 
 
 def minimal(**op):
@@ -89,15 +98,7 @@ def test_spec_error_carries_field_and_rule():
 
 # ---------------------------------------------------------------- docs, per language
 
-import ast  # noqa: E402
-import json  # noqa: E402
-import re  # noqa: E402
-import shutil  # noqa: E402
-import subprocess  # noqa: E402
-import time  # noqa: E402
-import xml.etree.ElementTree as ET  # noqa: E402
 
-import yaml  # noqa: E402
 
 HOSTILE_DOCS = [
     'x / (1 + |x|), the "soft" sign',
@@ -301,9 +302,7 @@ def test_the_hook_bounds_the_spec_before_printing_it(monkeypatch):
 
 # ---------------------------------------------------------------- reserved names come from the templates
 
-import jinja2  # noqa: E402
 
-from conftest import ROOT  # noqa: E402
 
 TEMPLATE = ROOT / "template"
 
@@ -350,8 +349,8 @@ def test_the_args_struct_is_emitted_from_the_declaration_and_its_members_are_res
          "params": [{"name": "scale", "type": "float", "default": 2.0}]}]})
     op = pkg.ops[0]
     header = render_template("op_package/*/include/ops/*_user.h.jinja", pkg, op)
-    body = re.search(r"typedef struct \{(.*?)\} MyNorm_args;", header, re.S).group(1)
-    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    body = re.search(r"typedef struct \{(.*?)\} MyNorm_args;", header, re.DOTALL).group(1)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.DOTALL)
     members = re.findall(r"(\w+)\s*(?:\[[^\]]*\])?\s*;", body)
     assert members[:2] == ["a", "b"] and members[-1] == "scale"
     fixed = members[2:-1]
