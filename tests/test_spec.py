@@ -13,6 +13,8 @@ import xml.etree.ElementTree as ET
 import jinja2
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from conftest import EXAMPLES, ROOT
 
 from hooks import names, spec
@@ -171,6 +173,29 @@ def test_doc_in_c_and_cpp_comments_is_only_a_comment(tmp_path, compiler, std):
     out = subprocess.run([compiler, std, "-E", "-P", str(source)], check=True, capture_output=True,
                          text=True).stdout
     assert out.split() == " ".join(f"int doc_{k} = {k};" for k in range(len(HOSTILE_DOCS))).split()
+
+
+# Any doc the rule accepts: printable characters, biased towards the ones each language
+# treats specially.
+PRINTABLE_DOCS = st.text(
+    st.one_of(st.sampled_from(list('"\'\\/*?=()!<>-|`_[]&~{}%#: ')),
+              st.characters(codec="utf-8").filter(str.isprintable)),
+    max_size=spec.MAX_DOC,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(PRINTABLE_DOCS)
+def test_any_printable_doc_validates_and_reads_back_everywhere(doc):
+    op = doc_op(doc)
+    source = f'def f():\n    """{op.doc_py}"""\n'
+    assert ast.get_docstring(ast.parse(source).body[0], clean=False) == doc
+    root = ET.fromstring(f'<C a="{op.doc_xml}">{op.doc_xml}</C>')
+    assert (root.text or "", root.get("a")) == (doc, doc)
+    assert yaml.safe_load(f"d: {op.doc_yaml}") == {"d": doc}
+    c = op.doc_c
+    assert "*/" not in c and "/*" not in c and not re.search(r"\?\?[=/'()!<>-]", c)
+    assert not c.endswith("\\") and c == c.rstrip()
 
 
 @pytest.mark.parametrize("doc", [HOSTILE_DOCS[0], HOSTILE_DOCS[6], HOSTILE_DOCS[7]])
