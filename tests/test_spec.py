@@ -13,9 +13,9 @@ import xml.etree.ElementTree as ET
 import jinja2
 import pytest
 import yaml
+from conftest import EXAMPLES, ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from conftest import EXAMPLES, ROOT
 
 from hooks import names, spec
 
