@@ -206,8 +206,15 @@ def _defines_spec_functions(tree: ast.Module) -> bool:
 @functools.cache
 def generated_modules() -> dict[str, str]:
     """Top-level module names of the rendered project: what `import NAME` finds first
-    on its import roots (the project root and tests/)."""
+    on its import roots (the project root and tests/), and the folders it creates at
+    its root."""
     out: dict[str, str] = {}
+    # Folders the project creates at its root (build outputs), as its .gitignore lists them.
+    for line in (TEMPLATE_DIR / ".gitignore.jinja").read_text(encoding="utf-8").splitlines():
+        folder = line.strip().strip("/")
+        if folder.isidentifier():
+            out[folder] = (f"is a folder the rendered project creates at its root ({folder}/); "
+                           "the package would clash with it")
     for root in IMPORT_ROOTS:
         for entry in sorted((TEMPLATE_DIR / root).iterdir()):
             name = _rendered_name(Path(entry.name))

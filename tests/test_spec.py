@@ -440,3 +440,11 @@ def test_params_the_expression_leaves_unused_are_named_for_the_c_math():
     custom = spec.validate(minimal(kind="custom", expr=None,
                                    params=[{"name": "a", "type": "float", "default": 1.0}])).ops[0]
     assert custom.c_math_unused == []
+
+
+@pytest.mark.parametrize("folder", ["build", "artifacts"])
+def test_namespace_cannot_be_a_folder_the_project_writes_into(folder):
+    # The rendered cli writes build/artifacts/<target>/<namespace>.pte at the project root.
+    assert f"/{folder}/" in (TEMPLATE / ".gitignore.jinja").read_text()
+    with pytest.raises(spec.SpecError, match=rf"^namespace: '{folder}' is a folder the rendered project creates"):
+        spec.validate({"package_name": "P", "namespace": folder, "ops": [{"name": "a", "inputs": ["x"], "expr": "x"}]})
