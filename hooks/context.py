@@ -17,7 +17,7 @@ import hashlib
 import importlib.util
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from copier.errors import UserMessageError
 from copier_template_extensions import ContextHook
@@ -64,7 +64,7 @@ def spec_from_answers(context: dict[str, Any]) -> dict[str, Any]:
 
 
 class ContextUpdater(ContextHook):
-    _cache: dict[str, Any] = {}
+    _cache: ClassVar[dict[str, Any]] = {}
 
     def hook(self, context: dict[str, Any]) -> None:
         phase = str(context.get("_copier_phase", ""))

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 MAX_LENGTH = 500
 MAX_NODES = 200
@@ -62,20 +62,20 @@ class Var:
 
 @dataclass(frozen=True)
 class Neg:
-    operand: "Node"
+    operand: Node
 
 
 @dataclass(frozen=True)
 class Bin:
     op: str
-    left: "Node"
-    right: "Node"
+    left: Node
+    right: Node
 
 
 @dataclass(frozen=True)
 class Call:
     func: str
-    args: tuple["Node", ...]
+    args: tuple[Node, ...]
 
 
 Node = Num | Var | Neg | Bin | Call

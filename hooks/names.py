@@ -15,9 +15,8 @@ import importlib.metadata
 import importlib.util
 import keyword
 import re
-import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 SNAKE_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
 CAMEL_RE = re.compile(r"[A-Z][A-Za-z0-9]*\Z")
@@ -126,10 +125,10 @@ def check_free(value: str, reserved: Mapping[str, str]) -> str:
 # ----------------------------------------------------------------------------------
 # Names the rendered project defines, read from the template's own files.
 
-_JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.S)
-_JINJA_LINE_STATEMENT = re.compile(r"^[ \t]*\{%-?.*?-?%\}[ \t]*\n", re.M)
-_JINJA_STATEMENT = re.compile(r"\{%-?.*?-?%\}", re.S)
-_JINJA_EXPRESSION = re.compile(r"\{\{.*?\}\}", re.S)
+_JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
+_JINJA_LINE_STATEMENT = re.compile(r"^[ \t]*\{%-?.*?-?%\}[ \t]*\n", re.MULTILINE)
+_JINJA_STATEMENT = re.compile(r"\{%-?.*?-?%\}", re.DOTALL)
+_JINJA_EXPRESSION = re.compile(r"\{\{.*?\}\}", re.DOTALL)
 # Stands for every `{{ ... }}`: an identifier no spec name can equal (it ends in '_').
 _PLACEHOLDER = "spec_value_"
 
@@ -155,7 +154,7 @@ def _rendered_name(rel: Path) -> str:
     return name.removesuffix(".py") if name.endswith(".py") else name
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _python_templates() -> tuple[tuple[str, ast.Module], ...]:
     out = []
     for path in sorted(TEMPLATE_DIR.rglob("*.py.jinja")):
@@ -204,11 +203,18 @@ def _defines_spec_functions(tree: ast.Module) -> bool:
     return any(isinstance(n, ast.FunctionDef) and n.name == _PLACEHOLDER for n in tree.body)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def generated_modules() -> dict[str, str]:
     """Top-level module names of the rendered project: what `import NAME` finds first
-    on its import roots (the project root and tests/)."""
+    on its import roots (the project root and tests/), and the folders it creates at
+    its root."""
     out: dict[str, str] = {}
+    # Folders the project creates at its root (build outputs), as its .gitignore lists them.
+    for line in (TEMPLATE_DIR / ".gitignore.jinja").read_text(encoding="utf-8").splitlines():
+        folder = line.strip().strip("/")
+        if folder.isidentifier():
+            out[folder] = (f"is a folder the rendered project creates at its root ({folder}/); "
+                           "the package would clash with it")
     for root in IMPORT_ROOTS:
         for entry in sorted((TEMPLATE_DIR / root).iterdir()):
             name = _rendered_name(Path(entry.name))
@@ -219,7 +225,7 @@ def generated_modules() -> dict[str, str]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def generated_globals() -> dict[str, str]:
     """Top-level names of the rendered Python modules that define one function per op:
     an op of that name replaces them, an argument of that name hides them inside the
@@ -233,7 +239,7 @@ def generated_globals() -> dict[str, str]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def builtins_used_by_generated_functions() -> dict[str, str]:
     """Builtins that the per-op functions of the generated code call (`float`, ...):
     an argument of that name would shadow them inside the function."""
@@ -261,7 +267,7 @@ def _class_attributes(tree: ast.Module, cls: str) -> set[str]:
     return set()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def torch_ops_attributes() -> tuple[frozenset[str], frozenset[str]]:
     """(attributes of `torch.ops`, attributes of `torch.ops.<namespace>`), read from the
     installed torch's source (torch/_ops.py) without importing torch.
@@ -291,7 +297,7 @@ def _normalize(dist: str) -> str:
     return re.sub(r"[-_.]+", "-", dist).lower()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def dependency_distributions() -> frozenset[str]:
     """The distributions a rendered project runs with: the requirements of its
     pyproject.toml (and copier, which renders and updates it), with everything they
@@ -329,7 +335,7 @@ def dependency_distributions() -> frozenset[str]:
     return frozenset(seen)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def dependency_modules() -> dict[str, str]:
     """Top-level import names of the dependencies (`yaml` for PyYAML, `sympy` that
     torch requires, ...), from the installed distributions' metadata; for a

@@ -611,7 +611,7 @@ def _merge(*tables: dict[str, str]) -> dict[str, str]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def namespace_reserved() -> dict[str, str]:
     ops_attrs, _ = names.torch_ops_attributes()
     return _merge(
@@ -623,7 +623,7 @@ def namespace_reserved() -> dict[str, str]:
     )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def op_name_reserved() -> dict[str, str]:
     _, namespace_attrs = names.torch_ops_attributes()
     return _merge(
@@ -633,7 +633,7 @@ def op_name_reserved() -> dict[str, str]:
     )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def argument_reserved() -> dict[str, str]:
     """Names an input or a param must not take."""
     return _merge(

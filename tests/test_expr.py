@@ -130,8 +130,8 @@ def test_torch_and_numpy_agree_on_random_expressions():
         a = torch.tensor([g[0] for g in GRID])
         b = torch.tensor([g[1] for g in GRID])
         k = torch.tensor(0.75, dtype=torch.float32)
-        got = eval(expr.to_torch(node), {"torch": torch, "a": a, "b": b, "k": k})  # noqa: S307 (rendered from a checked tree)
-        want = eval(expr.to_numpy(node), {"np": np, "a": a.double().numpy(), "b": b.double().numpy(), "k": 0.75})  # noqa: S307
+        got = eval(expr.to_torch(node), {"torch": torch, "a": a, "b": b, "k": k})
+        want = eval(expr.to_numpy(node), {"np": np, "a": a.double().numpy(), "b": b.double().numpy(), "k": 0.75})
         np.testing.assert_allclose(np.broadcast_to(got.numpy(), want.shape), want, rtol=1e-4, atol=1e-4, err_msg=text)
 
 
@@ -170,7 +170,7 @@ def test_c_rendering_compiles_warning_free_and_agrees_with_numpy(tmp_path):
     a = np.array([g[0] for g in GRID], dtype=np.float64)
     b = np.array([g[1] for g in GRID], dtype=np.float64)
     for i, node in enumerate(nodes):
-        want = np.broadcast_to(eval(expr.to_numpy(node), {"np": np, "a": a, "b": b, "k": 0.75}), a.shape)  # noqa: S307
+        want = np.broadcast_to(eval(expr.to_numpy(node), {"np": np, "a": a, "b": b, "k": 0.75}), a.shape)
         np.testing.assert_allclose(got[:, i], want, rtol=1e-4, atol=1e-4, err_msg=texts[i])
 
 

@@ -3,10 +3,21 @@ reach through copier (the corpus in specs/bad/ covers the error messages end to 
 
 from __future__ import annotations
 
+import ast
+import re
+import shutil
+import subprocess
+import time
+import xml.etree.ElementTree as ET
+
+import jinja2
 import pytest
+import yaml
+from conftest import EXAMPLES, ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hooks import names, spec
-from conftest import EXAMPLES
 
 
 def minimal(**op):
@@ -107,15 +118,7 @@ def test_spec_error_carries_field_and_rule():
 
 # ---------------------------------------------------------------- docs, per language
 
-import ast  # noqa: E402
-import json  # noqa: E402
-import re  # noqa: E402
-import shutil  # noqa: E402
-import subprocess  # noqa: E402
-import time  # noqa: E402
-import xml.etree.ElementTree as ET  # noqa: E402
 
-import yaml  # noqa: E402
 
 HOSTILE_DOCS = [
     'x / (1 + |x|), the "soft" sign',
@@ -188,6 +191,29 @@ def test_doc_in_c_and_cpp_comments_is_only_a_comment(tmp_path, compiler, std):
     out = subprocess.run([compiler, std, "-E", "-P", str(source)], check=True, capture_output=True,
                          text=True).stdout
     assert out.split() == " ".join(f"int doc_{k} = {k};" for k in range(len(HOSTILE_DOCS))).split()
+
+
+# Any doc the rule accepts: printable characters, biased towards the ones each language
+# treats specially.
+PRINTABLE_DOCS = st.text(
+    st.one_of(st.sampled_from(list('"\'\\/*?=()!<>-|`_[]&~{}%#: ')),
+              st.characters(codec="utf-8").filter(str.isprintable)),
+    max_size=spec.MAX_DOC,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(PRINTABLE_DOCS)
+def test_any_printable_doc_validates_and_reads_back_everywhere(doc):
+    op = doc_op(doc)
+    source = f'def f():\n    """{op.doc_py}"""\n'
+    assert ast.get_docstring(ast.parse(source).body[0], clean=False) == doc
+    root = ET.fromstring(f'<C a="{op.doc_xml}">{op.doc_xml}</C>')
+    assert (root.text or "", root.get("a")) == (doc, doc)
+    assert yaml.safe_load(f"d: {op.doc_yaml}") == {"d": doc}
+    c = op.doc_c
+    assert "*/" not in c and "/*" not in c and not re.search(r"\?\?[=/'()!<>-]", c)
+    assert not c.endswith("\\") and c == c.rstrip()
 
 
 @pytest.mark.parametrize("doc", [HOSTILE_DOCS[0], HOSTILE_DOCS[6], HOSTILE_DOCS[7]])
@@ -319,9 +345,7 @@ def test_the_hook_bounds_the_spec_before_printing_it(monkeypatch):
 
 # ---------------------------------------------------------------- reserved names come from the templates
 
-import jinja2  # noqa: E402
 
-from conftest import ROOT  # noqa: E402
 
 TEMPLATE = ROOT / "template"
 
@@ -368,8 +392,8 @@ def test_the_args_struct_is_emitted_from_the_declaration_and_its_members_are_res
          "params": [{"name": "scale", "type": "float", "default": 2.0}]}]})
     op = pkg.ops[0]
     header = render_template("op_package/*/include/ops/*_user.h.jinja", pkg, op)
-    body = re.search(r"typedef struct \{(.*?)\} MyNorm_args;", header, re.S).group(1)
-    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    body = re.search(r"typedef struct \{(.*?)\} MyNorm_args;", header, re.DOTALL).group(1)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.DOTALL)
     members = re.findall(r"(\w+)\s*(?:\[[^\]]*\])?\s*;", body)
     assert members[:2] == ["a", "b"] and members[-1] == "scale"
     fixed = members[2:-1]
@@ -434,3 +458,11 @@ def test_params_the_expression_leaves_unused_are_named_for_the_c_math():
     custom = spec.validate(minimal(kind="custom", expr=None,
                                    params=[{"name": "a", "type": "float", "default": 1.0}])).ops[0]
     assert custom.c_math_unused == []
+
+
+@pytest.mark.parametrize("folder", ["build", "artifacts"])
+def test_namespace_cannot_be_a_folder_the_project_writes_into(folder):
+    # The rendered cli writes build/artifacts/<target>/<namespace>.pte at the project root.
+    assert f"/{folder}/" in (TEMPLATE / ".gitignore.jinja").read_text()
+    with pytest.raises(spec.SpecError, match=rf"^namespace: '{folder}' is a folder the rendered project creates"):
+        spec.validate({"package_name": "P", "namespace": folder, "ops": [{"name": "a", "inputs": ["x"], "expr": "x"}]})

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import copier_cli, run_project_tests
+
 from hooks import expr as expr_mod
 from hooks import names, spec
 
@@ -217,13 +217,13 @@ def generate_packages(seed: int, count: int) -> list[dict]:
     # and hostile doc appears in every run.
     last = packages[-1]["ops"]
     for func in functions:
-        last.append({"name": _snake(rng, 8, set(o["name"] for o in last) | {packages[-1]["namespace"]}),
+        last.append({"name": _snake(rng, 8, {o["name"] for o in last} | {packages[-1]["namespace"]}),
                      "inputs": ["x"], "expr": f"{func}({', '.join(['x'] * expr_mod.FUNCTIONS[func])})"})
     for edge in edges:
-        last.append({"name": _snake(rng, 8, set(o["name"] for o in last) | {packages[-1]["namespace"]}),
+        last.append({"name": _snake(rng, 8, {o["name"] for o in last} | {packages[-1]["namespace"]}),
                      "inputs": ["a", "b"], "expr": edge.format(a="a", b="b") + " + b * 0"})
     for doc in docs:
-        last.append({"name": _snake(rng, 8, set(o["name"] for o in last) | {packages[-1]["namespace"]}),
+        last.append({"name": _snake(rng, 8, {o["name"] for o in last} | {packages[-1]["namespace"]}),
                      "inputs": ["x"], "expr": "x", "doc": doc})
     assert len(last) <= spec.MAX_OPS
     return packages
@@ -291,7 +291,7 @@ def _compile(project: Path, package_name: str, cc: str, obj: Path) -> list[str]:
     ):
         out = obj / label.replace(" ", "-")
         out.mkdir(parents=True, exist_ok=True)
-        result = subprocess.run(command, cwd=op_dir, capture_output=True, text=True,
+        result = subprocess.run(command, cwd=op_dir, capture_output=True, text=True, check=False,
                                 env={**os.environ, "TMPDIR": str(out)})
         # -c writes NAME.o into the working directory: move them out of the project.
         for o in op_dir.glob("*.o"):
@@ -369,23 +369,23 @@ def test_every_generated_spec_renders(rendered):
 
 @pytest.mark.parametrize("cc", COMPILERS)
 def test_every_generated_package_compiles_warning_free(rendered, cc):
-    where, packages, models, results = rendered
+    where, _packages, models, results = rendered
     jobs = [(dest, model.package_name) for (dest, result), model in zip(results, models) if result.returncode == 0]
     assert jobs
     with ThreadPoolExecutor(max_workers=2) as pool:
-        failures = sum(pool.map(lambda job: _compile(job[0], job[1], cc, where / "obj" / cc / job[0].name), jobs),
-                       [])
+        failures = [line for lines in pool.map(lambda job: _compile(job[0], job[1], cc, where / "obj" / cc / job[0].name),
+                                               jobs) for line in lines]
     assert not failures, "\n\n".join(failures)
 
 
 def test_every_generated_package_imports_and_registers_its_ops(rendered):
-    _, packages, models, results = rendered
+    _, _packages, models, results = rendered
     payload = [[str(dest), model.namespace, model.package_name,
                 [{"name": op.name, "doc": op.doc, "inputs": op.input_names, "kind": op.kind} for op in model.ops]]
                for (dest, result), model in zip(results, models) if result.returncode == 0]
     assert payload
     proc = subprocess.run([sys.executable, "-c", IMPORT_CHECK, json.dumps(payload)], capture_output=True,
-                          text=True, timeout=600)
+                          text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr[-4000:]
     failures = json.loads(proc.stdout.strip().splitlines()[-1])
     assert not failures, "\n".join(failures)
