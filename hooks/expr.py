@@ -289,7 +289,7 @@ def to_c(node: Node) -> str:
             "exp": "lpai_expf({0})",
             "log": "logf({0})",
             "sqrt": "sqrtf({0})",
-            "tanh": "tanhf({0})",
+            "tanh": "lpai_tanhf({0})",
             "sigmoid": "lpai_sigmoidf({0})",
             "relu": "lpai_reluf({0})",
         }
@@ -300,14 +300,14 @@ def to_c(node: Node) -> str:
 
 # ---- cost estimate, for the kernel's choice of path (lpai_glue.h) -----------------
 # Instructions per evaluation of each construct, scalar, measured with callgrind on
-# the host (gcc -O2); log, sqrt and tanh are libm calls, which also keep the kernel's
+# the host (gcc -O2); log and sqrt are libm calls, which also keep the kernel's
 # blocked loop from vectorising.
 COSTS: Mapping[str, int] = {
     "num": 0, "var": 0, "neg": 1, "+": 1, "-": 1, "*": 1, "/": 4,
     "abs": 1, "min": 4, "max": 4, "clamp": 8, "exp": 24, "sigmoid": 30, "relu": 1,
-    "log": 30, "sqrt": 20, "tanh": 40,
+    "tanh": 40, "log": 30, "sqrt": 20,
 }
-LIBRARY_CALLS = frozenset({"log", "sqrt", "tanh"})
+LIBRARY_CALLS = frozenset({"log", "sqrt"})
 
 
 @dataclass(frozen=True)
