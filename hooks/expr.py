@@ -50,7 +50,7 @@ class ExprError(ValueError):
 
 class _Costed:
     @property
-    def cost(self) -> "Cost":
+    def cost(self) -> Cost:
         """The estimate of cost() below; templates read it as op.tree.cost."""
         return cost(self)  # type: ignore[arg-type]
 
