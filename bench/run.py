@@ -231,11 +231,15 @@ def main(argv=None) -> int:
     ap.add_argument("--time-ms", type=float, default=150.0, help="timing budget per case")
     ap.add_argument("--workdir", help="keep renders and builds here instead of a temp dir")
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    ap.add_argument("--path", choices=("auto", "direct", "table"), default="auto",
+                    help="force one of the kernel's paths (table: unary ops only; binary ops run direct)")
     args = ap.parse_args(argv)
 
     env = dict(os.environ, BENCH_TIME_MS=str(args.time_ms))
     if args.ops:
         env["BENCH_OPS"] = args.ops
+    if args.path != "auto":
+        env["BENCH_PATH"] = args.path
     counting = not (args.check_only or args.no_count)
     if counting:
         why = have_callgrind()
