@@ -38,8 +38,8 @@ MUTATIONS = {
         LOOPS, "(float)((int32_t)(uint8_t)((uint32_t)(byte) + (d).add) + (d).lo)",
         "(float)((int32_t)((uint32_t)(byte) + (d).add) + (d).lo)"),
     "C3 fast loop: no saturation of the code": (
-        LOOPS, "    c = (c > r->lo) ? c : r->lo; /* NaN lands on lo, as in lpai_requant_store */\n"
-               "    c = (c < r->hi) ? c : r->hi;\n", ""),
+        LOOPS, ("    c = (c > r->lo) ? c : r->lo; /* NaN lands on lo, as in lpai_requant_store */\n"
+                "    c = (c < r->hi) ? c : r->hi;\n"), ""),
     "C10 negative and infinite scales accepted": (
         HEADER, "return scale > 0.0f && scale <= FLT_MAX;", "return scale != 0.0f;"),
 }

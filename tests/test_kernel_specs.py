@@ -15,7 +15,6 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-
 from conftest import run_project_tests
 
 SPEC = {
