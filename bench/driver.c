@@ -229,9 +229,16 @@ static void teardown(bench_case *c)
 }
 
 /* The kernel as the runtime calls it: executeOp on the node, nothing around it. */
+/* BENCH_PATH=direct|table forces one of the kernel's fast paths (the emulator's
+ * switch, LPAI_EMU_PATH_*); unset, the kernel chooses as on the device. */
+static int g_fast_mode = 0;
+
 static int32_t run_fast(bench_case *c)
 {
-    return c->op->executeOp((QnnLpai_CustomOpNode_t)(void *)&g_node);
+    lpai_host_use_reference = g_fast_mode;
+    const int32_t rc = c->op->executeOp((QnnLpai_CustomOpNode_t)(void *)&g_node);
+    lpai_host_use_reference = 0;
+    return rc;
 }
 
 static void run_baseline(bench_case *c, const bench_op *o)
@@ -290,14 +297,13 @@ static int do_case(const char *mode, const bench_op *o, const shape_t *s, int la
              (unsigned long long)c.n);
     if (strcmp(mode, "check") == 0) {
         const size_t bytes = g_node.out.bytes;
-        lpai_host_use_reference = 0;
         const int32_t rc_fast = run_fast(&c);
         const char *path = lpai_host_last_path ? lpai_host_last_path : "?";
         uint8_t *fast = (uint8_t *)malloc(bytes);
         memcpy(fast, g_node.out.buf, bytes);
         memset(g_node.out.buf, EMU_CANARY, bytes);
-        lpai_host_use_reference = 1;
-        const int32_t rc_ref = run_fast(&c);
+        lpai_host_use_reference = LPAI_EMU_PATH_REFERENCE;
+        const int32_t rc_ref = c.op->executeOp((QnnLpai_CustomOpNode_t)(void *)&g_node);
         lpai_host_use_reference = 0;
         run_baseline(&c, o);
         const uint64_t d_base = count_diff(fast, c.bl_buf, bytes);
@@ -394,6 +400,12 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *only = getenv("BENCH_OPS"); /* comma-separated op names, optional */
+    const char *force = getenv("BENCH_PATH");
+    if (force && strcmp(force, "direct") == 0) {
+        g_fast_mode = LPAI_EMU_PATH_DIRECT;
+    } else if (force && strcmp(force, "table") == 0) {
+        g_fast_mode = LPAI_EMU_PATH_TABLE;
+    }
     int bad = 0;
     for (int a = 2; a < argc; ++a) {
         shape_t s;

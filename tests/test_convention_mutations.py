@@ -18,6 +18,7 @@ import pytest
 from conftest import load_example, run_project_tests
 
 HEADER = "op_package/ActivationOpPackage/include/lpai_conventions.h"
+LOOPS = "op_package/ActivationOpPackage/include/lpai_elementwise.h"
 
 # (file, exact text of the convention, its broken replacement)
 MUTATIONS = {
@@ -32,6 +33,13 @@ MUTATIONS = {
         HEADER, "return (x + magic) - magic;", "(void)magic; return floorf(x + 0.5f);"),
     "C5 strides read in layout order, not per logical dimension": (
         HEADER, "v->stride[order[i]] = layout_stride[i];", "v->stride[i] = layout_stride[i];"),
+    # The fast loops have their own 8-bit copies of C2 and C3 (lpai_elementwise.h).
+    "C2 fast loop: no wrap modulo 256": (
+        LOOPS, "(float)((int32_t)(uint8_t)((uint32_t)(byte) + (d).add) + (d).lo)",
+        "(float)((int32_t)((uint32_t)(byte) + (d).add) + (d).lo)"),
+    "C3 fast loop: no saturation of the code": (
+        LOOPS, ("    c = (c > r->lo) ? c : r->lo; /* NaN lands on lo, as in lpai_requant_store */\n"
+                "    c = (c < r->hi) ? c : r->hi;\n"), ""),
     "C10 negative and infinite scales accepted": (
         HEADER, "return scale > 0.0f && scale <= FLT_MAX;", "return scale != 0.0f;"),
 }

@@ -8,12 +8,15 @@ import re
 import shutil
 import subprocess
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
 from hooks import expr
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def parse(text, inputs=("x",), params=("k",)):
@@ -24,7 +27,7 @@ def parse(text, inputs=("x",), params=("k",)):
     ("input * factor", "(input * factor)", "(in_input * p_factor)"),
     ("-x + 2", "((-x) + 2.0)", "((-in_x) + 2.0f)"),
     ("+x", "x", "in_x"),
-    ("clamp(x, 0, k)", "torch.clamp(x, torch.as_tensor(0.0, dtype=torch.float32), k)", "fminf(fmaxf(in_x, 0.0f), p_k)"),
+    ("clamp(x, 0, k)", "torch.clamp(x, torch.as_tensor(0.0, dtype=torch.float32), k)", "lpai_minf(lpai_maxf(in_x, 0.0f), p_k)"),
     ("sigmoid(x) / 1e-3", "(torch.sigmoid(x) / 0.001)", "(lpai_sigmoidf(in_x) / 0.001f)"),
     ("relu(x) - abs(x)", "(torch.relu(x) - torch.abs(x))", "(lpai_reluf(in_x) - fabsf(in_x))"),
 ])
@@ -147,8 +150,7 @@ def test_c_rendering_compiles_warning_free_and_agrees_with_numpy(tmp_path):
     source = textwrap.dedent("""\
         #include <math.h>
         #include <stdio.h>
-        static inline float lpai_sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
-        static inline float lpai_reluf(float x) { return x > 0.0f ? x : 0.0f; }
+        #include "lpai_conventions.h"
         %s
         typedef float (*fn)(float, float, float);
         static const fn table[] = { %s };
@@ -162,6 +164,9 @@ def test_c_rendering_compiles_warning_free_and_agrees_with_numpy(tmp_path):
         }
         """) % (funcs, table)
     (tmp_path / "e.c").write_text(source)
+    # The template's own helpers (lpai_expf, lpai_minf, ...): plain C, no Jinja in it.
+    header = ROOT / "template" / "op_package" / "{{pkg.package_name}}" / "include" / "lpai_conventions.h.jinja"
+    (tmp_path / "lpai_conventions.h").write_text(header.read_text())
     subprocess.run(["gcc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "e.c", "-o", "e", "-lm"],
                    cwd=tmp_path, check=True)
     stdin = "\n".join(f"{a:.9g} {b:.9g}" for a, b in GRID)

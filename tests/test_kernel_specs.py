@@ -1,0 +1,67 @@
+"""Valid specs that used to break the generated kernels (issue 10), rendered and tested.
+
+- `log`, `sqrt`, `1 / sqrt` and `a / b` produce NaN and infinities on part of the codes:
+  the kernel and the tests' oracle must follow the same NaN rule (docs/spec.md).
+- A param the expression does not use failed `-Werror=unused-parameter`.
+- Exactly 8 params (the documented maximum) overflowed an array of the C suite.
+
+One render, then the project's C suite (`make host-test`: gcc, -Werror, every path
+forced) and its kernel tests against torch; the whole project suite is left to the
+variants of test_render.py, to keep this cheap.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from conftest import run_project_tests
+
+SPEC = {
+    "package_name": "EdgeOpPackage",
+    "namespace": "edge_ops",
+    "ops": [
+        {
+            "name": "log_sqrt",
+            "doc": "NaN below zero, -inf and +inf at zero; eight params, one unused.",
+            "inputs": ["x"],
+            "params": [
+                {"name": "p1", "type": "float", "default": 1.0},
+                {"name": "p2", "type": "float", "default": 0.5},
+                {"name": "p3", "type": "int", "default": 2},
+                {"name": "p4", "type": "bool", "default": True},
+                {"name": "p5", "type": "float", "default": 0.25},
+                {"name": "p6", "type": "float", "default": -1.0},
+                {"name": "p7", "type": "float", "default": 3.0},
+                {"name": "unused", "type": "float", "default": 7.0},
+            ],
+            "expr": "p1 * log(x) + p2 * sqrt(x) + p5 / sqrt(x) * p4 + p6 * p3 + p7 * 0",
+        },
+        {
+            "name": "ratio",
+            "doc": "0 / 0 is NaN, x / 0 infinite.",
+            "inputs": ["a", "b"],
+            "expr": "a / b",
+        },
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def edge_project(copie_session, template_repo):
+    result = copie_session.copy(extra_answers=SPEC, template_dir=template_repo)
+    assert result.exit_code == 0, result.exception
+    return result.project_dir
+
+
+def test_c_suite_builds_with_werror_and_passes(edge_project):
+    run = subprocess.run(["make", "-C", str(edge_project / "op_package/EdgeOpPackage"), "host-test"],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert run.stdout.count(" 0 failures") == 2, run.stdout[-2000:]
+
+
+def test_kernels_match_torch_including_nan(edge_project):
+    run = run_project_tests(edge_project, "tests/test_op_package_kernels.py")
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
+    assert " failed" not in run.stdout
