@@ -21,8 +21,10 @@ example: setup
 	$(PYTHON) -m copier copy --trust --defaults --vcs-ref HEAD --data-file "$(SPEC)" "$(CURDIR)" "$(DEST)"
 	cd "$(DEST)" && $(PYTHON) -m pytest
 
+# JOBS pytest workers (pytest-xdist; worksteal keeps both cores busy to the end).
+JOBS ?= 2
 test: setup
-	$(PYTHON) -m pytest
+	$(PYTHON) -m pytest -n $(JOBS) --dist worksteal
 
 # The kernel benchmark (docs/benchmark.md): renders the example specs, builds every
 # elementwise kernel against the host emulator, checks it against the per-element

@@ -87,3 +87,17 @@ def copier_cli(*args: str, cwd: Path | None = None, timeout: int = 300) -> subpr
         [sys.executable, "-m", "copier", *args], cwd=cwd, capture_output=True, text=True,
         stdin=subprocess.DEVNULL, timeout=timeout, env={**os.environ, **GIT_ENV},
     )
+
+
+# Longest modules first, so that `make test -n 2 --dist worksteal` never ends with one
+# worker alone on a rendered suite while the other sits idle (measured per module).
+_FIRST = ("test_render.py", "test_update.py", "test_convention_mutations.py", "test_stress_specs.py",
+          "test_kernel_specs.py", "test_bad_specs.py")
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        name = item.path.name
+        return _FIRST.index(name) if name in _FIRST else len(_FIRST)
+
+    items.sort(key=rank)

@@ -114,13 +114,14 @@ def test_a_kernel_that_ignores_its_param_fails_the_kernel_tests(gain, gain_proje
     shutil.copytree(gain_project, project, ignore=shutil.ignore_patterns("build", "libs", "obj", "__pycache__"))
     (project / "op_package/GainOpPackage/user/Gained_math.c").write_text(GAIN_KERNEL % gain)
 
-    run = run_project_tests(project, "tests/test_op_package_kernels.py", "tests/user")
+    run = run_project_tests(project, "-rA", "tests/test_op_package_kernels.py", "tests/user")
     if gain == "args->gain":
         assert run.returncode == 0, run.stdout[-3000:]
         return
     assert run.returncode != 0, f"a kernel ignoring its param passes the kernel tests:\n{run.stdout[-1000:]}"
     failed = set(re.findall(r"FAILED (\S+)", run.stdout))
-    assert "tests/test_op_package_kernels.py::test_kernel_matches_eager_at_random_params[gained-fast]" in failed
+    assert "tests/test_op_package_kernels.py::test_kernel_matches_eager_at_random_params[gained-auto]" in failed
     # At the defaults alone the mistake is invisible: what the random params are for.
-    assert "tests/test_op_package_kernels.py::test_kernel_matches_eager[gained-fast]" not in failed
+    assert "tests/test_op_package_kernels.py::test_kernel_matches_eager[gained-auto]" not in failed
+    assert "PASSED tests/test_op_package_kernels.py::test_kernel_matches_eager[gained-auto]" in run.stdout
     assert "tests/user/test_my_kernel.py::test_kernel_at_other_params" in failed
