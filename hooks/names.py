@@ -62,11 +62,17 @@ TORCH_NAMESPACES = frozenset("aten prim prims quantized quantized_decomposed _op
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "template"
 # The rendered project's import roots (its pyproject.toml: pythonpath = [".", "tests"]).
 IMPORT_ROOTS = (".", "tests")
+
+
 class NameError_(ValueError):
     """A name broke a rule; the message is the rule (the caller adds the field)."""
 
 
 def _check_identifier(value: object, pattern: re.Pattern, style: str, max_len: int) -> str:
+    if isinstance(value, bool):
+        # YAML 1.1 (PyYAML, copier) reads on/off/yes/no/y/n/true/false as booleans.
+        raise NameError_(f"must be a string, got {value!r}: YAML reads on/off/yes/no/y/n unquoted "
+                         "as a boolean, quote the name ('on')")
     if not isinstance(value, str):
         raise NameError_(f"must be a string, got {type(value).__name__}")
     if not pattern.match(value):
