@@ -20,7 +20,10 @@ from conftest import load_example, run_project_tests
 HEADER = "op_package/ActivationOpPackage/include/lpai_conventions.h"
 LOOPS = "op_package/ActivationOpPackage/include/lpai_elementwise.h"
 
-# (file, exact text of the convention, its broken replacement)
+GLUE = "op_package/ActivationOpPackage/include/lpai_glue.h"
+VALIDATE = "op_package/ActivationOpPackage/include/lpai_validate.h"
+
+# (file, exact text of the convention, its broken replacement[, arguments of make host-test])
 MUTATIONS = {
     "C1 scale via 1u << shift instead of ldexpf": (
         HEADER, "return ldexpf((float)scale, (int)-shift);",
@@ -42,6 +45,24 @@ MUTATIONS = {
                 "    c = (c < r->hi) ? c : r->hi;\n"), ""),
     "C10 negative and infinite scales accepted": (
         HEADER, "return scale > 0.0f && scale <= FLT_MAX;", "return scale != 0.0f;"),
+    # The device reports INT_8 for an unsigned tensor: trusting it refuses every tensor.
+    "C4 the reported signedness trusted": (
+        GLUE, "    case LPAI_CUSTOM_OP_DATATYPE_INT_8:\n    case LPAI_CUSTOM_OP_DATATYPE_UINT_8:\n",
+        "    case LPAI_CUSTOM_OP_DATATYPE_UINT_8:\n"),
+    # Set on the compiler side only: registration fails in the inference (DSP) build.
+    "C6 layout support flag left out of the inference build": (
+        GLUE, "    info->getLayoutSupportFlag = lpai_layout_support_default;\n",
+        "#if !defined(LPAI_INFERENCE_ONLY)\n    info->getLayoutSupportFlag = lpai_layout_support_default;\n#endif\n"),
+    # Only the folded spelling declared: the validation before folding sees UINT_8.
+    "C7 only UFIXED_POINT_8 accepted by validation": (
+        VALIDATE, "const uint32_t bits = lpai_qnn_width_bits(t->v1.dataType);",
+        "const uint32_t bits = t->v1.dataType == QNN_DATATYPE_UFIXED_POINT_8 ? 8u : 0u;"),
+    "C8 16-bit activations accepted by the kernel": (
+        GLUE, "if (bits != LPAI_SUPPORTED_BITS) { /* C8 */", "if (bits != LPAI_SUPPORTED_BITS && bits != 16u) {"),
+    # A plain load of a param at an odd address: only UBSan sees it on x86.
+    "C9 params loaded through a cast, not memcpy": (
+        HEADER, "    float v;\n    memcpy(&v, p, sizeof v);\n    return v;\n", "    return *(const float *)p;\n",
+        ("SAN=1",)),
 }
 
 
@@ -54,7 +75,7 @@ def activations(copie_session, template_repo):
 
 @pytest.mark.parametrize("name", list(MUTATIONS))
 def test_breaking_a_convention_fails_the_kernel_tests(name, activations, tmp_path):
-    rel, original, broken = MUTATIONS[name]
+    rel, original, broken, *make_args = MUTATIONS[name]
     project = tmp_path / "project"
     shutil.copytree(activations, project, ignore=shutil.ignore_patterns("build", "libs", "obj", "__pycache__"))
     path = project / rel
@@ -66,7 +87,8 @@ def test_breaking_a_convention_fails_the_kernel_tests(name, activations, tmp_pat
     if run.returncode != 0:
         assert re.search(r"\d+ (failed|error)", run.stdout), run.stdout[-2000:]
         return
-    c_suite = subprocess.run(["make", "-C", str(project / "op_package/ActivationOpPackage"), "host-test"],
+    c_suite = subprocess.run(["make", "-C", str(project / "op_package/ActivationOpPackage"), "host-test",
+                              *(make_args[0] if make_args else ())],
                              capture_output=True, text=True, timeout=600)
     assert c_suite.returncode != 0, (f"kernel tests and C suite pass with '{name}':\n"
                                      f"{run.stdout[-1000:]}\n{c_suite.stdout[-2000:]}")
