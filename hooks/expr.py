@@ -25,19 +25,37 @@ MAX_DEPTH = 32
 MAX_LITERAL = 1e30
 MIN_LITERAL = 1e-30
 
+@dataclass(frozen=True)
+class Function:
+    """One function of the expression language, every spelling of it in one row."""
+
+    name: str
+    arity: int
+    torch: str    # str.format template over the rendered arguments
+    numpy: str    # float64, written independently of the torch form (tests/reference.py)
+    c: str        # float C; the lpai_* helpers live in the rendered C headers
+    cost: int     # instructions per evaluation, scalar (callgrind, gcc -O2, host)
+    library_call: bool = False  # a libm call: keeps the kernel's blocked loop from vectorising
+
+
+# The one table of functions: parse, to_torch, to_numpy, to_c and cost read it.
+FUNCTION_TABLE: tuple[Function, ...] = (
+    Function("abs", 1, "torch.abs({0})", "np.abs({0})", "fabsf({0})", 1),
+    Function("min", 2, "torch.minimum({0}, {1})", "np.minimum({0}, {1})", "lpai_minf({0}, {1})", 4),
+    Function("max", 2, "torch.maximum({0}, {1})", "np.maximum({0}, {1})", "lpai_maxf({0}, {1})", 4),
+    Function("clamp", 3, "torch.clamp({0}, {1}, {2})", "np.minimum(np.maximum({0}, {1}), {2})",
+             "lpai_minf(lpai_maxf({0}, {1}), {2})", 8),
+    Function("exp", 1, "torch.exp({0})", "np.exp({0})", "lpai_expf({0})", 24),
+    Function("log", 1, "torch.log({0})", "np.log({0})", "logf({0})", 30, library_call=True),
+    Function("sqrt", 1, "torch.sqrt({0})", "np.sqrt({0})", "sqrtf({0})", 20, library_call=True),
+    Function("tanh", 1, "torch.tanh({0})", "np.tanh({0})", "lpai_tanhf({0})", 40),
+    Function("sigmoid", 1, "torch.sigmoid({0})", "(1.0 / (1.0 + np.exp(-({0}))))", "lpai_sigmoidf({0})", 30),
+    Function("relu", 1, "torch.relu({0})", "np.maximum({0}, 0.0)", "lpai_reluf({0})", 1),
+)
+_BY_NAME: Mapping[str, Function] = {f.name: f for f in FUNCTION_TABLE}
+
 # name -> number of arguments
-FUNCTIONS: Mapping[str, int] = {
-    "abs": 1,
-    "min": 2,
-    "max": 2,
-    "clamp": 3,
-    "exp": 1,
-    "log": 1,
-    "sqrt": 1,
-    "tanh": 1,
-    "sigmoid": 1,
-    "relu": 1,
-}
+FUNCTIONS: Mapping[str, int] = {f.name: f.arity for f in FUNCTION_TABLE}
 
 _ALPHABET = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ .+-*/(),")
 
@@ -281,19 +299,7 @@ def to_torch(node: Node) -> str:
         # torch functions need tensors: a purely constant argument becomes a 0-d tensor.
         args = [f"torch.as_tensor({a}, dtype=torch.float32)" if _is_constant(n) else a
                 for a, n in zip(args, nodes)]
-        table = {
-            "abs": "torch.abs({0})",
-            "min": "torch.minimum({0}, {1})",
-            "max": "torch.maximum({0}, {1})",
-            "clamp": "torch.clamp({0}, {1}, {2})",
-            "exp": "torch.exp({0})",
-            "log": "torch.log({0})",
-            "sqrt": "torch.sqrt({0})",
-            "tanh": "torch.tanh({0})",
-            "sigmoid": "torch.sigmoid({0})",
-            "relu": "torch.relu({0})",
-        }
-        return table[func].format(*args)
+        return _BY_NAME[func].torch.format(*args)
 
     return _render(node, lambda v: v.name, py_float, call)
 
@@ -302,19 +308,7 @@ def to_numpy(node: Node) -> str:
     """float64 numpy expression, written independently of the torch mapping."""
 
     def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
-        table = {
-            "abs": "np.abs({0})",
-            "min": "np.minimum({0}, {1})",
-            "max": "np.maximum({0}, {1})",
-            "clamp": "np.minimum(np.maximum({0}, {1}), {2})",
-            "exp": "np.exp({0})",
-            "log": "np.log({0})",
-            "sqrt": "np.sqrt({0})",
-            "tanh": "np.tanh({0})",
-            "sigmoid": "(1.0 / (1.0 + np.exp(-({0}))))",
-            "relu": "np.maximum({0}, 0.0)",
-        }
-        return table[func].format(*args)
+        return _BY_NAME[func].numpy.format(*args)
 
     return _render(node, lambda v: v.name, py_float, call)
 
@@ -327,33 +321,19 @@ def to_c(node: Node) -> str:
     """float C expression; inputs are `in_<name>`, params `p_<name>`."""
 
     def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
-        table = {
-            "abs": "fabsf({0})",
-            "min": "lpai_minf({0}, {1})",
-            "max": "lpai_maxf({0}, {1})",
-            "clamp": "lpai_minf(lpai_maxf({0}, {1}), {2})",
-            "exp": "lpai_expf({0})",
-            "log": "logf({0})",
-            "sqrt": "sqrtf({0})",
-            "tanh": "lpai_tanhf({0})",
-            "sigmoid": "lpai_sigmoidf({0})",
-            "relu": "lpai_reluf({0})",
-        }
-        return table[func].format(*args)
+        return _BY_NAME[func].c.format(*args)
 
     return _render(node, lambda v: c_var(v.name, v.is_input), c_float, call)
 
 
 # ---- cost estimate, for the kernel's choice of path (lpai_glue.h) -----------------
-# Instructions per evaluation of each construct, scalar, measured with callgrind on
-# the host (gcc -O2); log and sqrt are libm calls, which also keep the kernel's
-# blocked loop from vectorising.
+# Instructions per evaluation of each operator, scalar, measured with callgrind on
+# the host (gcc -O2); the functions' costs are in FUNCTION_TABLE.
 COSTS: Mapping[str, int] = {
     "num": 0, "var": 0, "neg": 1, "+": 1, "-": 1, "*": 1, "/": 4,
-    "abs": 1, "min": 4, "max": 4, "clamp": 8, "exp": 24, "sigmoid": 30, "relu": 1,
-    "tanh": 40, "log": 30, "sqrt": 20,
+    **{f.name: f.cost for f in FUNCTION_TABLE},
 }
-LIBRARY_CALLS = frozenset({"log", "sqrt"})
+LIBRARY_CALLS = frozenset(f.name for f in FUNCTION_TABLE if f.library_call)
 
 
 @dataclass(frozen=True)

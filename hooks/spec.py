@@ -149,6 +149,26 @@ class Param:
         """How the kernel reads the scalar (lpai_param_kind in lpai_glue.h)."""
         return {"float": "LPAI_PARAM_F32", "int": "LPAI_PARAM_U32", "bool": "LPAI_PARAM_U32_BOOL"}[self.type]
 
+    @property
+    def c_test_kind(self) -> str:
+        """The scalar type host/test_kernels.c sends it as (the emulator's P_F32/P_U32)."""
+        return "P_F32" if self.type == "float" else "P_U32"
+
+    @property
+    def c_name(self) -> str:
+        """The name as a C string literal (a checked identifier: nothing to escape)."""
+        return f'"{self.name}"'
+
+    @property
+    def py_op_info(self) -> str:
+        """The (name, type, default) tuple of OpInfo.params in ops.py."""
+        return f'("{self.name}", "{self.type}", {self.default_py})'
+
+    @property
+    def md(self) -> str:
+        """`name: type = default`, as README's op table lists it."""
+        return f"{self.name}: {self.type} = {self.default_py}"
+
 
 @dataclass(frozen=True)
 class StructField:
@@ -261,6 +281,87 @@ class Op:
         return ", ".join(args)
 
     @property
+    def c_math_call_v(self) -> str:
+        """Arguments of `<QnnType>_math` in `_math_v(in, params)`: in[0], ..., params[0], ..."""
+        return _join([f"in[{i.index}]" for i in self.inputs] + [f"params[{p.index}]" for p in self.params])
+
+    @property
+    def c_math_call_scalar(self) -> str:
+        """Arguments of `<QnnType>_math` in `_math1(a, params)` / `_math2(a, b, params)`."""
+        return _join(["a", "b"][: self.n_inputs] + [f"params[{p.index}]" for p in self.params])
+
+    @property
+    def c_param_names(self) -> str:
+        """The initialiser list of the compiler's param-name table."""
+        return _join([p.c_name for p in self.params])
+
+    @property
+    def c_param_types(self) -> str:
+        """The initialiser list of the compiler's param-type table (what ExecuTorch sends)."""
+        return _join([p.qnn_datatype for p in self.params])
+
+    @property
+    def c_validate_tables(self) -> str:
+        """The param tables lpai_validate_op gets (nullptr for an op without params)."""
+        if not self.params:
+            return "nullptr, nullptr"
+        return f"g_{self.qnn_type}_param_names, g_{self.qnn_type}_param_types"
+
+    @property
+    def c_test_case(self) -> list[str]:
+        """The param rows of the op's case in host/test_kernels.c: kinds, defaults, names,
+        each closed by the sentinel the "extra parameter" case reads."""
+        return [
+            "{" + _join([p.c_test_kind for p in self.params] + ["P_F32"]) + "}",
+            "{" + _join([p.default_c for p in self.params] + ["0.0"]) + "}",
+            "{" + _join([p.c_name for p in self.params] + ["NULL"]) + "}",
+        ]
+
+    @property
+    def c_header_guard(self) -> str:
+        """The include guard of include/ops/<QnnType>_user.h."""
+        return f"{self.qnn_type.upper()}_USER_H"
+
+    @property
+    def py_reference_signature(self) -> str:
+        """tests/reference.py's function: inputs, then params with the spec's defaults, untyped."""
+        return _join([i.name for i in self.inputs] + [f"{p.name}={p.default_py}" for p in self.params])
+
+    @property
+    def py_input_tuple(self) -> str:
+        """OpInfo.inputs: a Python tuple of the input names."""
+        return _py_tuple([f'"{i.name}"' for i in self.inputs])
+
+    @property
+    def py_param_tuple(self) -> str:
+        """OpInfo.params: a Python tuple of (name, type, default)."""
+        return _py_tuple([p.py_op_info for p in self.params])
+
+    @property
+    def py_defaults_dict(self) -> str:
+        """{name: default} of the params, a Python dict literal."""
+        return "{" + _join([f'"{p.name}": {p.default_py}' for p in self.params]) + "}"
+
+    @property
+    def py_inputs(self) -> str:
+        """The input names as Python call arguments."""
+        return _join(self.input_names)
+
+    @property
+    def py_example_call(self) -> str:
+        """The op called on one tensor `h` in every input, params left to their defaults
+        (README's model example)."""
+        return f"{self.namespace}.{self.name}({_join(['h'] * self.n_inputs)})"
+
+    @property
+    def inputs_md(self) -> str:
+        return _join(self.input_names)
+
+    @property
+    def params_md(self) -> str:
+        return _join([p.md for p in self.params])
+
+    @property
     def c_math_unused(self) -> list[str]:
         """The C math function's arguments that the expression never reads (a param the
         expr leaves unused): the template casts them to void for -Wunused-parameter."""
@@ -370,6 +471,21 @@ class Package:
     def custom_ops(self) -> list[Op]:
         return [op for op in self.ops if op.kind == "custom"]
 
+    @property
+    def c_op_types(self) -> str:
+        """The initialiser list of the package's op-type table (Interface.c)."""
+        return _join([f'"{op.qnn_type}"' for op in self.ops])
+
+    @property
+    def py_all(self) -> str:
+        """`__all__` of the package: the fixed exports, then every op."""
+        return "[" + _join(['"OPS"', '"OpInfo"'] + [f'"{op.name}"' for op in self.ops]) + "]"
+
+    @property
+    def traceback_env(self) -> str:
+        """The environment variable that makes the CLI print tracebacks."""
+        return f"{self.namespace.upper()}_TRACEBACK"
+
     def answers(self) -> dict[str, Any]:
         """The spec in canonical form (what a user could write back as a data file)."""
         out: dict[str, Any] = {
@@ -389,6 +505,18 @@ class Package:
                 entry["expr"] = op.expr
             out["ops"].append(entry)
         return out
+
+
+def _join(items: list[str]) -> str:
+    """An argument or initialiser list: separators between items, never after the last."""
+    return ", ".join(items)
+
+
+def _py_tuple(items: list[str]) -> str:
+    """A Python tuple literal (one item keeps its comma, as Python requires)."""
+    if len(items) == 1:
+        return f"({items[0]},)"
+    return f"({_join(items)})"
 
 
 def _schema_default(p: Param) -> str:

@@ -60,6 +60,44 @@ def test_schema_strings():
     assert spec.validate(minimal()).ops[0].defaults_schema is None
 
 
+def test_argument_lists_per_language():
+    """Every list a template places comes from the model, with separators between the
+    items only: no `f(a, )`, no `{x, }`, and a one-item Python tuple keeps its comma."""
+    two = spec.validate({"package_name": "P", "namespace": "my_ops", "ops": [
+        {"name": "blend", "inputs": ["a", "b"], "expr": "a * w + b * (1 - w) + n + on",
+         "params": [{"name": "w", "type": "float", "default": 0.5},
+                    {"name": "n", "type": "int", "default": 2},
+                    {"name": "on", "type": "bool", "default": True}]},
+        {"name": "neg_half", "inputs": ["x"], "expr": "-x / 2"}]})
+    op, bare = two.ops
+    assert op.c_math_call_v == "in[0], in[1], params[0], params[1], params[2]"
+    assert bare.c_math_call_v == "in[0]"
+    assert op.c_math_call_scalar == "a, b, params[0], params[1], params[2]"
+    assert bare.c_math_call_scalar == "a"
+    assert op.c_param_names == '"w", "n", "on"'
+    assert op.c_param_types == "QNN_DATATYPE_FLOAT_32, QNN_DATATYPE_UINT_32, QNN_DATATYPE_UINT_32"
+    assert op.c_validate_tables == "g_Blend_param_names, g_Blend_param_types"
+    assert bare.c_validate_tables == "nullptr, nullptr"
+    assert op.c_test_case == ["{P_F32, P_U32, P_U32, P_F32}", "{0.5f, 2u, 1, 0.0}", '{"w", "n", "on", NULL}']
+    assert bare.c_test_case == ["{P_F32}", "{0.0}", "{NULL}"]
+    assert bare.c_header_guard == "NEGHALF_USER_H"
+    assert op.py_reference_signature == "a, b, w=0.5, n=2, on=True"
+    assert bare.py_reference_signature == "x"
+    assert bare.py_input_tuple == '("x",)' and op.py_input_tuple == '("a", "b")'
+    assert bare.py_param_tuple == "()"
+    assert op.py_param_tuple == '(("w", "float", 0.5), ("n", "int", 2), ("on", "bool", True))'
+    assert op.py_defaults_dict == '{"w": 0.5, "n": 2, "on": True}' and bare.py_defaults_dict == "{}"
+    assert op.py_inputs == "a, b" and op.py_example_call == "my_ops.blend(h, h)"
+    assert op.params_md == "w: float = 0.5, n: int = 2, on: bool = True" and bare.params_md == ""
+    assert two.c_op_types == '"Blend", "NegHalf"'
+    assert two.py_all == '["OPS", "OpInfo", "blend", "neg_half"]'
+    assert two.traceback_env == "MY_OPS_TRACEBACK"
+    # Each renders as Python or C that parses: no trailing-comma artefacts.
+    for text in (f"def f({op.py_reference_signature}): pass", f"def f({bare.py_reference_signature}): pass",
+                 f"x = {op.py_param_tuple}", f"__all__ = {two.py_all}"):
+        ast.parse(text)
+
+
 def test_int_defaults_are_uint32():
     for value in (0, 2**32 - 1):
         pkg = spec.validate(minimal(params=[{"name": "n", "type": "int", "default": value}], expr="input * n"))
