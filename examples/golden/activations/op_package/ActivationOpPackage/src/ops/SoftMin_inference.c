@@ -1,0 +1,52 @@
+/* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
+/*
+ * SoftMin: the inference side of torch op act_ops::soft_min (executeOp).
+ * The smaller of two inputs, softened by a sigmoid gate.
+ * Built into the DSP library, the island library and the host library alike.
+ * expr: min(a, b) + 0.1 * sigmoid(a - b)
+ */
+#include "lpai_sdk.h"
+#include "lpai_glue.h"
+
+#define OP_TYPE "SoftMin"
+#define N_INPUTS 2u
+#define N_PARAMS 0u
+
+#define PARAM_KINDS NULL
+
+/* The math, generated from the spec's expression. Inputs arrive dequantized, the
+ * result is requantized by the caller: the function sees real values only. Every
+ * path of the kernel calls it, inlined. */
+static LPAI_ALWAYS_INLINE float SoftMin_math(float in_a, float in_b)
+{
+    return (lpai_minf(in_a, in_b) + (0.1f * lpai_sigmoidf((in_a - in_b))));
+}
+
+/* The same math behind one signature, for the reference path. */
+static inline float SoftMin_math_v(const float *in, const float *params)
+{
+    (void)params;
+    return SoftMin_math(in[0], in[1]);
+}
+
+static LPAI_ALWAYS_INLINE float SoftMin_math2(float a, float b, const float *params)
+{
+    (void)params;
+    return SoftMin_math(a, b);
+}
+
+static char k_op_type[] = OP_TYPE;
+
+static int32_t SoftMin_executeOp(QnnLpai_CustomOpNode_t node)
+{
+    return lpai_execute_binary_u8(node, OP_TYPE, PARAM_KINDS, N_PARAMS, SoftMin_math_v,
+                                  SoftMin_math2);
+}
+
+static QnnLpaiOpPackage_OperationInfo_t g_SoftMin_info;
+
+QnnOpPackage_OperationInfo_t get_SoftMin_opInfo_Inference(void)
+{
+    return lpai_op_info_init(&g_SoftMin_info, k_op_type, SoftMin_executeOp, N_INPUTS,
+                             N_PARAMS);
+}

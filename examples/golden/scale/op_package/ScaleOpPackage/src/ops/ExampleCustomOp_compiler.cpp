@@ -1,0 +1,28 @@
+// This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+//
+// ExampleCustomOp: the compiler side of torch op my_ops::mul3. Host library only
+// (the DSP build compiles *_inference.c alone).
+#include "lpai_sdk.h"
+#include "lpai_validate.h"
+
+extern "C" QnnOpPackage_OperationInfo_t get_ExampleCustomOp_opInfo_Inference(void);
+
+static const char *const g_ExampleCustomOp_param_names[] = {"factor"};
+// The scalar types ExecuTorch's op builder sends for them.
+static const Qnn_DataType_t g_ExampleCustomOp_param_types[] = {QNN_DATATYPE_FLOAT_32};
+
+static Qnn_ErrorHandle_t ExampleCustomOp_validateOp(Qnn_OpConfig_t cfg)
+{
+    return lpai_validate_op("ExampleCustomOp", &cfg, g_ExampleCustomOp_param_names, g_ExampleCustomOp_param_types, 1u);
+}
+
+static Qnn_ErrorHandle_t ExampleCustomOp_getTempBufferSize(Qnn_OpConfig_t cfg, size_t *bytes)
+{
+    return lpai_temp_bytes_elementwise(&cfg, bytes);
+}
+
+extern "C" QnnOpPackage_OperationInfo_t get_ExampleCustomOp_opInfo_Compiler(void)
+{
+    return lpai_compiler_info(get_ExampleCustomOp_opInfo_Inference(), ExampleCustomOp_validateOp,
+                              ExampleCustomOp_getTempBufferSize);
+}
