@@ -3,12 +3,13 @@ PYTHON ?= python3
 SPEC ?= examples/scale.yaml
 DEST ?= build/example
 
-.PHONY: help setup example test
+.PHONY: help setup example test golden
 
 help:
 	@echo "make example [SPEC=examples/scale.yaml] [DEST=build/example]"
 	@echo "              install, render SPEC into DEST (replacing it) and run its tests"
 	@echo "make test     install and run the template's whole test suite"
+	@echo "make golden   regenerate examples/golden/ (fresh renders of examples/*.yaml; tests/test_golden.py)"
 	@echo "make bench    the kernel benchmark: one BENCH line per (op, layout, shape) (docs/benchmark.md)"
 
 setup:
@@ -32,3 +33,8 @@ test: setup
 .PHONY: bench
 bench: setup
 	$(PYTHON) bench/run.py
+
+# The golden renders (examples/golden/<example>/): a fresh render of each example spec,
+# kept in the repository so that a pull request shows its effect on the generated code.
+golden: setup
+	$(PYTHON) tests/golden.py
