@@ -55,6 +55,7 @@ def expected_files(spec: dict) -> set[str]:
         "tests/conftest.py", "tests/lowering.py", "tests/reference.py", "tests/test_ops.py",
         "tests/test_quant.py", "tests/test_delegation.py", "tests/user/README.md",
         "tests/spec_values.py", "tests/test_executorch_builder.py",
+        "docs/conventions/README.md", ".github/workflows/ci.yml", "AGENTS.md",
     }
     files |= {f"{ns}/{m}.py" for m in ("__init__", "__main__", "cli", "delegation", "eager", "ops", "quant")}
     files.add(f"{ns}/user/__init__.py")
@@ -92,7 +93,7 @@ def check_tree(project: Path, spec: dict) -> None:
     assert not missing, f"missing files: {sorted(missing)}"
     assert {f for f in files if "/user/" in f"/{f}"} == user_files(spec)
     ns, pkg = spec["namespace"], spec["package_name"]
-    allowed_roots = (f"{ns}/", f"op_package/{pkg}/", "tests/", "docs/")
+    allowed_roots = (f"{ns}/", f"op_package/{pkg}/", "tests/", "docs/", ".github/")
     for rel in files:
         assert "/" not in rel or rel.startswith(allowed_roots), f"unexpected file {rel}"
         assert not rel.endswith(".jinja") and "{{" not in rel and "{%" not in rel, rel
