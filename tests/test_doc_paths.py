@@ -53,9 +53,10 @@ def exists(token: str, *bases: Path) -> bool:
     return False
 
 
-# Top-level folders of the template repository: named bare in a rendered file, they
+# Top-level folders of the template repository (examples/ is left out: ExecuTorch has
+# one too, which the toolchain names). Named bare in a rendered file, they
 # would be paths the project lacks (cite them as qnn-op-template/<path>).
-TEMPLATE_REPO_ROOTS = ("hooks", "bench", "examples", "template")
+TEMPLATE_REPO_ROOTS = ("hooks", "bench", "template")
 TEMPLATE_PREFIX = "qnn-op-template"
 
 
@@ -122,6 +123,16 @@ def test_the_scan_finds_a_wrong_path(tmp_path):
         "/* Match the eager math in src/ns/user/: see ns/user/op.py and user/Op_math.c. */\n")
     problems = missing_in_project(tmp_path, "ns", "Pkg")
     assert problems == ["op_package/Pkg/user/Op_math.c: src/ns/user/ (in the op package)"]
+
+
+def test_the_scan_wants_template_files_cited_as_such(tmp_path):
+    """A template-repo path named bare is a path the project lacks; cited as
+    qnn-op-template/<path> it must exist in the template."""
+    (tmp_path / "ns").mkdir()
+    (tmp_path / "ns/a.py").write_text("# see hooks/spec.py, qnn-op-template/hooks/spec.py and "
+                                      "qnn-op-template/hooks/gone.py\n")
+    assert sorted(missing_in_project(tmp_path, "ns", "Pkg")) == [
+        "ns/a.py: hooks/spec.py", "ns/a.py: qnn-op-template/hooks/gone.py (not in the template repository)"]
 
 
 # `file`: `function`, `function` in docs/conventions/README.md's table.

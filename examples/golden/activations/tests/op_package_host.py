@@ -187,7 +187,7 @@ def dequantize(codes: torch.Tensor, scale: float, zero_point: int) -> torch.Tens
 
 
 def quantize(values: torch.Tensor, scale: float, zero_point: int) -> torch.Tensor:
-    """torch.quantize_per_tensor, plus the kernels' NaN rule (docs/spec.md): NaN
+    """torch.quantize_per_tensor, plus the kernels' NaN rule (qnn-op-template/docs/spec.md): NaN
     becomes the lowest code, 0. torch itself has no rule: quantize_per_tensor gives
     the highest code on x86 and quantized_decomposed.quantize_per_tensor (the op of
     the exported graph) converts NaN to an integer, which is undefined (0 on x86)."""

@@ -4,7 +4,7 @@
 `copier update` exits 0 even when a change of the template collides with an edit of
 yours: it leaves conflict markers in the file (or, with `--conflict rej`, a `*.rej`
 file next to it) and reports success.  These tests fail until every conflict is
-resolved, naming each file and line (docs/updating.md of the template says how).
+resolved, naming each file and line (qnn-op-template/docs/updating.md says how).
 
 Also a script, e.g. for a pre-commit hook of yours:
 

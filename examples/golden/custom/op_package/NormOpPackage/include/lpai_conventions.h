@@ -58,7 +58,7 @@
 /* QNN_LPAI_CUSTOM_OP_MAX_LAYOUT_RANK; lpai_sdk.h checks the SDK agrees. */
 #define LPAI_MAX_RANK 5u
 
-/* The spec's limits per op (hooks/spec.py MAX_INPUTS, MAX_PARAMS). */
+/* The spec's limits per op (qnn-op-template/hooks/spec.py MAX_INPUTS, MAX_PARAMS). */
 #define LPAI_MAX_INPUTS 2u
 #define LPAI_MAX_PARAMS 8u
 

@@ -298,7 +298,7 @@ static inline lpai_status lpai_glue_prepare(QnnLpai_CustomOpNode_t node, lpai_io
  * as a function pointer. The drivers are always inlined so that the pointer is a
  * constant at the call site and the compiler inlines the math into the table build
  * and the binary loop, as it did when each op had its own copy of this code, instead
- * of an indirect call per element (docs/benchmark.md holds the figures). */
+ * of an indirect call per element (qnn-op-template/docs/benchmark.md holds the figures). */
 
 typedef struct {
     lpai_io in[LPAI_MAX_INPUTS];
@@ -376,10 +376,10 @@ static inline int32_t lpai_exec_reference(const lpai_exec *x, uint32_t nin, lpai
  * The table pays when count * (C - L) > 256 * C. C is the blocked loop's own cost,
  * the copies it makes of operands that are not read or written in place (a strided
  * step, or rows shorter than a block), and the op's math, which the template
- * estimates from the expression (hooks/expr.py COSTS, instructions per evaluation;
+ * estimates from the expression (qnn-op-template/hooks/expr.py COSTS, instructions per evaluation;
  * divided by LPAI_COST_LANES when the math vectorises); L is a lookup. Costs in tenths
- * of an instruction, measured with bench/run.py --path direct|table
- * (docs/benchmark.md), gcc -O2 on x86_64:
+ * of an instruction, measured with qnn-op-template/bench/run.py --path direct|table
+ * (qnn-op-template/docs/benchmark.md), gcc -O2 on x86_64:
  *   LPAI_COST_LOOP         the blocked loop per element and input without math (mul3,
  *                          whose math is one multiplication, runs at 4.7 in all)
  *   LPAI_COST_COPY         gathering or scattering one operand, per element

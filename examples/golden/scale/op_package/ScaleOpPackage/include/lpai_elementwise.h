@@ -2,7 +2,7 @@
 /*
  * Memory walks and loops of the elementwise kernels, SDK-free.
  *
- * Speed (measured with callgrind on the host, gcc -O2, see docs/benchmark.md): the
+ * Speed (measured with callgrind on the host, gcc -O2, see qnn-op-template/docs/benchmark.md): the
  * per-element approach of the public example (a loop over the rank for every byte
  * offset, an odometer step and a float requantization per element) costs 100 to 230
  * instructions per element. Here:

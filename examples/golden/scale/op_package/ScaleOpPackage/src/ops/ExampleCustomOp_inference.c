@@ -39,7 +39,7 @@ static LPAI_ALWAYS_INLINE float ExampleCustomOp_math1(float a, const float *para
     return ExampleCustomOp_math(a, params[0]);
 }
 
-/* Estimated by the template from the expression (hooks/expr.py cost): instructions
+/* Estimated by the template from the expression (qnn-op-template/hooks/expr.py cost): instructions
  * per evaluation, and whether the math vectorises (no libm call). lpai_glue.h
  * chooses between the direct loop and the 256-entry table with them. */
 #define MATH_COST 1u
