@@ -95,7 +95,7 @@ static inline void lpai_walk_plan_from(lpai_walk *w, const lpai_view *const *vie
 /* Plans the walk in the memory order of whichever operand gives the longest
  * innermost run. The inner loop is cheap and the row step is not: with a
  * channels-last input and channels-first output of (1,32,28,28), following the input
- * gives 784 rows of 32 elements, following the output 32 rows of 784 (bench/:
+ * gives 784 rows of 32 elements, following the output 32 rows of 784 (qnn-op-template/bench/:
  * about one instruction per element less for a binary op). On a tie the earlier
  * operand wins, so equal layouts keep the first input's order. */
 static inline int lpai_walk_is_dense(const lpai_walk *w);
@@ -200,7 +200,7 @@ static inline void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint
  * 64). The math sees exactly what the reference path gives it (the same dequantized
  * float, the same function) and the requantization is lpai_requant_store's: all
  * paths write the same bytes. 128 elements per block: the HVX vector (128 bytes), and
- * four times fewer block set-ups than 32 (bench/: 1.5 instructions per element on a
+ * four times fewer block set-ups than 32 (qnn-op-template/bench/: 1.5 instructions per element on a
  * binary op). */
 typedef float (*lpai_unary_fn)(float a, const float *params);
 typedef float (*lpai_binary_fn)(float a, float b, const float *params);

@@ -376,7 +376,7 @@ static LPAI_MATH_INLINE float lpai_select(int cond, float a, float b)
  * to inf as it should. Outside [-86.5, 88.75] that construction is meaningless, and
  * two selects after it give +inf above (as torch) and 0 below (torch gives a
  * subnormal below 2.7e-38 there). No clamp before the computation: gcc folds a
- * clamped constant through the whole polynomial and pays it in selects (bench/). NaN
+ * clamped constant through the whole polynomial and pays it in selects (qnn-op-template/bench/). NaN
  * fails both comparisons and propagates through the arithmetic. */
 static LPAI_MATH_INLINE float lpai_expf(float x)
 {
