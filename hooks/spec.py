@@ -192,6 +192,11 @@ ARGS_STRUCT_FIELDS = (
 )
 
 
+# The output argument of every `.out` overload (its schema and the Python function
+# behind it): declared once here, reserved for inputs and params from this declaration.
+OUT_ARGUMENT = "out"
+
+
 @dataclass(frozen=True)
 class Input:
     name: str
@@ -393,7 +398,12 @@ class Op:
 
     @property
     def out_schema(self) -> str:
-        return f"{self.name}.out({self._schema_args}, *, Tensor(a!) out) -> Tensor(a!)"
+        return f"{self.name}.out({self._schema_args}, *, Tensor(a!) {OUT_ARGUMENT}) -> Tensor(a!)"
+
+    @property
+    def py_signature_out(self) -> str:
+        """Of the `.out` implementation: every param required, then the output keyword."""
+        return f"{self.py_signature_required}, *, {OUT_ARGUMENT}: torch.Tensor"
 
     @property
     def torch_ops_path(self) -> str:
@@ -767,6 +777,7 @@ def argument_reserved() -> dict[str, str]:
     return _merge(
         {f.name: "is a member the template puts in a custom op's args struct "
                  "(include/ops/<qnn_type>_user.h)" for f in ARGS_STRUCT_FIELDS},
+        {OUT_ARGUMENT: "is the output argument of the op's .out overload"},
         {"self": "is reserved in torch schemas"},
         names.generated_globals(),
         names.builtins_used_by_generated_functions(),

@@ -60,6 +60,16 @@ def test_schema_strings():
     assert spec.validate(minimal()).ops[0].defaults_schema is None
 
 
+def test_out_argument_is_reserved_from_its_declaration():
+    """The .out overload's output argument is declared once (spec.OUT_ARGUMENT): the
+    schema, the Python signature and the reserved names all read it."""
+    op = spec.validate(minimal()).ops[0]
+    assert op.out_schema.endswith(", *, Tensor(a!) out) -> Tensor(a!)")
+    assert op.py_signature_out == "input: torch.Tensor, *, out: torch.Tensor"
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.inputs\[0\]: 'out' is "):
+        spec.validate(minimal(inputs=["out"], expr="out * 3"))
+
+
 def test_argument_lists_per_language():
     """Every list a template places comes from the model, with separators between the
     items only: no `f(a, )`, no `{x, }`, and a one-item Python tuple keeps its comma."""
