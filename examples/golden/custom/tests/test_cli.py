@@ -409,15 +409,46 @@ def test_the_op_package_makefile_has_the_targets_build_runs(target):
     assert target in targets, f"op_package Makefile has no target {target!r}"
 
 
-def test_the_op_package_xml_declares_every_op_for_lpai():
+def test_the_xml_reader_sees_the_ops_torch_registered():
+    """op_package_xml reads what the device path registers: for each op, the tensor
+    inputs and scalar params of the schema torch actually registered (not the table the
+    XML was rendered from), under the QNN type ExecuTorch is told (qnn_op_type_name)."""
     from norm_ops import op_package_xml
 
     collection = op_package_xml.parse(ROOT.opdef_xml())
+    assert collection.package_name == PACKAGE
+    expected = []
+    for op in OPS:
+        arguments = op.default._schema.arguments
+        expected.append((op.qnn_type, tuple(a.name for a in arguments if str(a.type) == "Tensor"),
+                         tuple(a.name for a in arguments if str(a.type) != "Tensor"), ("LPAI",)))
+    assert [(d.name, d.inputs, d.params, d.backends) for d in collection.ops] == expected
     op_package_xml.check_matches(collection, PACKAGE, {op.qnn_type: len(op.inputs) for op in OPS})
-    assert collection.op_names == tuple(op.qnn_type for op in OPS)
-    for op, opdef in zip(OPS, collection.ops):
-        assert opdef.inputs == op.inputs
-        assert opdef.params == tuple(p[0] for p in op.params)
+
+
+def _broken_xmls(text):
+    first = OPS[0].qnn_type
+    start = text.index("<OpDef>")
+    end = text.index("</OpDef>", start) + len("</OpDef>")
+    yield "is for package", text.replace(f'PackageName="{PACKAGE}"', 'PackageName="OtherPackage"')
+    yield "no OpDef", text[:start] + text[end:]  # (for a one-op package: none left)
+    yield "SupportedBackend LPAI", text.replace("<SupportedBackend>LPAI</SupportedBackend>",
+                                                "<SupportedBackend>HTP</SupportedBackend>", 1)
+    yield "inputs", text.replace(f"<Name>{first}</Name>", f"<Name>{first}</Name><Input><Name>extra</Name></Input>", 1)
+    yield "more than once", text[:end] + text[start:end] + text[end:]
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_the_device_path_refuses_an_edited_xml(index):
+    """What device.op_package_options checks before registering: each way an edited
+    XML goes wrong is refused in one line naming the problem."""
+    from norm_ops import op_package_xml
+
+    message, broken = list(_broken_xmls(ROOT.opdef_xml().read_text()))[index]
+    with pytest.raises(op_package_xml.OpDefError, match=message) as caught:
+        collection = op_package_xml.parse(broken)
+        op_package_xml.check_matches(collection, PACKAGE, {op.qnn_type: len(op.inputs) for op in OPS})
+    assert "\n" not in str(caught.value)
 
 
 # --------------------------------------------------------------------------- fuzz: bad arguments and files
