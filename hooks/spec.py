@@ -323,6 +323,26 @@ class Op:
         ]
 
     @property
+    def c_is_custom(self) -> str:
+        """1 for a custom op, 0 for an elementwise one (a C int flag)."""
+        return "1" if self.kind == "custom" else "0"
+
+    @property
+    def c_math_cost(self) -> str:
+        """MATH_COST of the kernel: instructions per evaluation (hooks/expr.py cost)."""
+        return f"{expr_mod.cost(self.tree).scalar}u"
+
+    @property
+    def c_math_vectorises(self) -> str:
+        """MATH_VECTORISES of the kernel: 1 when the math has no libm call."""
+        return "1" if expr_mod.cost(self.tree).vectorises else "0"
+
+    @property
+    def md_run_line(self) -> str:
+        """The op's name padded to a column, as `python -m <namespace> run` prints it."""
+        return f"{self.qualified_name:<32}"
+
+    @property
     def c_header_guard(self) -> str:
         """The include guard of include/ops/<QnnType>_user.h."""
         return f"{self.qnn_type.upper()}_USER_H"
@@ -480,6 +500,24 @@ class Package:
     @property
     def custom_ops(self) -> list[Op]:
         return [op for op in self.ops if op.kind == "custom"]
+
+    @property
+    def n_ops(self) -> int:
+        return len(self.ops)
+
+    @property
+    def c_param_slots(self) -> int:
+        """Length of the per-op param arrays of host/test_kernels.c: the most params an op
+        may have, plus the sentinel the "extra parameter" case reads."""
+        return MAX_PARAMS + 1
+
+    @property
+    def spec_yaml(self) -> str:
+        """The canonical spec as YAML (`<namespace>/spec.yaml`, `python -m <namespace> spec`)."""
+        import yaml
+
+        return yaml.safe_dump(self.answers(), indent=4, allow_unicode=True, default_flow_style=False,
+                              sort_keys=True, width=1000)
 
     @property
     def c_op_types(self) -> str:
