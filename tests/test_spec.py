@@ -102,6 +102,13 @@ def test_argument_lists_per_language():
     assert two.c_op_types == '"Blend", "NegHalf"'
     assert two.py_all == '["OPS", "OpInfo", "blend", "neg_half"]'
     assert two.traceback_env == "MY_OPS_TRACEBACK"
+    assert bare.c_math_cost == "5u" and bare.c_math_vectorises == "1"  # neg 1 + div 4, no libm call
+    logs = spec.validate(minimal(expr="log(input) * 3")).ops[0]
+    assert logs.c_math_vectorises == "0"
+    assert (op.c_is_custom, two.n_ops, two.c_param_slots) == ("0", 2, 9)
+    assert bare.md_run_line == "my_ops::neg_half".ljust(32)
+    assert yaml.safe_load(two.spec_yaml) == two.answers()
+    assert two.spec_yaml.startswith("activation_dtype: uint8\nnamespace: my_ops\n")
     # Each renders as Python or C that parses: no trailing-comma artefacts.
     for text in (f"def f({op.py_reference_signature}): pass", f"def f({bare.py_reference_signature}): pass",
                  f"x = {op.py_param_tuple}", f"__all__ = {two.py_all}"):
