@@ -5,7 +5,7 @@
  * Every rule here was measured on device by the ExecuTorch pull request that added
  * LPAI custom ops; none of them is in the SDK documentation. Each one, missed, gives
  * silently wrong numbers, so each helper says what broke without it. The numbers
- * (C1..C10) match docs/conventions/ in the template repository.
+ * (C1..C10) match docs/conventions/ (one page each, shipped with this project).
  *
  * Quantization model used throughout (an assumption that reduces to the measured
  * rule): the kernel reads a raw stored word b of `bits` bits, unsigned. The offset o
