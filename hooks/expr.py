@@ -25,6 +25,7 @@ MAX_DEPTH = 32
 MAX_LITERAL = 1e30
 MIN_LITERAL = 1e-30
 
+
 @dataclass(frozen=True)
 class Function:
     """One function of the expression language, every spelling of it in one row."""

@@ -213,3 +213,14 @@ def test_division_by_a_tensor_that_may_be_zero_is_allowed(text):
     with np.errstate(all="ignore"):
         eval(expr.to_torch(node), {"torch": torch, "x": x, "k": k})
         eval(expr.to_numpy(node), {"np": np, "x": x.numpy().astype(np.float64), "k": 0.0})
+
+
+def test_each_function_row_uses_every_argument_once_per_form():
+    """FUNCTION_TABLE holds every spelling of a function in one row; each form must
+    place each of its `arity` arguments (a form that drops or invents one is caught)."""
+    for f in expr.FUNCTION_TABLE:
+        for form in (f.torch, f.numpy, f.c):
+            used = sorted({int(i) for i in re.findall(r"\{(\d+)\}", form)})
+            assert used == list(range(f.arity)), (f.name, form)
+    assert len({f.name for f in expr.FUNCTION_TABLE}) == len(expr.FUNCTION_TABLE)
+    assert expr.LIBRARY_CALLS == {"log", "sqrt"}  # libm calls of the C forms: logf, sqrtf
