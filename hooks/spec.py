@@ -21,8 +21,10 @@ from typing import Any
 from . import expr as expr_mod
 from . import names
 
-# The SoCs whose LPAI hardware ExecuTorch knows (get_soc_to_lpai_hw_ver_map in 1.5.1).
-LPAI_SOCS = ("SM8850", "SAR2230P")
+# The SoCs whose LPAI hardware ExecuTorch knows, with their LPAI hardware version
+# (get_soc_to_lpai_hw_ver_map in 1.5.1).  The rendered <namespace>/_package.py carries it.
+LPAI_HW_VERSION = {"SM8850": 6, "SAR2230P": 6}
+LPAI_SOCS = tuple(LPAI_HW_VERSION)
 # Hexagon DSP targets an op package can be built for.  Independent of the SoC: on
 # SM8850 the HTP is V81 and the LPAI hardware V6 while the op package builds for v79.
 HEXAGON_ARCHS = ("v68", "v69", "v73", "v75", "v79", "v81")
@@ -38,6 +40,9 @@ PARAM_KEYS = ("name", "type", "default")
 MAX_OPS = 32
 MAX_INPUTS = 2
 MAX_PARAMS = 8
+# Fixed by the QNN SDK: its LPAI makefiles name the island library so, whatever the package.
+ISLAND_LIBRARY_NAME = "libLpaiOpPackageIsland.so"
+LPAI_SDK_HEADER = "QNN/LPAI/QnnLpaiOpPackage.h"
 MAX_DOC = 200
 # Numbers as people write them in YAML: YAML 1.1 (PyYAML, copier) reads `1e-6` as a
 # string (it wants `1.0e-6`), so a float param's default may be such a string.
@@ -361,6 +366,36 @@ class Package:
     def max_params(self) -> int:
         """The most params an op may have (arrays in the generated C are sized by it)."""
         return MAX_PARAMS
+
+    @property
+    def max_inputs(self) -> int:
+        """The most inputs an op may have."""
+        return MAX_INPUTS
+
+    @property
+    def island_library_name(self) -> str:
+        """The island library's name is fixed by the SDK: two packages deployed to one folder collide."""
+        return ISLAND_LIBRARY_NAME
+
+    @property
+    def lpai_sdk_header(self) -> str:
+        """The LPAI op package header, relative to $QNN_SDK_ROOT/include (first shipped in SDK 2.48)."""
+        return LPAI_SDK_HEADER
+
+    @property
+    def lpai_hw_version(self) -> int:
+        """The LPAI hardware version of the SoC (names the SDK's lib/lpai-v<hw>/ folder)."""
+        return LPAI_HW_VERSION[self.soc_model]
+
+    @property
+    def lpai_hw_versions(self) -> dict[str, int]:
+        """Every SoC with LPAI hardware, with its hardware version."""
+        return dict(LPAI_HW_VERSION)
+
+    @property
+    def lpai_hw_versions_py(self) -> str:
+        """lpai_hw_versions as a Python dict literal (double quotes, as ruff format writes it)."""
+        return "{" + ", ".join(f'"{soc}": {hw}' for soc, hw in LPAI_HW_VERSION.items()) + "}"
 
     @property
     def elementwise_ops(self) -> list[Op]:

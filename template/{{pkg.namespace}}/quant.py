@@ -13,9 +13,8 @@ from typing import Iterable, Sequence
 
 import torch
 
+from ._package import SOC_MODEL
 from .ops import OPS
-
-SOC_MODEL = "{{ pkg.soc_model }}"
 
 
 def annotator():

@@ -1,5 +1,5 @@
 # This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
-"""Command line of {{ pkg.namespace }}: `python -m {{ pkg.namespace }} <command>`.
+"""Command line of this package: `python -m <namespace> <command>`.
 
 Every command prints what it does and fails with a one-line reason (exit status 1; a
 usage error: exit status 2, also one line).
@@ -25,6 +25,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ._package import NAMESPACE
+
+# Set it to see the traceback of an unexpected error (one line otherwise).
+TRACEBACK_ENV = f"{NAMESPACE.upper()}_TRACEBACK"
+
 
 class CommandError(Exception):
     """A command failed; the message is the one-line reason."""
@@ -37,7 +42,8 @@ def _project(args: argparse.Namespace):
 
 
 def _cmd_info(args: argparse.Namespace) -> None:
-    from .ops import OPS, PACKAGE_NAME
+    from ._package import PACKAGE_NAME
+    from .ops import OPS
 
     print(f"op package {PACKAGE_NAME}")
     for op in OPS:
@@ -64,7 +70,7 @@ def _cmd_check_pte(args: argparse.Namespace) -> None:
 
 def _cmd_doctor(args: argparse.Namespace) -> None:
     from .doctor import doctor
-    from .toolchain import NAMESPACE, ToolchainError, find_project
+    from .toolchain import ToolchainError, find_project
 
     try:
         project = find_project(args.project)
@@ -169,7 +175,6 @@ def _inputs(args, pte: Path, shape):
 
 
 def _pte(args, project, target):
-    from .toolchain import NAMESPACE
 
     return Path(args.pte) if args.pte else project.artifacts / target / f"{NAMESPACE}.pte"
 
@@ -298,7 +303,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m {{ pkg.namespace }}", description=__doc__,
+    parser = _Parser(prog=f"python -m {NAMESPACE}", description=__doc__.replace("<namespace>", NAMESPACE),
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -340,14 +345,14 @@ def build_parser() -> argparse.ArgumentParser:
     command("sign", _cmd_sign, "sign both DSP libraries into build/signed/")
     p = command("export", _cmd_export, "lower the package's model (or yours) with the op package registered")
     p.add_argument("--target", choices=["device", "simulator"], default="device")
-    p.add_argument("--pte", help="output .pte (default: build/artifacts/<target>/{{ pkg.namespace }}.pte)")
+    p.add_argument("--pte", help=f"output .pte (default: build/artifacts/<target>/{NAMESPACE}.pte)")
     p.add_argument("--build-folder", help="ExecuTorch build folder (device: build-android, simulator: build-x86)")
     p.add_argument("--direct-build-folder", help="ExecuTorch direct-mode build folder (build-direct)")
     p.add_argument("--device", help="device serial (optional for export)")
     model_options(p)
     data_options(p, inputs=False)
     p = command("run", _cmd_run, "run the exported .pte on the device and compare with eager")
-    p.add_argument("--pte", help="the .pte (default: build/artifacts/device/{{ pkg.namespace }}.pte)")
+    p.add_argument("--pte", help=f"the .pte (default: build/artifacts/device/{NAMESPACE}.pte)")
     p.add_argument("--device", help="device serial (default: $ANDROID_SERIAL)")
     p.add_argument("--adb-host", help="host the device is attached to (adb -H)")
     p.add_argument("--build-folder", help="ExecuTorch Android build folder (default: $EXECUTORCH_BUILD_FOLDER)")
@@ -357,7 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "(logcat) lands in build/logs/logcat.txt")
     data_options(p, calibration=False)
     p = command("simulate", _cmd_simulate, "export for and run on the LPAI x86_64 simulator, compare with eager")
-    p.add_argument("--pte", help="the .pte (default: build/artifacts/simulator/{{ pkg.namespace }}.pte)")
+    p.add_argument("--pte", help=f"the .pte (default: build/artifacts/simulator/{NAMESPACE}.pte)")
     p.add_argument("--build-folder", help="ExecuTorch x86_64 build folder (default: $EXECUTORCH_X86_BUILD_FOLDER)")
     model_options(p)
     data_options(p)
@@ -393,10 +398,10 @@ def main(argv: list[str] | None = None) -> int:
         print("error: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - the last resort: one line, the traceback on request
-        if os.environ.get("{{ pkg.namespace|upper }}_TRACEBACK"):
+        if os.environ.get(TRACEBACK_ENV):
             raise
         text = " ".join(str(exc).split()) or "no message"
-        print(f"error: unexpected {type(exc).__name__}: {text} (set {{ pkg.namespace|upper }}_TRACEBACK=1 "
-              "for the traceback)", file=sys.stderr)
+        print(f"error: unexpected {type(exc).__name__}: {text} (set {TRACEBACK_ENV}=1 for the traceback)",
+              file=sys.stderr)
         return 1
     return 0

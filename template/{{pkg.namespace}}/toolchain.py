@@ -24,21 +24,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-NAMESPACE = "{{ pkg.namespace }}"
-PACKAGE_NAME = "{{ pkg.package_name }}"
-LIBRARY_NAME = "{{ pkg.library_name }}"
-INTERFACE_PROVIDER = "{{ pkg.interface_provider }}"
-# The island library's name is fixed by the SDK: two packages deployed to one folder collide.
-ISLAND_LIBRARY_NAME = "libLpaiOpPackageIsland.so"
-SOC_MODEL = "{{ pkg.soc_model }}"
-# Hexagon target of the DSP library; independent of the SoC's HTP arch and LPAI version.
-OP_PACKAGE_ARCH = "{{ pkg.op_package_arch }}"
+from ._package import (
+    INTERFACE_PROVIDER,
+    ISLAND_LIBRARY_NAME,
+    LIBRARY_NAME,
+    LPAI_HW_VERSION,
+    LPAI_SDK_HEADER,
+    NAMESPACE,
+    OP_PACKAGE_ARCH,
+    PACKAGE_NAME,
+    SOC_MODEL,
+)
 
 # QNN SDK: 2.48 is the first release with the LPAI op package header and makefiles,
 # 2.49 the first whose on-device (direct mode) path works with op packages.
 MIN_SDK_BUILD = (2, 48)
 MIN_SDK_DEVICE = (2, 49)
-LPAI_HEADER = "include/QNN/LPAI/QnnLpaiOpPackage.h"
+LPAI_HEADER = f"include/{LPAI_SDK_HEADER}"
 LPAI_MAKEFILES = "share/QNN/OpPackageGenerator/makefiles/LPAI"
 HOST_LIB_DIR = "libs/x86_64-linux-clang"
 DSP_LIB_DIR = f"libs/hexagon-{OP_PACKAGE_ARCH}"
@@ -81,8 +83,6 @@ EXECUTORCH_REVISION = "795e03ce4a420a0d8468440921d59abb4e92272f"
 EXECUTORCH_SOURCE_HINT = (f"build ExecuTorch from source at revision {EXECUTORCH_REVISION[:12]} "
                           f"(at or after the LPAI custom op pull request {EXECUTORCH_PR}) and install that build")
 
-# LPAI hardware version per SoC (ExecuTorch's get_soc_to_lpai_hw_ver_map).
-LPAI_HW_VERSION = {"SM8850": 6, "SAR2230P": 6}
 # Direct mode on the aDSP: ExecuTorch's SimpleADB (later: Device) pushes these six from
 # $QNN_SDK_ROOT/lib/lpai-v<hw>/signed and refuses to run without them ("Missing the
 # following libraries").  The folder is not shipped by the SDK: ExecuTorch's
@@ -96,7 +96,7 @@ EXECUTORCH_DIRECT_BUILD = f"backends/qualcomm/scripts/build.sh --build_direct_mo
 
 def lpai_signed_dir(sdk: Path) -> Path:
     """$QNN_SDK_ROOT/lib/lpai-v<hw>/signed for this SoC: where SimpleADB takes the direct-mode runtime."""
-    return sdk / "lib" / f"lpai-v{LPAI_HW_VERSION.get(SOC_MODEL, 6)}" / "signed"
+    return sdk / "lib" / f"lpai-v{LPAI_HW_VERSION}" / "signed"
 
 
 SIGNED_MANIFEST = "SIGNED.json"
