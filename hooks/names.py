@@ -163,7 +163,9 @@ def _rendered_name(rel: Path) -> str:
 @functools.cache
 def _python_templates() -> tuple[tuple[str, ast.Module], ...]:
     out = []
-    for path in sorted(TEMPLATE_DIR.rglob("*.py.jinja")):
+    # Plain `.py` files are copied verbatim (`_templates_suffix: .jinja`): read them too.
+    paths = [*TEMPLATE_DIR.rglob("*.py.jinja"), *TEMPLATE_DIR.rglob("*.py")]
+    for path in sorted(p for p in paths if "__pycache__" not in p.parts):
         tree = _python_of_template(path.read_text(encoding="utf-8"))
         if tree is None:
             raise RuntimeError(f"{path}: the template's Python does not parse once its Jinja is removed")
@@ -216,7 +218,7 @@ def generated_modules() -> dict[str, str]:
     its root."""
     out: dict[str, str] = {}
     # Folders the project creates at its root (build outputs), as its .gitignore lists them.
-    for line in (TEMPLATE_DIR / ".gitignore.jinja").read_text(encoding="utf-8").splitlines():
+    for line in (TEMPLATE_DIR / ".gitignore").read_text(encoding="utf-8").splitlines():
         folder = line.strip().strip("/")
         if folder.isidentifier():
             out[folder] = (f"is a folder the rendered project creates at its root ({folder}/); "

@@ -463,6 +463,6 @@ def test_params_the_expression_leaves_unused_are_named_for_the_c_math():
 @pytest.mark.parametrize("folder", ["build", "artifacts"])
 def test_namespace_cannot_be_a_folder_the_project_writes_into(folder):
     # The rendered cli writes build/artifacts/<target>/<namespace>.pte at the project root.
-    assert f"/{folder}/" in (TEMPLATE / ".gitignore.jinja").read_text()
+    assert f"/{folder}/" in (TEMPLATE / ".gitignore").read_text()
     with pytest.raises(spec.SpecError, match=rf"^namespace: '{folder}' is a folder the rendered project creates"):
         spec.validate({"package_name": "P", "namespace": folder, "ops": [{"name": "a", "inputs": ["x"], "expr": "x"}]})

@@ -140,7 +140,7 @@ def load_hooks_module(name: str):
 # --- the generated check, on its own ---------------------------------------------------
 
 def load_check():
-    path = ROOT / "template/tests/test_no_merge_leftovers.py.jinja"
+    path = ROOT / "template/tests/test_no_merge_leftovers.py"
     loader = SourceFileLoader("_no_merge_leftovers", str(path))
     spec = importlib.util.spec_from_loader(loader.name, loader)
     module = importlib.util.module_from_spec(spec)
@@ -164,7 +164,7 @@ def test_leftover_check_finds_markers_and_rej_files_only_where_they_are(tmp_path
         (tmp_path / ignored / "x.rej").write_text("")
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests/test_no_merge_leftovers.py").write_text(
-        (ROOT / "template/tests/test_no_merge_leftovers.py.jinja").read_text())
+        (ROOT / "template/tests/test_no_merge_leftovers.py").read_text())
 
     assert check.rejected_hunks(tmp_path) == ["src/pkg/mod.py.rej"]
     found = check.conflict_markers(tmp_path)
@@ -174,7 +174,7 @@ def test_leftover_check_finds_markers_and_rej_files_only_where_they_are(tmp_path
     clean = tmp_path / "clean"
     (clean / "tests").mkdir(parents=True)
     (clean / "tests/test_no_merge_leftovers.py").write_text(
-        (ROOT / "template/tests/test_no_merge_leftovers.py.jinja").read_text())
+        (ROOT / "template/tests/test_no_merge_leftovers.py").read_text())
     assert check.conflict_markers(clean) == [] and check.rejected_hunks(clean) == []
 
 

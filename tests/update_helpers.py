@@ -48,7 +48,7 @@ STUB_PY = "# Stub revised in 1.1.0: reaches new projects only."
 STUB_C = "/* Stub revised in 1.1.0: reaches new projects only. */"
 STUB_MD = "Stub revised in 1.1.0: reaches new projects only."
 
-QUANT = "template/{{pkg.namespace}}/quant.py.jinja"
+QUANT = "template/{{pkg.namespace}}/quant.py"
 CONVENTIONS_H = "template/op_package/{{pkg.package_name}}/include/lpai_conventions.h.jinja"
 USER_TEMPLATE_DIRS = ("template/{{pkg.namespace}}/user", "template/op_package/{{pkg.package_name}}/user",
                       "template/tests/user")
