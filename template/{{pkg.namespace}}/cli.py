@@ -136,11 +136,15 @@ def _calibration(args, shape):
         raise CommandError(f"--example-inputs {args.example_inputs}: holds {len(example)} batches, expected one")
     if args.model:
         if args.calibration_value is not None or args.shape:
-            raise CommandError("--model: your model's inputs come from files: pass --calibration FILE "
-                               "(and --example-inputs FILE), not --calibration-value or --shape")
+            raise CommandError(
+                "--model: your model's inputs come from files: pass --calibration FILE "
+                "(and --example-inputs FILE), not --calibration-value or --shape"
+            )
         if not args.calibration:
-            raise CommandError(f"--model {args.model}: needs --calibration FILE: calibrate your model on your data "
-                               "(torch.save of a list of input tuples)")
+            raise CommandError(
+                f"--model {args.model}: needs --calibration FILE: calibrate your model on your data "
+                "(torch.save of a list of input tuples)"
+            )
     value = _value(args.calibration_value, "--calibration-value")
     if args.calibration:
         batches = device.load_batches(Path(args.calibration), "--calibration")
@@ -163,8 +167,10 @@ def _inputs(args, pte: Path, shape):
     value = _value(args.input_value, "--input-value")
     model = _exported_model(pte)
     if model is not None and args.shape:
-        raise CommandError(f"--shape: {pte.name} is your model ({model}), whose input shapes are fixed by its "
-                           "example inputs: pass --inputs FILE or --input-value V")
+        raise CommandError(
+            f"--shape: {pte.name} is your model ({model}), whose input shapes are fixed by its "
+            "example inputs: pass --inputs FILE or --input-value V"
+        )
     if value is not None:
         if model is None:
             return device.constant_inputs(value, shape)
@@ -204,8 +210,17 @@ def _export(args, project, target, folders, lowering: _Lowering, serial=None):
 
     pte = _pte(args, project, target)
     print(f"exporting for the {target}: {pte}")
-    delegates = device.export(project, target, pte, lowering.calibration, folders, serial,
-                              model_spec=args.model, example=lowering.example, model=lowering.model)
+    delegates = device.export(
+        project,
+        target,
+        pte,
+        lowering.calibration,
+        folders,
+        serial,
+        model_spec=args.model,
+        example=lowering.example,
+        model=lowering.model,
+    )
     print(f"wrote {pte}; delegation check passed ({device.delegate_summary(delegates)})")
     return pte
 
@@ -230,8 +245,10 @@ def _finish(comparison, delegates) -> None:
     print(report(comparison, delegates))
     if not comparison.ok:
         worst = max(range(len(comparison.errors)), key=lambda i: comparison.errors[i] - comparison.tolerances[i])
-        raise CommandError(f"output {worst} differs from eager: max abs error {comparison.errors[worst]:.6g} "
-                           f"> tolerance {comparison.tolerances[worst]:.6g}")
+        raise CommandError(
+            f"output {worst} differs from eager: max abs error {comparison.errors[worst]:.6g} "
+            f"> tolerance {comparison.tolerances[worst]:.6g}"
+        )
 
 
 def _cmd_run(args: argparse.Namespace) -> None:
@@ -246,8 +263,9 @@ def _cmd_run(args: argparse.Namespace) -> None:
     serial = device.serial_from(args.device)
     folders = device.device_folders(args.build_folder, args.direct_build_folder)
     print(f"running {pte} on device {serial} (LPAI, direct mode)")
-    comparison, delegates = device.run_device(project, pte, inputs, folders, serial, args.adb_host,
-                                              debug=args.debug, steps=_steps(args))
+    comparison, delegates = device.run_device(
+        project, pte, inputs, folders, serial, args.adb_host, debug=args.debug, steps=_steps(args)
+    )
     _finish(comparison, delegates)
 
 
@@ -303,8 +321,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=f"python -m {NAMESPACE}", description=__doc__.replace("<namespace>", NAMESPACE),
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(
+        prog=f"python -m {NAMESPACE}",
+        description=__doc__.replace("<namespace>", NAMESPACE),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     def command(name, func, help_text, project=True):
@@ -315,25 +336,35 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     def model_options(p):
-        p.add_argument("--model", help="your model instead of the package's: package.module:attribute, an "
-                       "nn.Module, a class or a factory called without arguments (imported from the project "
-                       "folder); needs --calibration")
-        p.add_argument("--example-inputs", help="the model's example inputs: a torch.save'd tuple of tensors "
-                       "(default: the first calibration batch)")
+        p.add_argument(
+            "--model",
+            help="your model instead of the package's: package.module:attribute, an "
+            "nn.Module, a class or a factory called without arguments (imported from the project "
+            "folder); needs --calibration",
+        )
+        p.add_argument(
+            "--example-inputs",
+            help="the model's example inputs: a torch.save'd tuple of tensors (default: the first calibration batch)",
+        )
 
     def data_options(p, calibration=True, inputs=True):
         p.add_argument("--shape", help="package model: shape of every input tensor, e.g. 1,32,28,28")
         if calibration:
             group = p.add_mutually_exclusive_group()
             group.add_argument("--calibration", help="calibration batches: a torch.save'd list of input tuples")
-            group.add_argument("--calibration-value", type=float,
-                               help="package model: calibrate on constant tensors of this value")
+            group.add_argument(
+                "--calibration-value", type=float, help="package model: calibrate on constant tensors of this value"
+            )
         if inputs:
             group = p.add_mutually_exclusive_group()
             group.add_argument("--inputs", help="inference inputs: a torch.save'd tuple of tensors")
             group.add_argument("--input-value", type=float, help="run on constant tensors of this value")
-            p.add_argument("--tolerance-steps", type=float, help="allowed error per output, in 8-bit steps of its "
-                           "calibrated range (default 4 for the package model, 8 for yours)")
+            p.add_argument(
+                "--tolerance-steps",
+                type=float,
+                help="allowed error per output, in 8-bit steps of its "
+                "calibrated range (default 4 for the package model, 8 for yours)",
+            )
 
     command("info", _cmd_info, "list the ops of this package", project=False)
     command("spec", _cmd_spec, "print the spec of this project (for copier update --data-file)", project=False)
@@ -356,10 +387,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", help="device serial (default: $ANDROID_SERIAL)")
     p.add_argument("--adb-host", help="host the device is attached to (adb -H)")
     p.add_argument("--build-folder", help="ExecuTorch Android build folder (default: $EXECUTORCH_BUILD_FOLDER)")
-    p.add_argument("--direct-build-folder", help="ExecuTorch direct-mode build folder "
-                   "(default: $EXECUTORCH_DIRECT_BUILD_FOLDER)")
-    p.add_argument("--debug", action="store_true", help="FARF mask 0x1f next to the runner; the device log "
-                   "(logcat) lands in build/logs/logcat.txt")
+    p.add_argument(
+        "--direct-build-folder", help="ExecuTorch direct-mode build folder (default: $EXECUTORCH_DIRECT_BUILD_FOLDER)"
+    )
+    p.add_argument(
+        "--debug",
+        action="store_true",
+        help="FARF mask 0x1f next to the runner; the device log (logcat) lands in build/logs/logcat.txt",
+    )
     data_options(p, calibration=False)
     p = command("simulate", _cmd_simulate, "export for and run on the LPAI x86_64 simulator, compare with eager")
     p.add_argument("--pte", help=f"the .pte (default: build/artifacts/simulator/{NAMESPACE}.pte)")
@@ -401,7 +436,8 @@ def main(argv: list[str] | None = None) -> int:
         if os.environ.get(TRACEBACK_ENV):
             raise
         text = " ".join(str(exc).split()) or "no message"
-        print(f"error: unexpected {type(exc).__name__}: {text} (set {TRACEBACK_ENV}=1 for the traceback)",
-              file=sys.stderr)
+        print(
+            f"error: unexpected {type(exc).__name__}: {text} (set {TRACEBACK_ENV}=1 for the traceback)", file=sys.stderr
+        )
         return 1
     return 0

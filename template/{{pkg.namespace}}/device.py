@@ -28,16 +28,15 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import torch
 
 from . import op_package_xml
 from .ops import OPS
 from .toolchain import (
-    qc_schema,
     BUILD_FOLDER_ENV,
     DIRECT_BUILD_FOLDER_ENV,
     DIRECT_RUNNER,
@@ -59,6 +58,7 @@ from .toolchain import (
     env_path,
     env_value,
     hexagon_tools_root,
+    qc_schema,
     require_qnn_sdk,
     run_command,
 )
@@ -97,7 +97,7 @@ class PackageModel(torch.nn.Module):
     def forward(self, *tensors):
         outputs, start = [], 0
         for op in OPS:
-            inputs = tensors[start:start + len(op.inputs)]
+            inputs = tensors[start : start + len(op.inputs)]
             start += len(op.inputs)
             outputs.append(op(*inputs) if self.call is None else self.call(op, inputs))
         return tuple(outputs)
@@ -108,7 +108,9 @@ N_INPUTS = sum(len(op.inputs) for op in OPS)
 
 # --------------------------------------------------------------------------- the model
 
-_MODEL_SPEC = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_MODEL_SPEC = re.compile(
+    r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$"
+)
 
 
 def load_model(spec: str | None, root: Path | None = None) -> torch.nn.Module:
@@ -151,6 +153,7 @@ def as_outputs(result) -> tuple[torch.Tensor, ...]:
 
 # --------------------------------------------------------------------------- input specs
 
+
 @dataclass(frozen=True)
 class TensorSpec:
     shape: tuple[int, ...]
@@ -167,15 +170,17 @@ def spec_of(batch: Sequence[torch.Tensor]) -> list[TensorSpec]:
 def check_batch(batch: Sequence[torch.Tensor], spec: Sequence[TensorSpec], what: str) -> None:
     """One line naming `what` unless the batch has the count, shapes and dtypes of `spec`."""
     if len(batch) != len(spec):
-        raise ToolchainError(f"{what}: {len(batch)} tensor(s), the program takes {len(spec)} "
-                             f"({', '.join(s.describe() for s in spec)})")
+        raise ToolchainError(
+            f"{what}: {len(batch)} tensor(s), the program takes {len(spec)} ({', '.join(s.describe() for s in spec)})"
+        )
     for i, (got, want) in enumerate(zip(spec_of(batch), spec)):
         if got != want:
             raise ToolchainError(f"{what}: input {i} is {got.describe()}, the program takes {want.describe()}")
 
 
-def check_finite(batches: Sequence[Sequence[torch.Tensor]], what: str,
-                 why: str = "the quantizer cannot calibrate on it") -> None:
+def check_finite(
+    batches: Sequence[Sequence[torch.Tensor]], what: str, why: str = "the quantizer cannot calibrate on it"
+) -> None:
     for b, batch in enumerate(batches):
         for i, t in enumerate(batch):
             if t.is_floating_point() and not bool(torch.isfinite(t).all()):
@@ -187,8 +192,9 @@ def check_shape(shape: Sequence[int], what: str = "--shape") -> tuple[int, ...]:
     if not shape or any(v <= 0 for v in shape):
         raise ToolchainError(f"{what} {','.join(map(str, shape))}: every dimension must be positive")
     if math.prod(shape) > MAX_ELEMENTS:
-        raise ToolchainError(f"{what} {','.join(map(str, shape))}: {math.prod(shape)} elements per tensor, "
-                             f"more than {MAX_ELEMENTS}")
+        raise ToolchainError(
+            f"{what} {','.join(map(str, shape))}: {math.prod(shape)} elements per tensor, more than {MAX_ELEMENTS}"
+        )
     return shape
 
 
@@ -201,14 +207,18 @@ def check_value(value: float, what: str) -> float:
 
 # --------------------------------------------------------------------------- data
 
+
 def input_ranges() -> list[tuple[float, float]]:
     """Per input of the package model: the range generated inputs are drawn from
     (DEFAULT_RANGE, or POSITIVE_RANGE for an op whose output is not finite on it)."""
     probe = torch.linspace(DEFAULT_RANGE[0], DEFAULT_RANGE[1], 401)
     with torch.no_grad():
         outs = PackageModel()(*([probe] * N_INPUTS))
-    return [DEFAULT_RANGE if bool(torch.isfinite(out).all()) else POSITIVE_RANGE
-            for op, out in zip(OPS, outs) for _ in op.inputs]
+    return [
+        DEFAULT_RANGE if bool(torch.isfinite(out).all()) else POSITIVE_RANGE
+        for op, out in zip(OPS, outs)
+        for _ in op.inputs
+    ]
 
 
 def constant_inputs(value: float, shape: Sequence[int] = DEFAULT_SHAPE) -> tuple[torch.Tensor, ...]:
@@ -219,8 +229,9 @@ def constant_like(spec: Sequence[TensorSpec], value: float) -> tuple[torch.Tenso
     """Constant tensors of the shapes of `spec` (floating inputs only)."""
     bad = [i for i, s in enumerate(spec) if not getattr(torch, s.dtype).is_floating_point]
     if bad:
-        raise ToolchainError(f"--input-value: input {bad[0]} is {spec[bad[0]].describe()}, not floating point: "
-                             "pass --inputs FILE")
+        raise ToolchainError(
+            f"--input-value: input {bad[0]} is {spec[bad[0]].describe()}, not floating point: pass --inputs FILE"
+        )
     return tuple(torch.full(s.shape, float(value), dtype=getattr(torch, s.dtype)) for s in spec)
 
 
@@ -252,8 +263,9 @@ def load_batches(path: Path, what: str = "--calibration") -> list[tuple[torch.Te
             raise ToolchainError(f"{what} {path}: batch {b} is not a tuple of tensors: {rule}")
         for i, t in enumerate(batch):
             if t.numel() > MAX_ELEMENTS:
-                raise ToolchainError(f"{what} {path}: batch {b} input {i} has {t.numel()} elements, "
-                                     f"more than {MAX_ELEMENTS}")
+                raise ToolchainError(
+                    f"{what} {path}: batch {b} input {i} has {t.numel()} elements, more than {MAX_ELEMENTS}"
+                )
         batches.append(tuple(batch))
     return batches
 
@@ -263,6 +275,7 @@ def package_spec(shape: Sequence[int]) -> list[TensorSpec]:
 
 
 # --------------------------------------------------------------------------- the reference
+
 
 def _observed_range(tensors: Sequence[torch.Tensor]) -> tuple[float, float]:
     """The range the quantizer's activation observer ends with (MovingAverageMinMaxObserver,
@@ -283,19 +296,24 @@ class Ranges:
     outputs: list[tuple[float, float]]
 
     @classmethod
-    def from_calibration(cls, batches: Sequence[Sequence[torch.Tensor]],
-                         model: torch.nn.Module | None = None) -> "Ranges":
+    def from_calibration(
+        cls, batches: Sequence[Sequence[torch.Tensor]], model: torch.nn.Module | None = None
+    ) -> Ranges:
         model = model or PackageModel()
-        inputs = [_observed_range([b[i] for b in batches]) if batches[0][i].is_floating_point() else None
-                  for i in range(len(batches[0]))]
+        inputs = [
+            _observed_range([b[i] for b in batches]) if batches[0][i].is_floating_point() else None
+            for i in range(len(batches[0]))
+        ]
         with torch.no_grad():
             outs = [as_outputs(model(*b)) for b in batches]
         for b, out in enumerate(outs):
             for i, t in enumerate(out):
                 if t.is_floating_point() and not bool(torch.isfinite(t).all()):
-                    raise ToolchainError(f"calibration batch {b} gives a non-finite value in output {i} of the "
-                                         "model: the quantizer cannot calibrate on it; calibrate inside the "
-                                         "ops' domain (e.g. positive inputs for log or sqrt)")
+                    raise ToolchainError(
+                        f"calibration batch {b} gives a non-finite value in output {i} of the "
+                        "model: the quantizer cannot calibrate on it; calibrate inside the "
+                        "ops' domain (e.g. positive inputs for log or sqrt)"
+                    )
         outputs = [_observed_range([o[i] for o in outs]) for i in range(len(outs[0]))]
         return cls(inputs, outputs)
 
@@ -303,13 +321,13 @@ class Ranges:
         return {"inputs": self.inputs, "outputs": self.outputs}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Ranges":
-        return cls([tuple(r) if r is not None else None for r in data["inputs"]],
-                   [tuple(r) for r in data["outputs"]])
+    def from_json(cls, data: dict) -> Ranges:
+        return cls([tuple(r) if r is not None else None for r in data["inputs"]], [tuple(r) for r in data["outputs"]])
 
 
-def reference_outputs(inputs: Sequence[torch.Tensor], ranges: Ranges,
-                      model: torch.nn.Module | None = None) -> list[torch.Tensor]:
+def reference_outputs(
+    inputs: Sequence[torch.Tensor], ranges: Ranges, model: torch.nn.Module | None = None
+) -> list[torch.Tensor]:
     """What the quantized graph should produce: eager math on the inputs clamped to the
     calibrated range, clamped to the calibrated output range (the quantize nodes saturate:
     an op computing 3x, calibrated on 1.0 and run on 2.0, gives 3.0, not 6.0).  Exact up to rounding for
@@ -337,8 +355,9 @@ class Comparison:
         return all(e <= t for e, t in zip(self.errors, self.tolerances))
 
 
-def compare(got: Sequence[torch.Tensor], want: Sequence[torch.Tensor], tols: Sequence[float],
-            names: Sequence[str] | None = None) -> Comparison:
+def compare(
+    got: Sequence[torch.Tensor], want: Sequence[torch.Tensor], tols: Sequence[float], names: Sequence[str] | None = None
+) -> Comparison:
     errors = []
     for g, w in zip(got, want):
         diff = (g.reshape(w.shape).to(torch.float64) - w.to(torch.float64)).abs()
@@ -361,14 +380,14 @@ def report(comparison: Comparison, delegates: dict[str, list[str]]) -> str:
     names = comparison.names or [op.qualified_name for op in OPS]
     lines = []
     for name, err, tol in zip(names, comparison.errors, comparison.tolerances):
-        lines.append(f"  {name:<32} max abs error {err:.6g} (tolerance {tol:.6g})"
-                     f" {'ok' if err <= tol else 'FAILED'}")
+        lines.append(f"  {name:<32} max abs error {err:.6g} (tolerance {tol:.6g}) {'ok' if err <= tol else 'FAILED'}")
     lines.append(f"max abs error: {max(comparison.errors):.6g}")
     lines.append(f"delegated: yes ({delegate_summary(delegates)}; no op of {NAMESPACE} runs on the CPU)")
     return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- registration
+
 
 def require_op_package_support(for_device: bool, schema=None) -> None:
     """Fail with one line unless the installed ExecuTorch can register an LPAI op package."""
@@ -379,8 +398,9 @@ def require_op_package_support(for_device: bool, schema=None) -> None:
     if for_device and not hasattr(schema.QnnExecuTorchOpPackagePlatform, "HEXAGON"):
         missing.append("QnnExecuTorchOpPackagePlatform.HEXAGON")
     if missing:
-        raise ToolchainError(f"the installed ExecuTorch ({_executorch_version()}) lacks "
-                             f"{' and '.join(missing)}: {SOURCE_BUILD_HINT}")
+        raise ToolchainError(
+            f"the installed ExecuTorch ({_executorch_version()}) lacks {' and '.join(missing)}: {SOURCE_BUILD_HINT}"
+        )
 
 
 def _executorch_version() -> str:
@@ -427,14 +447,18 @@ def op_package_options(project: Project, for_device: bool, schema=None):
         op_package_xml.check_matches(collection, PACKAGE_NAME, {op.qnn_type: len(op.inputs) for op in OPS})
     except op_package_xml.OpDefError as exc:
         raise ToolchainError(str(exc)) from None
-    infos = [op_package_info(op, schema, target, platform, path)
-             for target, platform, path in registrations(project, for_device) for op in OPS]
+    infos = [
+        op_package_info(op, schema, target, platform, path)
+        for target, platform, path in registrations(project, for_device)
+        for op in OPS
+    ]
     options = schema.QnnExecuTorchOpPackageOptions()
     options.op_package_infos = infos
     return options
 
 
 # --------------------------------------------------------------------------- the program
+
 
 def _folder(name: str, explicit: str | None, required_file: str | None = None) -> Path:
     value = Path(explicit) if explicit else env_path(name)
@@ -465,12 +489,23 @@ def qnn_config(target: str, folders: Folders, serial: str | None = None, host: s
 
     try:
         if target == SIMULATOR:
-            return QnnConfig(soc_model=SOC_MODEL, build_folder=str(folders.build), backend="lpai",
-                             enable_x86_64=True, compile_only=True)
-        return QnnConfig(soc_model=SOC_MODEL, build_folder=str(folders.build),
-                         direct_build_folder=str(folders.direct), backend="lpai",
-                         device=serial, host=host, compile_only=serial is None)
-    except (AssertionError, RuntimeError, EnvironmentError) as exc:
+            return QnnConfig(
+                soc_model=SOC_MODEL,
+                build_folder=str(folders.build),
+                backend="lpai",
+                enable_x86_64=True,
+                compile_only=True,
+            )
+        return QnnConfig(
+            soc_model=SOC_MODEL,
+            build_folder=str(folders.build),
+            direct_build_folder=str(folders.direct),
+            backend="lpai",
+            device=serial,
+            host=host,
+            compile_only=serial is None,
+        )
+    except (OSError, AssertionError, RuntimeError) as exc:
         raise ToolchainError(f"ExecuTorch QnnConfig: {_one_line(exc)}") from None
 
 
@@ -495,8 +530,9 @@ def read_program(pte: Path):
         return deserialize_pte_binary(data).program
     except Exception as exc:  # noqa: BLE001 - any parse failure means "not a program"
         kind = type(exc)
-        raise ToolchainError(f"{pte}: not an ExecuTorch program (cannot parse it: "
-                             f"{kind.__module__}.{kind.__qualname__})") from None
+        raise ToolchainError(
+            f"{pte}: not an ExecuTorch program (cannot parse it: {kind.__module__}.{kind.__qualname__})"
+        ) from None
 
 
 def delegates_of(pte: Path) -> dict[str, list[str]]:
@@ -511,8 +547,18 @@ def delegates_of(pte: Path) -> dict[str, list[str]]:
 
 
 # ExecuTorch's ScalarType codes (same numbering as c10) of the dtypes a program input can have.
-_SCALAR_TYPES = {0: "uint8", 1: "int8", 2: "int16", 3: "int32", 4: "int64", 5: "float16", 6: "float32",
-                 7: "float64", 11: "bool", 15: "bfloat16"}
+_SCALAR_TYPES = {
+    0: "uint8",
+    1: "int8",
+    2: "int16",
+    3: "int32",
+    4: "int64",
+    5: "float16",
+    6: "float32",
+    7: "float64",
+    11: "bool",
+    15: "bfloat16",
+}
 
 
 def program_inputs(pte: Path, method: str = "forward") -> list[TensorSpec]:
@@ -557,8 +603,9 @@ def check_output_path(pte: Path) -> None:
             break
 
 
-def check_data(calibration: Sequence[Sequence[torch.Tensor]],
-               example: Sequence[torch.Tensor] | None = None) -> list[TensorSpec]:
+def check_data(
+    calibration: Sequence[Sequence[torch.Tensor]], example: Sequence[torch.Tensor] | None = None
+) -> list[TensorSpec]:
     """The example's input specs, unless a calibration batch differs from it or a value is not finite."""
     example = tuple(example) if example is not None else tuple(calibration[0])
     spec = spec_of(example)
@@ -569,10 +616,17 @@ def check_data(calibration: Sequence[Sequence[torch.Tensor]],
     return spec
 
 
-def export(project: Project, target: str, pte: Path, calibration: list[tuple[torch.Tensor, ...]],
-           folders: Folders, serial: str | None = None, model_spec: str | None = None,
-           example: tuple[torch.Tensor, ...] | None = None,
-           model: torch.nn.Module | None = None) -> dict[str, list[str]]:
+def export(
+    project: Project,
+    target: str,
+    pte: Path,
+    calibration: list[tuple[torch.Tensor, ...]],
+    folders: Folders,
+    serial: str | None = None,
+    model_spec: str | None = None,
+    example: tuple[torch.Tensor, ...] | None = None,
+    model: torch.nn.Module | None = None,
+) -> dict[str, list[str]]:
     """Quantize, lower with the op package registered, write the .pte, check delegation.
 
     `model_spec` None: the package model; else your model (`package.module:attr`).  The
@@ -628,14 +682,23 @@ def export(project: Project, target: str, pte: Path, calibration: list[tuple[tor
         delegates = delegates_of(written)
         got = program_inputs(written)
         if got != spec:
-            raise ToolchainError(f"the lowered program takes {[s.describe() for s in got]}, "
-                                 f"the example inputs are {[s.describe() for s in spec]}")
+            raise ToolchainError(
+                f"the lowered program takes {[s.describe() for s in got]}, "
+                f"the example inputs are {[s.describe() for s in spec]}"
+            )
         torch.save(example, example_file(pte))
-        sidecar(pte).write_text(json.dumps({
-            "target": target, "model": model_spec,
-            "inputs": [{"shape": list(s.shape), "dtype": s.dtype} for s in spec],
-            "ranges": ranges.to_json(),
-        }, indent=2) + "\n")
+        sidecar(pte).write_text(
+            json.dumps(
+                {
+                    "target": target,
+                    "model": model_spec,
+                    "inputs": [{"shape": list(s.shape), "dtype": s.dtype} for s in spec],
+                    "ranges": ranges.to_json(),
+                },
+                indent=2,
+            )
+            + "\n"
+        )
         os.replace(written, pte)
     finally:
         written.unlink(missing_ok=True)
@@ -663,9 +726,12 @@ def read_sidecar(pte: Path, target: str) -> Exports:
         raise ToolchainError(f"{path} is missing: {hint}")
     try:
         data = json.loads(path.read_text())
-        exports = Exports(data["target"], data.get("model"),
-                          [TensorSpec(tuple(i["shape"]), i["dtype"]) for i in data["inputs"]],
-                          Ranges.from_json(data["ranges"]))
+        exports = Exports(
+            data["target"],
+            data.get("model"),
+            [TensorSpec(tuple(i["shape"]), i["dtype"]) for i in data["inputs"]],
+            Ranges.from_json(data["ranges"]),
+        )
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ToolchainError(f"{path}: unreadable ({type(exc).__name__}): {hint}") from None
     if exports.target != target:
@@ -704,9 +770,11 @@ def prepare_run(project: Project, pte: Path, inputs: Sequence[torch.Tensor], tar
     exports = read_sidecar(pte, target)
     program = program_inputs(pte)
     if program != exports.inputs:
-        raise ToolchainError(f"{sidecar(pte)} does not describe {pte.name} (inputs "
-                             f"{[s.describe() for s in exports.inputs]} vs {[s.describe() for s in program]}): "
-                             f"export again")
+        raise ToolchainError(
+            f"{sidecar(pte)} does not describe {pte.name} (inputs "
+            f"{[s.describe() for s in exports.inputs]} vs {[s.describe() for s in program]}): "
+            f"export again"
+        )
     check_batch(inputs, program, "the inputs")
     check_finite([inputs], "the inputs", "8-bit inputs have no code for it")
     return Prepared(delegates, exports, load_model(exports.model, project.root))
@@ -732,8 +800,9 @@ def device_class():
 
     cls = getattr(export_utils, "Device", None) or getattr(export_utils, "SimpleADB", None)
     if cls is None:
-        raise ToolchainError(f"the installed ExecuTorch has neither export_utils.Device nor SimpleADB: "
-                             f"{SOURCE_BUILD_HINT}")
+        raise ToolchainError(
+            f"the installed ExecuTorch has neither export_utils.Device nor SimpleADB: {SOURCE_BUILD_HINT}"
+        )
     return cls
 
 
@@ -744,14 +813,20 @@ def debug_runner_command(adb, domain_id: int, mask: str = DEBUG_FARF_MASK) -> st
     runner, so a mask written before it is overwritten: the debug run needs its own line.
     """
     runner = os.path.basename(adb.runner)
-    args = " ".join([f"--model_path {os.path.basename(adb.pte_path[0])}",
-                     f"--output_folder_path {adb.output_folder}",
-                     f"--input_list_path {adb.input_list_filename}",
-                     f"--etdump_path {adb.etdump_path}",
-                     "--method_index 0",
-                     f"--domain_id {domain_id}"])
-    return (f"cd {adb.workspace} && chmod +x {runner} && export LD_LIBRARY_PATH=. && "
-            f"export ADSP_LIBRARY_PATH=. && echo {mask} > {runner}.farf && ./{runner} {args}")
+    args = " ".join(
+        [
+            f"--model_path {os.path.basename(adb.pte_path[0])}",
+            f"--output_folder_path {adb.output_folder}",
+            f"--input_list_path {adb.input_list_filename}",
+            f"--etdump_path {adb.etdump_path}",
+            "--method_index 0",
+            f"--domain_id {domain_id}",
+        ]
+    )
+    return (
+        f"cd {adb.workspace} && chmod +x {runner} && export LD_LIBRARY_PATH=. && "
+        f"export ADSP_LIBRARY_PATH=. && echo {mask} > {runner}.farf && ./{runner} {args}"
+    )
 
 
 def _text(result) -> str:
@@ -759,9 +834,16 @@ def _text(result) -> str:
     return result if isinstance(result, str) else (getattr(result, "stdout", "") or "")
 
 
-def run_device(project: Project, pte: Path, inputs: tuple[torch.Tensor, ...], folders: Folders,
-               serial: str, host: str | None = None, debug: bool = False,
-               steps: float | None = None) -> tuple[Comparison, dict[str, list[str]]]:
+def run_device(
+    project: Project,
+    pte: Path,
+    inputs: tuple[torch.Tensor, ...],
+    folders: Folders,
+    serial: str,
+    host: str | None = None,
+    debug: bool = False,
+    steps: float | None = None,
+) -> tuple[Comparison, dict[str, list[str]]]:
     """Push the .pte, inputs and both signed libraries (SimpleADB/Device, direct mode), run, pull, compare."""
     prepared = prepare_run(project, pte, inputs, DEVICE)
     require_op_package_support(for_device=True)
@@ -779,14 +861,19 @@ def run_device(project: Project, pte: Path, inputs: tuple[torch.Tensor, ...], fo
     log_dir = project.root / "build" / "logs"
     try:
         adb = device_cls(qnn_config=config, pte_path=str(pte), workspace=WORKSPACE)
-        print(f"pushing {pte.name}, the inputs and {', '.join(p.name for p in signed)} to {serial}:{WORKSPACE}",
-              flush=True)
+        print(
+            f"pushing {pte.name}, the inputs and {', '.join(p.name for p in signed)} to {serial}:{WORKSPACE}",
+            flush=True,
+        )
         adb.push(inputs=[tuple(inputs)], files=[str(p) for p in signed])
         runner = Path(adb.runner).name
         if debug:
             adb.execute(custom_runner_cmd="logcat -c")
-            print(f"running {runner} on the aDSP (direct mode, ADSP_LIBRARY_PATH=., FARF mask {DEBUG_FARF_MASK} "
-                  f"in {WORKSPACE}/{runner}.farf)", flush=True)
+            print(
+                f"running {runner} on the aDSP (direct mode, ADSP_LIBRARY_PATH=., FARF mask {DEBUG_FARF_MASK} "
+                f"in {WORKSPACE}/{runner}.farf)",
+                flush=True,
+            )
             adb.execute(custom_runner_cmd=debug_runner_command(adb, get_dsp_id(config.backend)))
         else:
             print(f"running {runner} on the aDSP (direct mode, ADSP_LIBRARY_PATH=.)", flush=True)
@@ -815,18 +902,27 @@ def _capture_logcat(adb, log_dir: Path) -> None:
 
 # --------------------------------------------------------------------------- simulator
 
+
 def simulator_command(sdk: Path, build: Path, pte: Path, input_list: Path, outputs: Path) -> Command:
     runner = build / X86_RUNNER
     return Command(
-        [str(runner), "--model_path", str(pte), "--input_list_path", str(input_list.name),
-         "--output_folder_path", str(outputs)],
+        [
+            str(runner),
+            "--model_path",
+            str(pte),
+            "--input_list_path",
+            str(input_list.name),
+            "--output_folder_path",
+            str(outputs),
+        ],
         input_list.parent,
         {"LD_LIBRARY_PATH": os.pathsep.join([str(sdk / "lib" / "x86_64-linux-clang"), str(build / "lib")])},
     )
 
 
-def run_simulator(project: Project, pte: Path, inputs: tuple[torch.Tensor, ...],
-                  folders: Folders, steps: float | None = None) -> tuple[Comparison, dict[str, list[str]]]:
+def run_simulator(
+    project: Project, pte: Path, inputs: tuple[torch.Tensor, ...], folders: Folders, steps: float | None = None
+) -> tuple[Comparison, dict[str, list[str]]]:
     """Run the .pte on the host through the LPAI x86_64 simulator and compare with eager."""
     prepared = prepare_run(project, pte, inputs, SIMULATOR)
     sdk = require_qnn_sdk(minimum=MIN_SDK_BUILD)
@@ -850,13 +946,14 @@ def run_simulator(project: Project, pte: Path, inputs: tuple[torch.Tensor, ...],
 def serial_from(explicit: str | None) -> str:
     serial = explicit or env_value(SERIAL_ENV)
     if not serial:
-        raise ToolchainError(f"no device serial: pass --device SERIAL or export {SERIAL_ENV}=<serial> (see `adb devices`)")
+        raise ToolchainError(
+            f"no device serial: pass --device SERIAL or export {SERIAL_ENV}=<serial> (see `adb devices`)"
+        )
     return serial
 
 
 def device_folders(build: str | None, direct: str | None) -> Folders:
-    return Folders(_folder(BUILD_FOLDER_ENV, build, DIRECT_RUNNER),
-                   _folder(DIRECT_BUILD_FOLDER_ENV, direct))
+    return Folders(_folder(BUILD_FOLDER_ENV, build, DIRECT_RUNNER), _folder(DIRECT_BUILD_FOLDER_ENV, direct))
 
 
 def simulator_folders(build: str | None) -> Folders:

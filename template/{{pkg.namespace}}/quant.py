@@ -9,7 +9,7 @@ requantization), so no 16-bit config is offered here.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import torch
 

@@ -20,12 +20,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
 
 from ._package import (
-    INTERFACE_PROVIDER,
     ISLAND_LIBRARY_NAME,
     LIBRARY_NAME,
     LPAI_HW_VERSION,
@@ -59,9 +58,9 @@ MAKE_HOST_VARIABLES = ("CC=gcc", "CXX=g++")
 
 # Environment variables this project reads (besides the SDK roots).
 SERIAL_ENV = "ANDROID_SERIAL"
-BUILD_FOLDER_ENV = "EXECUTORCH_BUILD_FOLDER"            # e.g. executorch/build-android
+BUILD_FOLDER_ENV = "EXECUTORCH_BUILD_FOLDER"  # e.g. executorch/build-android
 DIRECT_BUILD_FOLDER_ENV = "EXECUTORCH_DIRECT_BUILD_FOLDER"  # e.g. executorch/build-direct
-X86_BUILD_FOLDER_ENV = "EXECUTORCH_X86_BUILD_FOLDER"    # e.g. executorch/build-x86
+X86_BUILD_FOLDER_ENV = "EXECUTORCH_X86_BUILD_FOLDER"  # e.g. executorch/build-x86
 SIGNER_PYTHON_ENV = "LPAI_SIGNER_PYTHON"
 
 # Files of the ExecuTorch build folders the device and simulator paths need.
@@ -70,8 +69,10 @@ DIRECT_STUB = "examples/qualcomm/direct_executor_runner/libqnn_executorch_stub.s
 X86_RUNNER = "examples/qualcomm/executor_runner/qnn_executor_runner"
 # What ExecuTorch's build.sh --build_direct_mode 0 leaves in <executorch>/build-direct
 # (unsigned; sign_library.sh signs copies of them into the SDK, see below).
-DIRECT_BUILD_OUTPUTS = ("backends/qualcomm/libqnn_executorch_backend.so",
-                        "backends/qualcomm/qnn_executorch/direct_mode/libqnn_executorch_skel.so")
+DIRECT_BUILD_OUTPUTS = (
+    "backends/qualcomm/libqnn_executorch_backend.so",
+    "backends/qualcomm/qnn_executorch/direct_mode/libqnn_executorch_skel.so",
+)
 
 # ExecuTorch: the one source revision this project is written against (its
 # backends/qualcomm/export_utils.py, with `Device`, and examples/qualcomm/custom_op/
@@ -80,8 +81,10 @@ DIRECT_BUILD_OUTPUTS = ("backends/qualcomm/libqnn_executorch_backend.so",
 # for a source build names this revision, and nothing else spells it.
 EXECUTORCH_PR = "pytorch/executorch#22659"
 EXECUTORCH_REVISION = "795e03ce4a420a0d8468440921d59abb4e92272f"
-EXECUTORCH_SOURCE_HINT = (f"build ExecuTorch from source at revision {EXECUTORCH_REVISION[:12]} "
-                          f"(at or after the LPAI custom op pull request {EXECUTORCH_PR}) and install that build")
+EXECUTORCH_SOURCE_HINT = (
+    f"build ExecuTorch from source at revision {EXECUTORCH_REVISION[:12]} "
+    f"(at or after the LPAI custom op pull request {EXECUTORCH_PR}) and install that build"
+)
 
 # Direct mode on the aDSP: ExecuTorch's SimpleADB (later: Device) pushes these six from
 # $QNN_SDK_ROOT/lib/lpai-v<hw>/signed and refuses to run without them ("Missing the
@@ -89,8 +92,14 @@ EXECUTORCH_SOURCE_HINT = (f"build ExecuTorch from source at revision {EXECUTORCH
 # `backends/qualcomm/scripts/build.sh --build_direct_mode 0 --soc_model <SoC>` builds the
 # first two into <executorch>/build-direct and ends with sign_library.sh --direct_mode,
 # which signs all six into it.
-DIRECT_MODE_LIBRARIES = ("libqnn_executorch_backend.so", "libqnn_executorch_skel.so", "libQnnLpai.so",
-                         "libQnnSystem.so", "libc++abi.so.1", "libc++.so.1")
+DIRECT_MODE_LIBRARIES = (
+    "libqnn_executorch_backend.so",
+    "libqnn_executorch_skel.so",
+    "libQnnLpai.so",
+    "libQnnSystem.so",
+    "libc++abi.so.1",
+    "libc++.so.1",
+)
 EXECUTORCH_DIRECT_BUILD = f"backends/qualcomm/scripts/build.sh --build_direct_mode 0 --soc_model {SOC_MODEL}"
 
 
@@ -163,16 +172,20 @@ def qnn_sdk_version(root: Path) -> tuple[tuple[int, ...] | None, str]:
 def require_qnn_sdk(environ: Mapping[str, str] | None = None, minimum: tuple[int, int] = MIN_SDK_BUILD) -> Path:
     root = env_path("QNN_SDK_ROOT", environ)
     if root is None:
-        raise ToolchainError("QNN_SDK_ROOT is not set: install the Qualcomm AI Engine Direct SDK "
-                             f">= {format_version(minimum)} and export QNN_SDK_ROOT=<sdk>")
+        raise ToolchainError(
+            "QNN_SDK_ROOT is not set: install the Qualcomm AI Engine Direct SDK "
+            f">= {format_version(minimum)} and export QNN_SDK_ROOT=<sdk>"
+        )
     if not root.is_dir():
         raise ToolchainError(f"QNN_SDK_ROOT={root} is not a directory")
     version, source = qnn_sdk_version(root)
     if version is None:
         raise ToolchainError(f"cannot tell the QNN SDK version ({source})")
     if version[:2] < minimum:
-        raise ToolchainError(f"QNN SDK {format_version(version)} is too old: this step needs "
-                             f">= {format_version(minimum)} (read from {source})")
+        raise ToolchainError(
+            f"QNN SDK {format_version(version)} is too old: this step needs "
+            f">= {format_version(minimum)} (read from {source})"
+        )
     return root
 
 
@@ -190,16 +203,17 @@ def hexagon_tools_root(environ: Mapping[str, str] | None = None) -> Path:
     root = require_hexagon_sdk(environ)
     version = env_value("HEXAGON_TOOLS_VERSION", environ)
     if version is None:
-        raise ToolchainError("HEXAGON_TOOLS_VERSION is not set: export the version folder under "
-                             f"{root / HEXAGON_TOOLS}, e.g. HEXAGON_TOOLS_VERSION=19.0.04")
+        raise ToolchainError(
+            "HEXAGON_TOOLS_VERSION is not set: export the version folder under "
+            f"{root / HEXAGON_TOOLS}, e.g. HEXAGON_TOOLS_VERSION=19.0.04"
+        )
     tools = root / HEXAGON_TOOLS / version
     if not tools.is_dir():
         raise ToolchainError(f"HEXAGON_TOOLS_VERSION={version}: {tools} does not exist")
     return tools
 
 
-def signer_python(environ: Mapping[str, str] | None = None,
-                  current: tuple[int, int] | None = None) -> str | None:
+def signer_python(environ: Mapping[str, str] | None = None, current: tuple[int, int] | None = None) -> str | None:
     """An interpreter the signer runs under (Python < 3.12), or None."""
     explicit = env_value(SIGNER_PYTHON_ENV, environ)
     if explicit:
@@ -215,6 +229,7 @@ def signer_python(environ: Mapping[str, str] | None = None,
 
 
 # --------------------------------------------------------------------------- the project
+
 
 @dataclass(frozen=True)
 class Project:
@@ -253,8 +268,9 @@ class Project:
         if not configs:
             raise ToolchainError(f"no OpDef XML in {self.op_dir / 'config'}")
         if len(configs) > 1:
-            raise ToolchainError(f"more than one OpDef XML in {self.op_dir / 'config'}: "
-                                 + ", ".join(p.name for p in configs))
+            raise ToolchainError(
+                f"more than one OpDef XML in {self.op_dir / 'config'}: " + ", ".join(p.name for p in configs)
+            )
         return configs[0]
 
 
@@ -264,11 +280,14 @@ def find_project(start: Path | str | None = None) -> Project:
     for candidate in (here, *here.parents):
         if (candidate / "op_package" / PACKAGE_NAME).is_dir():
             return Project(candidate)
-    raise ToolchainError(f"{here} is not inside a {NAMESPACE} project (no op_package/{PACKAGE_NAME}); "
-                         "run from the project folder or pass --project")
+    raise ToolchainError(
+        f"{here} is not inside a {NAMESPACE} project (no op_package/{PACKAGE_NAME}); "
+        "run from the project folder or pass --project"
+    )
 
 
 # --------------------------------------------------------------------------- commands
+
 
 @dataclass
 class Command:
@@ -291,8 +310,15 @@ def run_command(cmd: Command, *, stdin_text: str | None = None, what: str = "") 
     print(f"$ {cmd.describe()}", flush=True)
     env = {**os.environ, **cmd.env}
     try:
-        proc = subprocess.run(cmd.argv, cwd=cmd.cwd, env=env, input=stdin_text, text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        proc = subprocess.run(
+            cmd.argv,
+            cwd=cmd.cwd,
+            env=env,
+            input=stdin_text,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
     except FileNotFoundError:
         raise ToolchainError(f"{cmd.argv[0]}: command not found") from None
     if proc.stdout:
@@ -311,17 +337,22 @@ def build_commands(project: Project, host_only: bool, environ: Mapping[str, str]
         raise ToolchainError(f"{sdk / LPAI_MAKEFILES} is missing: this SDK has no LPAI op package makefiles")
     if not project.op_dir.is_dir():
         raise ToolchainError(f"{project.op_dir} does not exist")
-    commands = [Command(["make", MAKE_HOST_TARGET, *MAKE_HOST_VARIABLES], project.op_dir,
-                        {"QNN_SDK_ROOT": str(sdk)})]
+    commands = [Command(["make", MAKE_HOST_TARGET, *MAKE_HOST_VARIABLES], project.op_dir, {"QNN_SDK_ROOT": str(sdk)})]
     if not host_only:
         hexagon = require_hexagon_sdk(environ)
         tools = hexagon_tools_root(environ)
         # The DSP build uses hexagon-clang from the Hexagon SDK: no CC/CXX override here.
-        commands.append(Command(["make", MAKE_DSP_TARGET], project.op_dir, {
-            "QNN_SDK_ROOT": str(sdk),
-            "HEXAGON_SDK_ROOT": str(hexagon),
-            "HEXAGON_TOOLS_VERSION": tools.name,
-        }))
+        commands.append(
+            Command(
+                ["make", MAKE_DSP_TARGET],
+                project.op_dir,
+                {
+                    "QNN_SDK_ROOT": str(sdk),
+                    "HEXAGON_SDK_ROOT": str(hexagon),
+                    "HEXAGON_TOOLS_VERSION": tools.name,
+                },
+            )
+        )
     return commands
 
 
@@ -336,13 +367,15 @@ def build(project: Project, host_only: bool, environ: Mapping[str, str] | None =
         run_command(cmd, what=f"make {cmd.argv[1]}")
         missing = [p for p in expected if not p.is_file()]
         if missing:
-            raise ToolchainError(f"make {cmd.argv[1]} succeeded but did not produce "
-                                 + ", ".join(str(p) for p in missing))
+            raise ToolchainError(
+                f"make {cmd.argv[1]} succeeded but did not produce " + ", ".join(str(p) for p in missing)
+            )
         built.extend(expected)
     return built
 
 
 # --------------------------------------------------------------------------- signing
+
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
@@ -355,13 +388,21 @@ def sign_commands(project: Project, out_dir: Path, environ: Mapping[str, str] | 
         raise ToolchainError(f"signer not found: {signer}")
     python = signer_python(environ)
     if python is None:
-        raise ToolchainError("the signer needs Python < 3.12 (elfsigner.py imports `imp`): install python3.11 "
-                             f"or set {SIGNER_PYTHON_ENV}=<python3.11>")
+        raise ToolchainError(
+            "the signer needs Python < 3.12 (elfsigner.py imports `imp`): install python3.11 "
+            f"or set {SIGNER_PYTHON_ENV}=<python3.11>"
+        )
     missing = [str(p) for p in project.dsp_libs if not p.is_file()]
     if missing:
         raise ToolchainError("nothing to sign, missing " + ", ".join(missing) + f": run `python -m {NAMESPACE} build`")
-    return [Command([python, str(signer), "-i", str(lib), "-o", str(out_dir)], out_dir.parent,
-                    {"HEXAGON_SDK_ROOT": str(hexagon)}) for lib in project.dsp_libs]
+    return [
+        Command(
+            [python, str(signer), "-i", str(lib), "-o", str(out_dir)],
+            out_dir.parent,
+            {"HEXAGON_SDK_ROOT": str(hexagon)},
+        )
+        for lib in project.dsp_libs
+    ]
 
 
 def sign(project: Project, environ: Mapping[str, str] | None = None) -> list[Path]:
@@ -423,6 +464,7 @@ def check_signed(project: Project) -> list[Path]:
         if entry is None or not signed.is_file() or _sha256(signed) != entry["signed_sha256"]:
             raise ToolchainError(f"{signed} is missing or altered: run `python -m {NAMESPACE} sign`")
         if not lib.is_file() or _sha256(lib) != entry["source_sha256"]:
-            raise ToolchainError(f"{signed.name} was signed from another build of {lib}: stale, "
-                                 f"run `python -m {NAMESPACE} sign`")
+            raise ToolchainError(
+                f"{signed.name} was signed from another build of {lib}: stale, run `python -m {NAMESPACE} sign`"
+            )
     return list(project.signed_libs)
