@@ -8,6 +8,8 @@ check, host-built kernels); they take most of this module's time.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -108,12 +110,22 @@ def check_tree(project: Path, spec: dict) -> None:
         assert owned_by_user == in_user_area, f"{rel}: ownership header does not match its folder"
 
 
+def check_lint(project: Path) -> None:
+    """ruff (check and format) is clean on the rendered project, under the project's own
+    configuration (its pyproject.toml): what its pre-commit and CI run."""
+    for args in (["check", "--no-cache", "--output-format=concise", "."], ["format", "--no-cache", "--check", "."]):
+        run = subprocess.run([sys.executable, "-m", "ruff", *args], cwd=project, capture_output=True, text=True,
+                             timeout=120)
+        assert run.returncode == 0, f"ruff {args[0]} on the rendered project:\n{run.stdout[-6000:]}{run.stderr[-2000:]}"
+
+
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo):
     spec = VARIANTS[name]
     result = copie_session.copy(extra_answers=spec, template_dir=template_repo)
     assert result.exit_code == 0, result.exception
     check_tree(result.project_dir, spec)
+    check_lint(result.project_dir)
     run = run_project_tests(result.project_dir)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert re.search(r"\d+ passed", run.stdout)
@@ -137,6 +149,7 @@ def test_custom_op_fails_until_the_user_writes_it(copie_session, template_repo):
     assert result.exit_code == 0, result.exception
     project = result.project_dir
     check_tree(project, spec)
+    check_lint(project)
     user_eager = project / "norm_ops/user/my_norm.py"
     assert "NotImplementedError" in user_eager.read_text()
 
