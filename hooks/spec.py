@@ -332,6 +332,21 @@ class Op:
         return ", ".join([i.name for i in self.inputs] + [p.name for p in self.params])
 
     @property
+    def py_inputs_tuple(self) -> str:
+        """`inputs=` of the op's row in ops.py's OPS table, as ruff format writes it."""
+        return _py_tuple([f'"{i.name}"' for i in self.inputs], "inputs=")
+
+    @property
+    def py_params_tuple(self) -> str:
+        """`params=` of the op's row in ops.py's OPS table: (name, type, default) per param."""
+        return _py_tuple([f'("{p.name}", "{p.type}", {p.default_py})' for p in self.params], "params=")
+
+    @property
+    def reference_signature(self) -> str:
+        """Arguments of the numpy reference: inputs, then params with their defaults, untyped."""
+        return ", ".join([i.name for i in self.inputs] + [f"{p.name}={p.default_py}" for p in self.params])
+
+    @property
     def int_check_args(self) -> str:
         """Keyword arguments of the call-time uint32 check, '' when the op has no int param."""
         return ", ".join(f"{p.name}={p.name}" for p in self.params if p.type == "int")
@@ -424,6 +439,22 @@ class Package:
                 entry["expr"] = op.expr
             out["ops"].append(entry)
         return out
+
+
+# The rendered project's line length (template/pyproject.toml.jinja, [tool.ruff]).
+PY_LINE_LENGTH = 120
+# Where _py_tuple's literals stand: an argument of a call inside the OPS tuple.
+_OPS_TABLE_INDENT = 8
+
+
+def _py_tuple(items: list[str], keyword: str) -> str:
+    """A tuple literal as `ruff format` leaves it: on one line when `<keyword><tuple>,`
+    fits, else one item per line (with the trailing comma that keeps it so)."""
+    one_line = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    if _OPS_TABLE_INDENT + len(keyword) + len(one_line) + 1 <= PY_LINE_LENGTH:
+        return one_line
+    pad = " " * (_OPS_TABLE_INDENT + 4)
+    return "(\n" + "".join(f"{pad}{item},\n" for item in items) + " " * _OPS_TABLE_INDENT + ")"
 
 
 def _schema_default(p: Param) -> str:
