@@ -111,7 +111,8 @@ def ops_header(pkg) -> tuple[str, list]:
             "",
         ]
         out += lines
-        kinds = ", ".join("'%s'" % {"float": "f", "int": "i", "bool": "b"}[p.type] for p in op.params)
+        letter = {"float": "f", "int": "i", "bool": "b"}
+        kinds = ", ".join(f"'{letter[p.type]}'" for p in op.params)
         values = ", ".join(c_double(p.default) for p in op.params)
         entries.append(
             f'    {{"{op.name}", "{op.qnn_type}", {op.n_inputs}u, {op.n_params}u, {{{kinds or "0"}}}, '

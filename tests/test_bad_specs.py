@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from conftest import copier_cli, tree
 
 BAD = sorted((Path(__file__).parent / "specs" / "bad").glob("*.yaml"))

@@ -42,10 +42,7 @@ def path_tokens(text: str, roots: tuple[str, ...]) -> set[str]:
 
 
 def exists(token: str, *bases: Path) -> bool:
-    for base in bases:
-        if (base / token).exists() or (base / f"{token}.jinja").exists():
-            return True
-    return False
+    return any((base / token).exists() or (base / f"{token}.jinja").exists() for base in bases)
 
 
 def missing_in_project(project: Path, ns: str, pkg: str) -> list[str]:

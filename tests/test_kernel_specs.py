@@ -15,6 +15,7 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+
 from conftest import run_project_tests
 
 SPEC = {

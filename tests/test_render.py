@@ -16,6 +16,7 @@ import pytest
 
 from conftest import load_example, run_project_tests, tree
 
+
 def _scale_and_more() -> dict:
     """examples/scale.yaml plus a unary op without params and a binary op with int and
     bool params, built for another arch: one project, so one suite run, covers the

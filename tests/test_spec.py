@@ -13,11 +13,12 @@ import xml.etree.ElementTree as ET
 import jinja2
 import pytest
 import yaml
-from conftest import EXAMPLES, ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hooks import names, spec
+
+from conftest import EXAMPLES, ROOT
 
 
 def minimal(**op):

@@ -30,10 +30,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import copier_cli, run_project_tests
 
 from hooks import expr as expr_mod
 from hooks import names, spec
+
+from conftest import copier_cli, run_project_tests
 
 pytestmark = pytest.mark.stress
 

@@ -34,9 +34,25 @@ from packaging.version import Version
 
 from conftest import ROOT, run_project_tests, snapshot_template
 from update_helpers import (
-    ADDED_OP, FIX_C, FIX_PY, MARK_END, MARK_MIDDLE, MARK_START, SPEC, USER_GLOBS,
-    commit_all, convention_fix, copy_project, files, git, is_user_owned, leftovers,
-    release, update, user_files, write_spec,
+    ADDED_OP,
+    FIX_C,
+    FIX_PY,
+    MARK_END,
+    MARK_MIDDLE,
+    MARK_START,
+    SPEC,
+    USER_GLOBS,
+    commit_all,
+    convention_fix,
+    copy_project,
+    files,
+    git,
+    is_user_owned,
+    leftovers,
+    release,
+    update,
+    user_files,
+    write_spec,
 )
 
 NS = SPEC["namespace"]
