@@ -35,20 +35,16 @@ from pathlib import Path
 import torch
 
 from . import op_package_xml
+from ._package import INTERFACE_PROVIDER, LIBRARY_NAME, NAMESPACE, PACKAGE_NAME, SOC_MODEL
 from .ops import OPS
 from .toolchain import (
     BUILD_FOLDER_ENV,
     DIRECT_BUILD_FOLDER_ENV,
     DIRECT_RUNNER,
     EXECUTORCH_SOURCE_HINT,
-    INTERFACE_PROVIDER,
-    LIBRARY_NAME,
     MIN_SDK_BUILD,
     MIN_SDK_DEVICE,
-    NAMESPACE,
-    PACKAGE_NAME,
     SERIAL_ENV,
-    SOC_MODEL,
     X86_BUILD_FOLDER_ENV,
     X86_RUNNER,
     Command,

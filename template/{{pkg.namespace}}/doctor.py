@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ._package import NAMESPACE, SOC_MODEL
 from .toolchain import (
     BUILD_FOLDER_ENV,
     DIRECT_BUILD_FOLDER_ENV,
@@ -28,12 +29,10 @@ from .toolchain import (
     LPAI_MAKEFILES,
     MIN_SDK_BUILD,
     MIN_SDK_DEVICE,
-    NAMESPACE,
     SERIAL_ENV,
     SIGNER,
     SIGNER_MAX_PYTHON,
     SIGNER_PYTHON_ENV,
-    SOC_MODEL,
     X86_BUILD_FOLDER_ENV,
     X86_RUNNER,
     Project,
