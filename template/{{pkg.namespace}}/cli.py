@@ -103,7 +103,7 @@ def _cmd_sign(args: argparse.Namespace) -> None:
 
 
 def _shape(text: str | None, default):
-    from .device import check_shape
+    from .device_data import check_shape
 
     if not text:
         return tuple(default)
@@ -115,7 +115,7 @@ def _shape(text: str | None, default):
 
 
 def _value(value: float | None, option: str) -> float | None:
-    from .device import check_value
+    from .device_data import check_value
 
     return None if value is None else check_value(value, option)
 
@@ -129,9 +129,9 @@ def _steps(args) -> float | None:
 
 def _calibration(args, shape):
     """Calibration batches and example inputs; for your model both come from you."""
-    from . import device
+    from . import device_data
 
-    example = device.load_batches(Path(args.example_inputs), "--example-inputs") if args.example_inputs else None
+    example = device_data.load_batches(Path(args.example_inputs), "--example-inputs") if args.example_inputs else None
     if example is not None and len(example) != 1:
         raise CommandError(f"--example-inputs {args.example_inputs}: holds {len(example)} batches, expected one")
     if args.model:
@@ -147,20 +147,20 @@ def _calibration(args, shape):
             )
     value = _value(args.calibration_value, "--calibration-value")
     if args.calibration:
-        batches = device.load_batches(Path(args.calibration), "--calibration")
+        batches = device_data.load_batches(Path(args.calibration), "--calibration")
     elif value is not None:
-        batches = [device.constant_inputs(value, shape)]
+        batches = [device_data.constant_inputs(value, shape)]
     else:
-        batches = [device.random_inputs(seed, shape) for seed in range(device.CALIBRATION_BATCHES)]
+        batches = [device_data.random_inputs(seed, shape) for seed in range(device_data.CALIBRATION_BATCHES)]
     return batches, (example[0] if example else None)
 
 
 def _inputs(args, pte: Path, shape):
     """Inference inputs: --inputs FILE, --input-value V, the example inputs export saved, or generated."""
-    from . import device
+    from . import device, device_data
 
     if args.inputs:
-        batches = device.load_batches(Path(args.inputs), "--inputs")
+        batches = device_data.load_batches(Path(args.inputs), "--inputs")
         if len(batches) != 1:
             raise CommandError(f"--inputs {args.inputs}: holds {len(batches)} batches, run takes one")
         return batches[0]
@@ -173,11 +173,11 @@ def _inputs(args, pte: Path, shape):
         )
     if value is not None:
         if model is None:
-            return device.constant_inputs(value, shape)
-        return device.constant_like(device.read_sidecar(pte, _target_of(pte)).inputs, value)
+            return device_data.constant_inputs(value, shape)
+        return device_data.constant_like(device.read_sidecar(pte, _target_of(pte)).inputs, value)
     if model is not None:
-        return device.load_batches(device.example_file(pte), "the saved example inputs")[0]
-    return device.random_inputs(1000, shape)
+        return device_data.load_batches(device.example_file(pte), "the saved example inputs")[0]
+    return device_data.random_inputs(1000, shape)
 
 
 def _pte(args, project, target):
@@ -195,18 +195,18 @@ class _Lowering:
 
 
 def _lowering(args, project, target) -> _Lowering:
-    from . import device
+    from . import device, device_data
 
-    shape = _shape(args.shape, device.DEFAULT_SHAPE)
+    shape = _shape(args.shape, device_data.DEFAULT_SHAPE)
     calibration, example = _calibration(args, shape)
     device.check_data(calibration, example)
-    model = device.load_model(args.model, project.root)
+    model = device_data.load_model(args.model, project.root)
     device.check_output_path(_pte(args, project, target))
     return _Lowering(model, calibration, example)
 
 
 def _export(args, project, target, folders, lowering: _Lowering, serial=None):
-    from . import device
+    from . import device, device_data
 
     pte = _pte(args, project, target)
     print(f"exporting for the {target}: {pte}")
@@ -221,17 +221,17 @@ def _export(args, project, target, folders, lowering: _Lowering, serial=None):
         example=lowering.example,
         model=lowering.model,
     )
-    print(f"wrote {pte}; delegation check passed ({device.delegate_summary(delegates)})")
+    print(f"wrote {pte}; delegation check passed ({device_data.delegate_summary(delegates)})")
     return pte
 
 
 def _cmd_export(args: argparse.Namespace) -> None:
-    from . import device
+    from . import device, registration
 
     project = _project(args)
     # Your arguments, model and data first, then what only installing things fixes.
     lowering = _lowering(args, project, args.target)
-    device.require_op_package_support(for_device=args.target == device.DEVICE)
+    registration.require_op_package_support(for_device=args.target == device.DEVICE)
     if args.target == device.DEVICE:
         folders = device.device_folders(args.build_folder, args.direct_build_folder)
     else:
@@ -240,7 +240,7 @@ def _cmd_export(args: argparse.Namespace) -> None:
 
 
 def _finish(comparison, delegates) -> None:
-    from .device import report
+    from .device_data import report
 
     print(report(comparison, delegates))
     if not comparison.ok:
@@ -252,14 +252,14 @@ def _finish(comparison, delegates) -> None:
 
 
 def _cmd_run(args: argparse.Namespace) -> None:
-    from . import device
+    from . import device, registration
 
     project = _project(args)
     pte = _pte(args, project, device.DEVICE)
     _steps(args)
     shape = _shape(args.shape, _exported_shape(pte))
     inputs = _inputs(args, pte, shape)
-    device.require_op_package_support(for_device=True)
+    registration.require_op_package_support(for_device=True)
     serial = device.serial_from(args.device)
     folders = device.device_folders(args.build_folder, args.direct_build_folder)
     print(f"running {pte} on device {serial} (LPAI, direct mode)")
@@ -280,7 +280,7 @@ def _sidecar_data(pte: Path) -> dict:
 
 
 def _exported_shape(pte: Path):
-    from .device import DEFAULT_SHAPE
+    from .device_data import DEFAULT_SHAPE
 
     try:
         return tuple(int(v) for v in _sidecar_data(pte)["inputs"][0]["shape"])
@@ -298,13 +298,13 @@ def _target_of(pte: Path) -> str:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> None:
-    from . import device
+    from . import device, registration
 
     project = _project(args)
     _steps(args)
     _value(args.input_value, "--input-value")
     lowering = _lowering(args, project, device.SIMULATOR)
-    device.require_op_package_support(for_device=False)
+    registration.require_op_package_support(for_device=False)
     folders = device.simulator_folders(args.build_folder)
     pte = _export(args, project, device.SIMULATOR, folders, lowering)
     inputs = _inputs(args, pte, _shape(args.shape, _exported_shape(pte)))
