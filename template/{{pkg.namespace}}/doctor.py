@@ -94,20 +94,10 @@ def _folder_check(
     return Check(name, True, str(folder), fix, needed)
 
 
-def run_checks(
-    project: Project | None,
-    environ: Mapping[str, str] | None = None,
-    schema_loader: Callable[[], object] | None = None,
-    python_version: tuple[int, int] | None = None,
-) -> list[Check]:
-    import os
-
-    env = os.environ if environ is None else environ
-    pyver = python_version or sys.version_info[:2]
+def check_qnn_sdk(env: Mapping[str, str]) -> list[Check]:
+    """The QNN SDK: its folder and version, the LPAI header and makefiles, the signed direct-mode runtime."""
     checks: list[Check] = []
     add = checks.append
-
-    # ---- Qualcomm AI Engine Direct SDK
     need_sdk_fix = (
         f"install the Qualcomm AI Engine Direct SDK >= {format_version(MIN_SDK_DEVICE)} "
         "and export QNN_SDK_ROOT=<sdk folder>"
@@ -160,8 +150,13 @@ def run_checks(
                 (DEVICE,),
             )
         )
+    return checks
 
-    # ---- host compilers
+
+def check_host_compilers(env: Mapping[str, str]) -> list[Check]:
+    """Make, gcc and g++ for the host library."""
+    checks: list[Check] = []
+    add = checks.append
     for tool, what in (("make", "make"), ("gcc", "gcc (host library)"), ("g++", "g++ (host library)")):
         found = which(tool, env)
         add(
@@ -173,8 +168,13 @@ def run_checks(
                 (BUILD,),
             )
         )
+    return checks
 
-    # ---- Hexagon SDK and the signer
+
+def check_hexagon_sdk(env: Mapping[str, str], pyver: tuple[int, int]) -> list[Check]:
+    """The Hexagon SDK, its compiler, the signer and a Python old enough to run it."""
+    checks: list[Check] = []
+    add = checks.append
     hexagon_check = _folder_check(
         "HEXAGON_SDK_ROOT",
         env,
@@ -222,8 +222,13 @@ def run_checks(
             (SIGN,),
         )
     )
+    return checks
 
-    # ---- ExecuTorch
+
+def check_executorch(env: Mapping[str, str], schema_loader: Callable[[], object]) -> list[Check]:
+    """ExecuTorch: installed, and able to register an LPAI op package."""
+    checks: list[Check] = []
+    add = checks.append
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as dist_version
 
@@ -245,7 +250,7 @@ def run_checks(
     et_error = ""
     if et_version is not None:
         try:
-            schema = (schema_loader or qc_schema)()
+            schema = schema_loader()
         except Exception as exc:  # noqa: BLE001 - reported, not raised
             schema = None
             et_error = f"cannot import its Qualcomm backend: {exc}"
@@ -269,6 +274,13 @@ def run_checks(
                 needed,
             )
         )
+    return checks
+
+
+def check_executorch_builds(env: Mapping[str, str]) -> list[Check]:
+    """The ExecuTorch build folders: the Android runner, the direct-mode libraries, the x86_64 runner."""
+    checks: list[Check] = []
+    add = checks.append
     add(
         _folder_check(
             BUILD_FOLDER_ENV,
@@ -299,8 +311,13 @@ def run_checks(
             (SIMULATE,),
         )
     )
+    return checks
 
-    # ---- adb and the device
+
+def check_device(env: Mapping[str, str]) -> list[Check]:
+    """Adb and the device named by ANDROID_SERIAL."""
+    checks: list[Check] = []
+    add = checks.append
     adb = which("adb", env)
     add(Check("adb", adb is not None, adb or "not on PATH", "install Android platform-tools (adb)", (DEVICE,)))
     serial = env_value(SERIAL_ENV, env)
@@ -327,35 +344,60 @@ def run_checks(
                 (DEVICE,),
             )
         )
-
-    # ---- this project's own artifacts
-    if project is not None:
-        add(
-            Check(
-                "host library built",
-                project.host_lib.is_file(),
-                str(project.host_lib),
-                f"python -m {NAMESPACE} build --host-only",
-                (EXPORT, SIMULATE),
-            )
-        )
-        missing = [p.name for p in project.dsp_libs if not p.is_file()]
-        add(
-            Check(
-                "DSP libraries built",
-                not missing,
-                str(project.dsp_libs[0].parent) + (f" lacks {', '.join(missing)}" if missing else ""),
-                f"python -m {NAMESPACE} build",
-                (SIGN,),
-            )
-        )
-        try:
-            check_signed(project)
-            ok, detail = True, str(project.signed_dir)
-        except ToolchainError as exc:
-            ok, detail = False, str(exc).split(":")[0]
-        add(Check("signed libraries (current)", ok, detail, f"python -m {NAMESPACE} sign", (DEVICE,)))
     return checks
+
+
+def check_artifacts(project: Project) -> list[Check]:
+    """The libraries this project built and signed."""
+    checks: list[Check] = []
+    add = checks.append
+    add(
+        Check(
+            "host library built",
+            project.host_lib.is_file(),
+            str(project.host_lib),
+            f"python -m {NAMESPACE} build --host-only",
+            (EXPORT, SIMULATE),
+        )
+    )
+    missing = [p.name for p in project.dsp_libs if not p.is_file()]
+    add(
+        Check(
+            "DSP libraries built",
+            not missing,
+            str(project.dsp_libs[0].parent) + (f" lacks {', '.join(missing)}" if missing else ""),
+            f"python -m {NAMESPACE} build",
+            (SIGN,),
+        )
+    )
+    try:
+        check_signed(project)
+        ok, detail = True, str(project.signed_dir)
+    except ToolchainError as exc:
+        ok, detail = False, str(exc).split(":")[0]
+    add(Check("signed libraries (current)", ok, detail, f"python -m {NAMESPACE} sign", (DEVICE,)))
+    return checks
+
+
+def run_checks(
+    project: Project | None,
+    environ: Mapping[str, str] | None = None,
+    schema_loader: Callable[[], object] | None = None,
+    python_version: tuple[int, int] | None = None,
+) -> list[Check]:
+    """Every check, one area after the other (the order `doctor` prints them in)."""
+    import os
+
+    env = os.environ if environ is None else environ
+    return [
+        *check_qnn_sdk(env),
+        *check_host_compilers(env),
+        *check_hexagon_sdk(env, python_version or sys.version_info[:2]),
+        *check_executorch(env, schema_loader or qc_schema),
+        *check_executorch_builds(env),
+        *check_device(env),
+        *(check_artifacts(project) if project is not None else []),
+    ]
 
 
 # Steps that need the results of an earlier step (build before sign, ...) are not
