@@ -136,8 +136,9 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
         try:
             value = float(value)
         except OverflowError:
-            raise ExprError(f"literal {_short(node.value)} is outside [{MIN_LITERAL:g}, {MAX_LITERAL:g}] "
-                            "or not finite") from None
+            raise ExprError(
+                f"literal {_short(node.value)} is outside [{MIN_LITERAL:g}, {MAX_LITERAL:g}] or not finite"
+            ) from None
         if not math.isfinite(value) or (value != 0 and not MIN_LITERAL <= abs(value) <= MAX_LITERAL):
             raise ExprError(f"literal {value!r} is outside [{MIN_LITERAL:g}, {MAX_LITERAL:g}] or not finite")
         return Num(value)
@@ -187,7 +188,9 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
         ast.NamedExpr: "assignments",
     }
     what = next((v for k, v in kinds.items() if isinstance(node, k)), type(node).__name__)
-    raise ExprError(f"{what} are not allowed (allowed: numbers, input/param names, + - * /, unary -, parentheses, {', '.join(FUNCTIONS)})")
+    raise ExprError(
+        f"{what} are not allowed (allowed: numbers, input/param names, + - * /, unary -, parentheses, {', '.join(FUNCTIONS)})"
+    )
 
 
 def _python_constant(node: Node) -> float | None:
@@ -215,8 +218,10 @@ def _check_constant_divisions(node: Node) -> None:
     divided by 0 is inf or NaN in torch and numpy, as in C)."""
     if isinstance(node, Bin):
         if node.op == "/" and _python_constant(node.left) is not None and _python_constant(node.right) == 0:
-            raise ExprError("divides by a constant equal to 0 (Python raises ZeroDivisionError where C "
-                            "gives inf); divide by an input or a param, or write the value meant")
+            raise ExprError(
+                "divides by a constant equal to 0 (Python raises ZeroDivisionError where C "
+                "gives inf); divide by an input or a param, or write the value meant"
+            )
         _check_constant_divisions(node.left)
         _check_constant_divisions(node.right)
     elif isinstance(node, Neg):
@@ -260,8 +265,12 @@ def c_float(value: float) -> str:
     return text + "f"
 
 
-def _render(node: Node, var: Callable[[Var], str], num: Callable[[float], str],
-            call: Callable[[str, list[str], tuple[Node, ...]], str]) -> str:
+def _render(
+    node: Node,
+    var: Callable[[Var], str],
+    num: Callable[[float], str],
+    call: Callable[[str, list[str], tuple[Node, ...]], str],
+) -> str:
     if isinstance(node, Num):
         return num(node.value)
     if isinstance(node, Var):
@@ -279,8 +288,7 @@ def to_torch(node: Node) -> str:
 
     def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
         # torch functions need tensors: a purely constant argument becomes a 0-d tensor.
-        args = [f"torch.as_tensor({a}, dtype=torch.float32)" if _is_constant(n) else a
-                for a, n in zip(args, nodes)]
+        args = [f"torch.as_tensor({a}, dtype=torch.float32)" if _is_constant(n) else a for a, n in zip(args, nodes)]
         table = {
             "abs": "torch.abs({0})",
             "min": "torch.minimum({0}, {1})",
@@ -349,16 +357,30 @@ def to_c(node: Node) -> str:
 # the host (gcc -O2); log and sqrt are libm calls, which also keep the kernel's
 # blocked loop from vectorising.
 COSTS: Mapping[str, int] = {
-    "num": 0, "var": 0, "neg": 1, "+": 1, "-": 1, "*": 1, "/": 4,
-    "abs": 1, "min": 4, "max": 4, "clamp": 8, "exp": 24, "sigmoid": 30, "relu": 1,
-    "tanh": 40, "log": 30, "sqrt": 20,
+    "num": 0,
+    "var": 0,
+    "neg": 1,
+    "+": 1,
+    "-": 1,
+    "*": 1,
+    "/": 4,
+    "abs": 1,
+    "min": 4,
+    "max": 4,
+    "clamp": 8,
+    "exp": 24,
+    "sigmoid": 30,
+    "relu": 1,
+    "tanh": 40,
+    "log": 30,
+    "sqrt": 20,
 }
 LIBRARY_CALLS = frozenset({"log", "sqrt"})
 
 
 @dataclass(frozen=True)
 class Cost:
-    scalar: int       # instructions per element, one element at a time
+    scalar: int  # instructions per element, one element at a time
     vectorises: bool  # no library call: the blocked loop runs it in SIMD lanes
 
 
@@ -375,5 +397,7 @@ def cost(node: Node) -> Cost:
         left, right = cost(node.left), cost(node.right)
         return Cost(left.scalar + right.scalar + COSTS[node.op], left.vectorises and right.vectorises)
     args = [cost(a) for a in node.args]
-    return Cost(sum(a.scalar for a in args) + COSTS[node.func],
-                node.func not in LIBRARY_CALLS and all(a.vectorises for a in args))
+    return Cost(
+        sum(a.scalar for a in args) + COSTS[node.func],
+        node.func not in LIBRARY_CALLS and all(a.vectorises for a in args),
+    )

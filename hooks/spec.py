@@ -168,11 +168,14 @@ class StructField:
 # The one declaration of the fixed members of `<QnnType>_args`: the header and the
 # kernel are rendered from it, and its names are reserved for inputs and params.
 ARGS_STRUCT_FIELDS = (
-    StructField("out", "float *out", "write `count` values here (real values, not codes)",
-                "args.out = c->out;"),
+    StructField("out", "float *out", "write `count` values here (real values, not codes)", "args.out = c->out;"),
     StructField("rank", "uint32_t rank", "number of dims", "args.rank = c->rank;"),
-    StructField("dims", "uint32_t dims[LPAI_MAX_RANK]", "logical shape, dims[rank - 1] moves fastest",
-                "memcpy(args.dims, c->dims, sizeof args.dims);"),
+    StructField(
+        "dims",
+        "uint32_t dims[LPAI_MAX_RANK]",
+        "logical shape, dims[rank - 1] moves fastest",
+        "memcpy(args.dims, c->dims, sizeof args.dims);",
+    ),
     StructField("count", "uint64_t count", "elements per tensor", "args.count = c->count;"),
 )
 
@@ -223,11 +226,9 @@ class Op:
     def c_args_members(self) -> list[str]:
         """The lines of `<QnnType>_args` (include/ops/<QnnType>_user.h) of a custom op:
         the inputs, the fixed members of ARGS_STRUCT_FIELDS, the params."""
-        rows = [(f"const float *{i.name};", f'input "{i.name}", dequantized, `count` values')
-                for i in self.inputs]
+        rows = [(f"const float *{i.name};", f'input "{i.name}", dequantized, `count` values') for i in self.inputs]
         rows += [(f"{f.decl};", f.comment) for f in ARGS_STRUCT_FIELDS]
-        rows += [(f"float {p.name};", f'parameter "{p.name}" ({p.type}), default {p.default_xml}')
-                 for p in self.params]
+        rows += [(f"float {p.name};", f'parameter "{p.name}" ({p.type}), default {p.default_xml}') for p in self.params]
         width = max(len(decl) for decl, _ in rows)
         return [f"{decl:<{width}} /* {comment} */" for decl, comment in rows]
 
@@ -431,8 +432,13 @@ class Package:
             "ops": [],
         }
         for op in self.ops:
-            entry: dict[str, Any] = {"name": op.name, "qnn_type": op.qnn_type, "kind": op.kind,
-                                     "doc": op.doc, "inputs": op.input_names}
+            entry: dict[str, Any] = {
+                "name": op.name,
+                "qnn_type": op.qnn_type,
+                "kind": op.kind,
+                "doc": op.doc,
+                "inputs": op.input_names,
+            }
             if op.params:
                 entry["params"] = [{k: v for k, v in asdict(p).items() if k != "index"} for p in op.params]
             if op.expr is not None:
@@ -506,8 +512,9 @@ def check_size(raw: Any) -> None:
         value = stack.pop()
         values += 1
         if values > MAX_RAW_VALUES:
-            raise SpecError("spec", f"is too large: more than {MAX_RAW_VALUES} values (YAML aliases count "
-                            "once per use)")
+            raise SpecError(
+                "spec", f"is too large: more than {MAX_RAW_VALUES} values (YAML aliases count once per use)"
+            )
         if isinstance(value, dict):
             stack.extend(value.keys())
             stack.extend(value.values())
@@ -559,7 +566,9 @@ def validate(raw: Any) -> Package:
         if op.name in seen_names:
             raise SpecError(f"ops[{i}].name", f"duplicate op name {op.name!r} (also {seen_names[op.name]})")
         if op.qnn_type in seen_types:
-            raise SpecError(f"ops[{i}].qnn_type", f"duplicate qnn_type {op.qnn_type!r} (also {seen_types[op.qnn_type]})")
+            raise SpecError(
+                f"ops[{i}].qnn_type", f"duplicate qnn_type {op.qnn_type!r} (also {seen_types[op.qnn_type]})"
+            )
         if op.qnn_type == package_name:
             raise SpecError(f"ops[{i}].qnn_type", "must differ from package_name (the C symbols would clash)")
         seen_names[op.name] = f"ops[{i}]"
@@ -661,13 +670,17 @@ def _check_doc(fp: str, doc: Any) -> None:
         raise SpecError(fp, f"is longer than {MAX_DOC} characters")
     bad = next((ch for ch in doc if not ch.isprintable()), None)
     if bad is not None:
-        raise SpecError(fp, f"character U+{ord(bad):04X} is not allowed (one line of printable text: "
-                        "no control, line-separator or format characters)")
+        raise SpecError(
+            fp,
+            f"character U+{ord(bad):04X} is not allowed (one line of printable text: "
+            "no control, line-separator or format characters)",
+        )
 
 
 # ---------------------------------------------------------------- reserved names
 # Each maps a name to the reason it is taken, read from what the templates generate
 # (hooks/names.py) and from the installed dependencies; the first reason found wins.
+
 
 def _merge(*tables: dict[str, str]) -> dict[str, str]:
     out: dict[str, str] = {}
@@ -694,8 +707,10 @@ def op_name_reserved() -> dict[str, str]:
     _, namespace_attrs = names.torch_ops_attributes()
     return _merge(
         names.generated_globals(),
-        {n: "is an attribute of torch.ops.<namespace>, so torch.ops.<namespace>.<op> would not reach the op"
-         for n in namespace_attrs},
+        {
+            n: "is an attribute of torch.ops.<namespace>, so torch.ops.<namespace>.<op> would not reach the op"
+            for n in namespace_attrs
+        },
     )
 
 
@@ -703,8 +718,10 @@ def op_name_reserved() -> dict[str, str]:
 def argument_reserved() -> dict[str, str]:
     """Names an input or a param must not take."""
     return _merge(
-        {f.name: "is a member the template puts in a custom op's args struct "
-                 "(include/ops/<qnn_type>_user.h)" for f in ARGS_STRUCT_FIELDS},
+        {
+            f.name: "is a member the template puts in a custom op's args struct (include/ops/<qnn_type>_user.h)"
+            for f in ARGS_STRUCT_FIELDS
+        },
         {"self": "is reserved in torch schemas"},
         names.generated_globals(),
         names.builtins_used_by_generated_functions(),
@@ -731,15 +748,20 @@ def _param_default(fp: str, ptype: str, value: Any) -> float | int | bool:
                 raise SpecError(fp, f"must be an integer for an int param, got {value!r}")
             value = int(value)
         if not 0 <= value <= UINT32_MAX:
-            raise SpecError(fp, f"must be in [0, {UINT32_MAX}]: ExecuTorch sends an int param to QNN as "
-                                "UINT_32 and fails on a negative one (use a float param for signed values)")
+            raise SpecError(
+                fp,
+                f"must be in [0, {UINT32_MAX}]: ExecuTorch sends an int param to QNN as "
+                "UINT_32 and fails on a negative one (use a float param for signed values)",
+            )
         return int(value)
     try:
         value = float(value)
     except OverflowError:
         value = math.inf
     if not math.isfinite(value) or (value != 0 and not expr_mod.MIN_LITERAL <= abs(value) <= expr_mod.MAX_LITERAL):
-        raise SpecError(fp, f"must be a finite number with magnitude in [{expr_mod.MIN_LITERAL:g}, {expr_mod.MAX_LITERAL:g}] or 0")
+        raise SpecError(
+            fp, f"must be a finite number with magnitude in [{expr_mod.MIN_LITERAL:g}, {expr_mod.MAX_LITERAL:g}] or 0"
+        )
     return value
 
 

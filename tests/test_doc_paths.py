@@ -86,8 +86,12 @@ def test_every_path_the_templates_docs_name_exists(projects):
     template (as is or as its .jinja source) or in a rendered project (the docs talk
     about a project's `tests/test_no_merge_leftovers.py`)."""
     project, _spec = projects["custom.yaml"]
-    docs = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").rglob("*.md")),
-            *sorted((ROOT / "examples").glob("*.yaml"))]
+    docs = [
+        ROOT / "README.md",
+        ROOT / "CHANGELOG.md",
+        *sorted((ROOT / "docs").rglob("*.md")),
+        *sorted((ROOT / "examples").glob("*.yaml")),
+    ]
     roots = ("docs", "tests", "hooks", "template", "examples", "bench", "op_package")
     problems = []
     for doc in docs:
@@ -103,7 +107,8 @@ def test_the_scan_finds_a_wrong_path(tmp_path):
     (tmp_path / "ns/user/op.py").write_text("")
     (tmp_path / "op_package/Pkg/user").mkdir(parents=True)
     (tmp_path / "op_package/Pkg/user/Op_math.c").write_text(
-        "/* Match the eager math in src/ns/user/: see ns/user/op.py and user/Op_math.c. */\n")
+        "/* Match the eager math in src/ns/user/: see ns/user/op.py and user/Op_math.c. */\n"
+    )
     problems = missing_in_project(tmp_path, "ns", "Pkg")
     assert problems == ["op_package/Pkg/user/Op_math.c: src/ns/user/ (in the op package)"]
 

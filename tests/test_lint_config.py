@@ -20,8 +20,11 @@ JINJA = re.compile(r"\{\{|\{%|\{#")
 
 
 def pinned_ruff() -> str:
-    pins = [line.split("==")[1].strip() for line in (ROOT / "requirements.txt").read_text().splitlines()
-            if line.startswith("ruff==")]
+    pins = [
+        line.split("==")[1].strip()
+        for line in (ROOT / "requirements.txt").read_text().splitlines()
+        if line.startswith("ruff==")
+    ]
     assert len(pins) == 1, "requirements.txt must pin ruff exactly once"
     return pins[0]
 
@@ -51,7 +54,9 @@ def test_one_ruff_version_everywhere():
 
 def test_the_rendered_pre_commit_checks_conflicts_and_rej_files():
     config = yaml.safe_load((TEMPLATE / ".pre-commit-config.yaml").read_text())
-    assert {"ruff-check", "ruff-format", "check-merge-conflict", "clang-format", "no-merge-leftovers"} <= hook_ids(config)
+    assert {"ruff-check", "ruff-format", "check-merge-conflict", "clang-format", "no-merge-leftovers"} <= hook_ids(
+        config
+    )
     [leftovers] = [h for r in config["repos"] for h in r["hooks"] if h["id"] == "no-merge-leftovers"]
     script = leftovers["entry"].split()[-1]
     assert (TEMPLATE / script).is_file(), f"the hook runs {script}, which the template does not ship"
@@ -78,6 +83,9 @@ def test_template_and_rendered_project_lint_with_the_same_rules():
 
 
 def test_no_jinja_file_lacks_jinja():
-    plain = [p.relative_to(TEMPLATE).as_posix() for p in TEMPLATE.rglob("*.jinja")
-             if not JINJA.search(p.read_text(encoding="utf-8"))]
+    plain = [
+        p.relative_to(TEMPLATE).as_posix()
+        for p in TEMPLATE.rglob("*.jinja")
+        if not JINJA.search(p.read_text(encoding="utf-8"))
+    ]
     assert not plain, f"no Jinja inside, drop the .jinja suffix (copied verbatim): {plain}"

@@ -23,15 +23,21 @@ def _scale_and_more() -> dict:
     three shapes (a rendered suite costs most of this module's time)."""
     spec = load_example("scale.yaml")
     spec["op_package_arch"] = "v75"
-    spec["ops"] = [*spec["ops"],
-                   {"name": "leaky", "inputs": ["x"], "expr": "max(x, 0.125 * x)"},
-                   {"name": "blend",
-                    "qnn_type": "Blend",
-                    "doc": "k * a - b / 2, plus one when bias_on.",
-                    "inputs": ["a", "b"],
-                    "params": [{"name": "k", "type": "int", "default": 2},
-                               {"name": "bias_on", "type": "bool", "default": True}],
-                    "expr": "k * a - b / 2 + bias_on"}]
+    spec["ops"] = [
+        *spec["ops"],
+        {"name": "leaky", "inputs": ["x"], "expr": "max(x, 0.125 * x)"},
+        {
+            "name": "blend",
+            "qnn_type": "Blend",
+            "doc": "k * a - b / 2, plus one when bias_on.",
+            "inputs": ["a", "b"],
+            "params": [
+                {"name": "k", "type": "int", "default": 2},
+                {"name": "bias_on", "type": "bool", "default": True},
+            ],
+            "expr": "k * a - b / 2 + bias_on",
+        },
+    ]
     return spec
 
 
@@ -54,23 +60,43 @@ def expected_files(spec: dict) -> set[str]:
     """Files the spec must produce (a subset: the op package adds more)."""
     ns, pkg = spec["namespace"], spec["package_name"]
     files = {
-        ".copier-answers.yml", ".gitignore", "README.md", "pyproject.toml",
-        "tests/conftest.py", "tests/lowering.py", "tests/reference.py", "tests/test_ops.py",
-        "tests/test_quant.py", "tests/test_delegation.py", "tests/user/README.md",
-        "tests/spec_values.py", "tests/test_executorch_builder.py",
+        ".copier-answers.yml",
+        ".gitignore",
+        "README.md",
+        "pyproject.toml",
+        "tests/conftest.py",
+        "tests/lowering.py",
+        "tests/reference.py",
+        "tests/test_ops.py",
+        "tests/test_quant.py",
+        "tests/test_delegation.py",
+        "tests/user/README.md",
+        "tests/spec_values.py",
+        "tests/test_executorch_builder.py",
     }
     files |= {f"{ns}/{m}.py" for m in ("__init__", "__main__", "cli", "delegation", "eager", "ops", "quant")}
     files.add(f"{ns}/user/__init__.py")
     op_pkg = f"op_package/{pkg}"
-    files |= {f"{op_pkg}/{f}" for f in (
-        "Makefile", f"config/{pkg}.xml", f"src/{pkg}Interface.c", "include/lpai_conventions.h",
-        "host/lpai_emu.c", "host/test_kernels.c")}
+    files |= {
+        f"{op_pkg}/{f}"
+        for f in (
+            "Makefile",
+            f"config/{pkg}.xml",
+            f"src/{pkg}Interface.c",
+            "include/lpai_conventions.h",
+            "host/lpai_emu.c",
+            "host/test_kernels.c",
+        )
+    }
     for op in spec["ops"]:
         qnn_type = qnn_type_of(op)
         files |= {f"{op_pkg}/src/ops/{qnn_type}_inference.c", f"{op_pkg}/src/ops/{qnn_type}_compiler.cpp"}
         if op.get("kind") == "custom":
-            files |= {f"{ns}/user/{op['name']}.py", f"{op_pkg}/user/{qnn_type}_math.c",
-                      f"{op_pkg}/include/ops/{qnn_type}_user.h"}
+            files |= {
+                f"{ns}/user/{op['name']}.py",
+                f"{op_pkg}/user/{qnn_type}_math.c",
+                f"{op_pkg}/include/ops/{qnn_type}_user.h",
+            }
     return files
 
 
@@ -115,8 +141,9 @@ def check_lint(project: Path) -> None:
     """ruff (check and format) is clean on the rendered project, under the project's own
     configuration (its pyproject.toml): what its pre-commit and CI run."""
     for args in (["check", "--no-cache", "--output-format=concise", "."], ["format", "--no-cache", "--check", "."]):
-        run = subprocess.run([sys.executable, "-m", "ruff", *args], cwd=project, capture_output=True, text=True,
-                             timeout=120)
+        run = subprocess.run(
+            [sys.executable, "-m", "ruff", *args], cwd=project, capture_output=True, text=True, timeout=120
+        )
         assert run.returncode == 0, f"ruff {args[0]} on the rendered project:\n{run.stdout[-6000:]}{run.stderr[-2000:]}"
 
 
@@ -133,7 +160,7 @@ def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo
     assert " failed" not in run.stdout
 
 
-CUSTOM_EAGER = '''\
+CUSTOM_EAGER = """\
 import torch
 
 
@@ -141,7 +168,7 @@ def my_norm(x: torch.Tensor) -> torch.Tensor:
     mean = x.mean()
     var = ((x - mean) ** 2).mean()
     return (x - mean) / torch.sqrt(var + 1e-5)
-'''
+"""
 
 
 def test_custom_op_fails_until_the_user_writes_it(copie_session, template_repo):
