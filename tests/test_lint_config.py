@@ -9,8 +9,11 @@ The lint itself runs in `make lint` (the template's sources) and in the render m
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import tomllib
 
+import pytest
 import yaml
 
 from conftest import ROOT
@@ -89,3 +92,45 @@ def test_no_jinja_file_lacks_jinja():
         if not JINJA.search(p.read_text(encoding="utf-8"))
     ]
     assert not plain, f"no Jinja inside, drop the .jinja suffix (copied verbatim): {plain}"
+
+
+@pytest.mark.parametrize("n_params", [0, 1, 2, 8])
+@pytest.mark.parametrize("n_inputs", [1, 2])
+def test_ops_table_rows_are_laid_out_as_ruff_format_writes_them(n_params, n_inputs):
+    """op.py_inputs_tuple / op.py_params_tuple, placed as ops.py places them, are left
+    unchanged by ruff format (short rows on one line, long ones one item per line)."""
+    from hooks import spec
+
+    inputs = ["first_input_tensor", "second_input_tensor"][:n_inputs]
+    params = [{"name": f"parameter_number_{i}", "type": "float", "default": 1.5} for i in range(n_params)]
+    expr = " + ".join(inputs + [p["name"] for p in params])
+    pkg = spec.validate(
+        {
+            "package_name": "P",
+            "namespace": "my_ops",
+            "ops": [{"name": "op", "inputs": inputs, "params": params, "expr": expr}],
+        }
+    )
+    op = pkg.ops[0]
+    snippet = (
+        f"OPS = (\n    OpInfo(\n        inputs={op.py_inputs_tuple},\n        params={op.py_params_tuple},\n    ),\n)\n"
+    )
+    rendered = rendered_pyproject()["tool"]["ruff"]
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "format",
+            "--no-cache",
+            "--isolated",
+            f"--line-length={rendered['line-length']}",
+            "-",
+        ],
+        input=snippet,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == snippet
