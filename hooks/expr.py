@@ -32,10 +32,10 @@ class Function:
 
     name: str
     arity: int
-    torch: str    # str.format template over the rendered arguments
-    numpy: str    # float64, written independently of the torch form (tests/reference.py)
-    c: str        # float C; the lpai_* helpers live in the rendered C headers
-    cost: int     # instructions per evaluation, scalar (callgrind, gcc -O2, host)
+    torch: str  # str.format template over the rendered arguments
+    numpy: str  # float64, written independently of the torch form (tests/reference.py)
+    c: str  # float C; the lpai_* helpers live in the rendered C headers
+    cost: int  # instructions per evaluation, scalar (callgrind, gcc -O2, host)
     library_call: bool = False  # a libm call: keeps the kernel's blocked loop from vectorising
 
 
@@ -44,8 +44,14 @@ FUNCTION_TABLE: tuple[Function, ...] = (
     Function("abs", 1, "torch.abs({0})", "np.abs({0})", "fabsf({0})", 1),
     Function("min", 2, "torch.minimum({0}, {1})", "np.minimum({0}, {1})", "lpai_minf({0}, {1})", 4),
     Function("max", 2, "torch.maximum({0}, {1})", "np.maximum({0}, {1})", "lpai_maxf({0}, {1})", 4),
-    Function("clamp", 3, "torch.clamp({0}, {1}, {2})", "np.minimum(np.maximum({0}, {1}), {2})",
-             "lpai_minf(lpai_maxf({0}, {1}), {2})", 8),
+    Function(
+        "clamp",
+        3,
+        "torch.clamp({0}, {1}, {2})",
+        "np.minimum(np.maximum({0}, {1}), {2})",
+        "lpai_minf(lpai_maxf({0}, {1}), {2})",
+        8,
+    ),
     Function("exp", 1, "torch.exp({0})", "np.exp({0})", "lpai_expf({0})", 24),
     Function("log", 1, "torch.log({0})", "np.log({0})", "logf({0})", 30, library_call=True),
     Function("sqrt", 1, "torch.sqrt({0})", "np.sqrt({0})", "sqrtf({0})", 20, library_call=True),
@@ -155,8 +161,9 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
         try:
             value = float(value)
         except OverflowError:
-            raise ExprError(f"literal {_short(node.value)} is outside [{MIN_LITERAL:g}, {MAX_LITERAL:g}] "
-                            "or not finite") from None
+            raise ExprError(
+                f"literal {_short(node.value)} is outside [{MIN_LITERAL:g}, {MAX_LITERAL:g}] or not finite"
+            ) from None
         if not math.isfinite(value) or (value != 0 and not MIN_LITERAL <= abs(value) <= MAX_LITERAL):
             raise ExprError(f"literal {value!r} is outside [{MIN_LITERAL:g}, {MAX_LITERAL:g}] or not finite")
         return Num(value)
@@ -206,7 +213,9 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
         ast.NamedExpr: "assignments",
     }
     what = next((v for k, v in kinds.items() if isinstance(node, k)), type(node).__name__)
-    raise ExprError(f"{what} are not allowed (allowed: numbers, input/param names, + - * /, unary -, parentheses, {', '.join(FUNCTIONS)})")
+    raise ExprError(
+        f"{what} are not allowed (allowed: numbers, input/param names, + - * /, unary -, parentheses, {', '.join(FUNCTIONS)})"
+    )
 
 
 def _python_constant(node: Node) -> float | None:
@@ -234,8 +243,10 @@ def _check_constant_divisions(node: Node) -> None:
     divided by 0 is inf or NaN in torch and numpy, as in C)."""
     if isinstance(node, Bin):
         if node.op == "/" and _python_constant(node.left) is not None and _python_constant(node.right) == 0:
-            raise ExprError("divides by a constant equal to 0 (Python raises ZeroDivisionError where C "
-                            "gives inf); divide by an input or a param, or write the value meant")
+            raise ExprError(
+                "divides by a constant equal to 0 (Python raises ZeroDivisionError where C "
+                "gives inf); divide by an input or a param, or write the value meant"
+            )
         _check_constant_divisions(node.left)
         _check_constant_divisions(node.right)
     elif isinstance(node, Neg):
@@ -279,8 +290,12 @@ def c_float(value: float) -> str:
     return text + "f"
 
 
-def _render(node: Node, var: Callable[[Var], str], num: Callable[[float], str],
-            call: Callable[[str, list[str], tuple[Node, ...]], str]) -> str:
+def _render(
+    node: Node,
+    var: Callable[[Var], str],
+    num: Callable[[float], str],
+    call: Callable[[str, list[str], tuple[Node, ...]], str],
+) -> str:
     if isinstance(node, Num):
         return num(node.value)
     if isinstance(node, Var):
@@ -298,8 +313,7 @@ def to_torch(node: Node) -> str:
 
     def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
         # torch functions need tensors: a purely constant argument becomes a 0-d tensor.
-        args = [f"torch.as_tensor({a}, dtype=torch.float32)" if _is_constant(n) else a
-                for a, n in zip(args, nodes)]
+        args = [f"torch.as_tensor({a}, dtype=torch.float32)" if _is_constant(n) else a for a, n in zip(args, nodes)]
         return _BY_NAME[func].torch.format(*args)
 
     return _render(node, lambda v: v.name, py_float, call)
@@ -331,7 +345,13 @@ def to_c(node: Node) -> str:
 # Instructions per evaluation of each operator, scalar, measured with callgrind on
 # the host (gcc -O2); the functions' costs are in FUNCTION_TABLE.
 COSTS: Mapping[str, int] = {
-    "num": 0, "var": 0, "neg": 1, "+": 1, "-": 1, "*": 1, "/": 4,
+    "num": 0,
+    "var": 0,
+    "neg": 1,
+    "+": 1,
+    "-": 1,
+    "*": 1,
+    "/": 4,
     **{f.name: f.cost for f in FUNCTION_TABLE},
 }
 LIBRARY_CALLS = frozenset(f.name for f in FUNCTION_TABLE if f.library_call)
@@ -339,7 +359,7 @@ LIBRARY_CALLS = frozenset(f.name for f in FUNCTION_TABLE if f.library_call)
 
 @dataclass(frozen=True)
 class Cost:
-    scalar: int       # instructions per element, one element at a time
+    scalar: int  # instructions per element, one element at a time
     vectorises: bool  # no library call: the blocked loop runs it in SIMD lanes
 
 
@@ -356,5 +376,7 @@ def cost(node: Node) -> Cost:
         left, right = cost(node.left), cost(node.right)
         return Cost(left.scalar + right.scalar + COSTS[node.op], left.vectorises and right.vectorises)
     args = [cost(a) for a in node.args]
-    return Cost(sum(a.scalar for a in args) + COSTS[node.func],
-                node.func not in LIBRARY_CALLS and all(a.vectorises for a in args))
+    return Cost(
+        sum(a.scalar for a in args) + COSTS[node.func],
+        node.func not in LIBRARY_CALLS and all(a.vectorises for a in args),
+    )

@@ -21,8 +21,10 @@ from typing import Any
 from . import expr as expr_mod
 from . import names
 
-# The SoCs whose LPAI hardware ExecuTorch knows (get_soc_to_lpai_hw_ver_map in 1.5.1).
-LPAI_SOCS = ("SM8850", "SAR2230P")
+# The SoCs whose LPAI hardware ExecuTorch knows, with their LPAI hardware version
+# (get_soc_to_lpai_hw_ver_map in 1.5.1).  The rendered <namespace>/_package.py carries it.
+LPAI_HW_VERSION = {"SM8850": 6, "SAR2230P": 6}
+LPAI_SOCS = tuple(LPAI_HW_VERSION)
 # Hexagon DSP targets an op package can be built for.  Independent of the SoC: on
 # SM8850 the HTP is V81 and the LPAI hardware V6 while the op package builds for v79.
 HEXAGON_ARCHS = ("v68", "v69", "v73", "v75", "v79", "v81")
@@ -38,6 +40,9 @@ PARAM_KEYS = ("name", "type", "default")
 MAX_OPS = 32
 MAX_INPUTS = 2
 MAX_PARAMS = 8
+# Fixed by the QNN SDK: its LPAI makefiles name the island library so, whatever the package.
+ISLAND_LIBRARY_NAME = "libLpaiOpPackageIsland.so"
+LPAI_SDK_HEADER = "QNN/LPAI/QnnLpaiOpPackage.h"
 MAX_DOC = 200
 # Numbers as people write them in YAML: YAML 1.1 (PyYAML, copier) reads `1e-6` as a
 # string (it wants `1.0e-6`), so a float param's default may be such a string.
@@ -183,11 +188,14 @@ class StructField:
 # The one declaration of the fixed members of `<QnnType>_args`: the header and the
 # kernel are rendered from it, and its names are reserved for inputs and params.
 ARGS_STRUCT_FIELDS = (
-    StructField("out", "float *out", "write `count` values here (real values, not codes)",
-                "args.out = c->out;"),
+    StructField("out", "float *out", "write `count` values here (real values, not codes)", "args.out = c->out;"),
     StructField("rank", "uint32_t rank", "number of dims", "args.rank = c->rank;"),
-    StructField("dims", "uint32_t dims[LPAI_MAX_RANK]", "logical shape, dims[rank - 1] moves fastest",
-                "memcpy(args.dims, c->dims, sizeof args.dims);"),
+    StructField(
+        "dims",
+        "uint32_t dims[LPAI_MAX_RANK]",
+        "logical shape, dims[rank - 1] moves fastest",
+        "memcpy(args.dims, c->dims, sizeof args.dims);",
+    ),
     StructField("count", "uint64_t count", "elements per tensor", "args.count = c->count;"),
 )
 
@@ -243,11 +251,9 @@ class Op:
     def c_args_members(self) -> list[str]:
         """The lines of `<QnnType>_args` (include/ops/<QnnType>_user.h) of a custom op:
         the inputs, the fixed members of ARGS_STRUCT_FIELDS, the params."""
-        rows = [(f"const float *{i.name};", f'input "{i.name}", dequantized, `count` values')
-                for i in self.inputs]
+        rows = [(f"const float *{i.name};", f'input "{i.name}", dequantized, `count` values') for i in self.inputs]
         rows += [(f"{f.decl};", f.comment) for f in ARGS_STRUCT_FIELDS]
-        rows += [(f"float {p.name};", f'parameter "{p.name}" ({p.type}), default {p.default_xml}')
-                 for p in self.params]
+        rows += [(f"float {p.name};", f'parameter "{p.name}" ({p.type}), default {p.default_xml}') for p in self.params]
         width = max(len(decl) for decl, _ in rows)
         return [f"{decl:<{width}} /* {comment} */" for decl, comment in rows]
 
@@ -353,16 +359,6 @@ class Op:
         return _join([i.name for i in self.inputs] + [f"{p.name}={p.default_py}" for p in self.params])
 
     @property
-    def py_input_tuple(self) -> str:
-        """OpInfo.inputs: a Python tuple of the input names."""
-        return _py_tuple([f'"{i.name}"' for i in self.inputs])
-
-    @property
-    def py_param_tuple(self) -> str:
-        """OpInfo.params: a Python tuple of (name, type, default)."""
-        return _py_tuple([p.py_op_info for p in self.params])
-
-    @property
     def py_defaults_dict(self) -> str:
         """{name: default} of the params, a Python dict literal."""
         return "{" + _join([f'"{p.name}": {p.default_py}' for p in self.params]) + "}"
@@ -458,6 +454,16 @@ class Op:
         return ", ".join([i.name for i in self.inputs] + [p.name for p in self.params])
 
     @property
+    def py_inputs_tuple(self) -> str:
+        """`inputs=` of the op's row in ops.py's OPS table, as ruff format writes it."""
+        return _py_tuple([f'"{i.name}"' for i in self.inputs], "inputs=")
+
+    @property
+    def py_params_tuple(self) -> str:
+        """`params=` of the op's row in ops.py's OPS table: (name, type, default) per param."""
+        return _py_tuple([p.py_op_info for p in self.params], "params=")
+
+    @property
     def int_check_args(self) -> str:
         """Keyword arguments of the call-time uint32 check, '' when the op has no int param."""
         return ", ".join(f"{p.name}={p.name}" for p in self.params if p.type == "int")
@@ -494,6 +500,36 @@ class Package:
         return MAX_PARAMS
 
     @property
+    def max_inputs(self) -> int:
+        """The most inputs an op may have."""
+        return MAX_INPUTS
+
+    @property
+    def island_library_name(self) -> str:
+        """The island library's name is fixed by the SDK: two packages deployed to one folder collide."""
+        return ISLAND_LIBRARY_NAME
+
+    @property
+    def lpai_sdk_header(self) -> str:
+        """The LPAI op package header, relative to $QNN_SDK_ROOT/include (first shipped in SDK 2.48)."""
+        return LPAI_SDK_HEADER
+
+    @property
+    def lpai_hw_version(self) -> int:
+        """The LPAI hardware version of the SoC (names the SDK's lib/lpai-v<hw>/ folder)."""
+        return LPAI_HW_VERSION[self.soc_model]
+
+    @property
+    def lpai_hw_versions(self) -> dict[str, int]:
+        """Every SoC with LPAI hardware, with its hardware version."""
+        return dict(LPAI_HW_VERSION)
+
+    @property
+    def lpai_hw_versions_py(self) -> str:
+        """lpai_hw_versions as a Python dict literal (double quotes, as ruff format writes it)."""
+        return "{" + ", ".join(f'"{soc}": {hw}' for soc, hw in LPAI_HW_VERSION.items()) + "}"
+
+    @property
     def elementwise_ops(self) -> list[Op]:
         return [op for op in self.ops if op.kind == "elementwise"]
 
@@ -516,8 +552,9 @@ class Package:
         """The canonical spec as YAML (`<namespace>/spec.yaml`, `python -m <namespace> spec`)."""
         import yaml
 
-        return yaml.safe_dump(self.answers(), indent=4, allow_unicode=True, default_flow_style=False,
-                              sort_keys=True, width=1000)
+        return yaml.safe_dump(
+            self.answers(), indent=4, allow_unicode=True, default_flow_style=False, sort_keys=True, width=1000
+        )
 
     @property
     def c_op_types(self) -> str:
@@ -528,11 +565,6 @@ class Package:
     def py_all(self) -> str:
         """`__all__` of the package: the fixed exports, then every op."""
         return "[" + _join(['"OPS"', '"OpInfo"'] + [f'"{op.name}"' for op in self.ops]) + "]"
-
-    @property
-    def traceback_env(self) -> str:
-        """The environment variable that makes the CLI print tracebacks."""
-        return f"{self.namespace.upper()}_TRACEBACK"
 
     def answers(self) -> dict[str, Any]:
         """The spec in canonical form (what a user could write back as a data file)."""
@@ -545,8 +577,13 @@ class Package:
             "ops": [],
         }
         for op in self.ops:
-            entry: dict[str, Any] = {"name": op.name, "qnn_type": op.qnn_type, "kind": op.kind,
-                                     "doc": op.doc, "inputs": op.input_names}
+            entry: dict[str, Any] = {
+                "name": op.name,
+                "qnn_type": op.qnn_type,
+                "kind": op.kind,
+                "doc": op.doc,
+                "inputs": op.input_names,
+            }
             if op.params:
                 entry["params"] = [{k: v for k, v in asdict(p).items() if k != "index"} for p in op.params]
             if op.expr is not None:
@@ -560,11 +597,20 @@ def _join(items: list[str]) -> str:
     return ", ".join(items)
 
 
-def _py_tuple(items: list[str]) -> str:
-    """A Python tuple literal (one item keeps its comma, as Python requires)."""
-    if len(items) == 1:
-        return f"({items[0]},)"
-    return f"({_join(items)})"
+# The rendered project's line length (template/pyproject.toml.jinja, [tool.ruff]).
+PY_LINE_LENGTH = 120
+# Where _py_tuple's literals stand: an argument of a call inside the OPS tuple.
+_OPS_TABLE_INDENT = 8
+
+
+def _py_tuple(items: list[str], keyword: str) -> str:
+    """A tuple literal as `ruff format` leaves it: on one line when `<keyword><tuple>,`
+    fits, else one item per line (with the trailing comma that keeps it so)."""
+    one_line = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    if _OPS_TABLE_INDENT + len(keyword) + len(one_line) + 1 <= PY_LINE_LENGTH:
+        return one_line
+    pad = " " * (_OPS_TABLE_INDENT + 4)
+    return "(\n" + "".join(f"{pad}{item},\n" for item in items) + " " * _OPS_TABLE_INDENT + ")"
 
 
 def _schema_default(p: Param) -> str:
@@ -616,8 +662,9 @@ def check_size(raw: Any) -> None:
         value = stack.pop()
         values += 1
         if values > MAX_RAW_VALUES:
-            raise SpecError("spec", f"is too large: more than {MAX_RAW_VALUES} values (YAML aliases count "
-                            "once per use)")
+            raise SpecError(
+                "spec", f"is too large: more than {MAX_RAW_VALUES} values (YAML aliases count once per use)"
+            )
         if isinstance(value, dict):
             stack.extend(value.keys())
             stack.extend(value.values())
@@ -669,7 +716,9 @@ def validate(raw: Any) -> Package:
         if op.name in seen_names:
             raise SpecError(f"ops[{i}].name", f"duplicate op name {op.name!r} (also {seen_names[op.name]})")
         if op.qnn_type in seen_types:
-            raise SpecError(f"ops[{i}].qnn_type", f"duplicate qnn_type {op.qnn_type!r} (also {seen_types[op.qnn_type]})")
+            raise SpecError(
+                f"ops[{i}].qnn_type", f"duplicate qnn_type {op.qnn_type!r} (also {seen_types[op.qnn_type]})"
+            )
         if op.qnn_type == package_name:
             raise SpecError(f"ops[{i}].qnn_type", "must differ from package_name (the C symbols would clash)")
         seen_names[op.name] = f"ops[{i}]"
@@ -771,13 +820,17 @@ def _check_doc(fp: str, doc: Any) -> None:
         raise SpecError(fp, f"is longer than {MAX_DOC} characters")
     bad = next((ch for ch in doc if not ch.isprintable()), None)
     if bad is not None:
-        raise SpecError(fp, f"character U+{ord(bad):04X} is not allowed (one line of printable text: "
-                        "no control, line-separator or format characters)")
+        raise SpecError(
+            fp,
+            f"character U+{ord(bad):04X} is not allowed (one line of printable text: "
+            "no control, line-separator or format characters)",
+        )
 
 
 # ---------------------------------------------------------------- reserved names
 # Each maps a name to the reason it is taken, read from what the templates generate
 # (hooks/names.py) and from the installed dependencies; the first reason found wins.
+
 
 def _merge(*tables: dict[str, str]) -> dict[str, str]:
     out: dict[str, str] = {}
@@ -804,8 +857,10 @@ def op_name_reserved() -> dict[str, str]:
     _, namespace_attrs = names.torch_ops_attributes()
     return _merge(
         names.generated_globals(),
-        {n: "is an attribute of torch.ops.<namespace>, so torch.ops.<namespace>.<op> would not reach the op"
-         for n in namespace_attrs},
+        {
+            n: "is an attribute of torch.ops.<namespace>, so torch.ops.<namespace>.<op> would not reach the op"
+            for n in namespace_attrs
+        },
     )
 
 
@@ -813,8 +868,10 @@ def op_name_reserved() -> dict[str, str]:
 def argument_reserved() -> dict[str, str]:
     """Names an input or a param must not take."""
     return _merge(
-        {f.name: "is a member the template puts in a custom op's args struct "
-                 "(include/ops/<qnn_type>_user.h)" for f in ARGS_STRUCT_FIELDS},
+        {
+            f.name: "is a member the template puts in a custom op's args struct (include/ops/<qnn_type>_user.h)"
+            for f in ARGS_STRUCT_FIELDS
+        },
         {OUT_ARGUMENT: "is the output argument of the op's .out overload"},
         {"self": "is reserved in torch schemas"},
         names.generated_globals(),
@@ -842,15 +899,20 @@ def _param_default(fp: str, ptype: str, value: Any) -> float | int | bool:
                 raise SpecError(fp, f"must be an integer for an int param, got {value!r}")
             value = int(value)
         if not 0 <= value <= UINT32_MAX:
-            raise SpecError(fp, f"must be in [0, {UINT32_MAX}]: ExecuTorch sends an int param to QNN as "
-                                "UINT_32 and fails on a negative one (use a float param for signed values)")
+            raise SpecError(
+                fp,
+                f"must be in [0, {UINT32_MAX}]: ExecuTorch sends an int param to QNN as "
+                "UINT_32 and fails on a negative one (use a float param for signed values)",
+            )
         return int(value)
     try:
         value = float(value)
     except OverflowError:
         value = math.inf
     if not math.isfinite(value) or (value != 0 and not expr_mod.MIN_LITERAL <= abs(value) <= expr_mod.MAX_LITERAL):
-        raise SpecError(fp, f"must be a finite number with magnitude in [{expr_mod.MIN_LITERAL:g}, {expr_mod.MAX_LITERAL:g}] or 0")
+        raise SpecError(
+            fp, f"must be a finite number with magnitude in [{expr_mod.MIN_LITERAL:g}, {expr_mod.MAX_LITERAL:g}] or 0"
+        )
     return value
 
 

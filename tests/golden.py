@@ -34,8 +34,18 @@ def examples() -> list[str]:
 
 def render(name: str, template: Path, dest: Path) -> dict[str, bytes]:
     """Render examples/<name>.yaml from the template snapshot into dest; its golden tree."""
-    result = copier_cli("copy", "-q", "--trust", "--defaults", "--vcs-ref", "HEAD",
-                        "--data-file", str(EXAMPLES / f"{name}.yaml"), str(template), str(dest))
+    result = copier_cli(
+        "copy",
+        "-q",
+        "--trust",
+        "--defaults",
+        "--vcs-ref",
+        "HEAD",
+        "--data-file",
+        str(EXAMPLES / f"{name}.yaml"),
+        str(template),
+        str(dest),
+    )
     if result.returncode != 0:
         raise RuntimeError(f"copier failed on examples/{name}.yaml:\n{result.stderr}")
     return golden_tree(dest)
@@ -47,13 +57,13 @@ def golden_tree(root: Path) -> dict[str, bytes]:
     answers = files.get(".copier-answers.yml")
     if answers is not None:
         lines = answers.decode().splitlines(keepends=True)
-        files[".copier-answers.yml"] = "".join(
-            line for line in lines if not line.startswith(VOLATILE_ANSWERS)).encode()
+        files[".copier-answers.yml"] = "".join(line for line in lines if not line.startswith(VOLATILE_ANSWERS)).encode()
     return files
 
 
-def differences(expected: dict[str, bytes], actual: dict[str, bytes], where: str,
-                max_files: int = 3, max_lines: int = 60) -> str:
+def differences(
+    expected: dict[str, bytes], actual: dict[str, bytes], where: str, max_files: int = 3, max_lines: int = 60
+) -> str:
     """'' when equal; else the missing and extra files and the diff of the first differing ones."""
     missing = sorted(set(expected) - set(actual))
     extra = sorted(set(actual) - set(expected))
@@ -64,10 +74,15 @@ def differences(expected: dict[str, bytes], actual: dict[str, bytes], where: str
     out += [f"  only in the golden copy: {rel}" for rel in missing]
     out += [f"  only in the fresh render: {rel}" for rel in extra]
     for rel in changed[:max_files]:
-        diff = list(difflib.unified_diff(
-            expected[rel].decode(errors="replace").splitlines(),
-            actual[rel].decode(errors="replace").splitlines(),
-            f"golden/{rel}", f"render/{rel}", lineterm=""))
+        diff = list(
+            difflib.unified_diff(
+                expected[rel].decode(errors="replace").splitlines(),
+                actual[rel].decode(errors="replace").splitlines(),
+                f"golden/{rel}",
+                f"render/{rel}",
+                lineterm="",
+            )
+        )
         out += diff[:max_lines] + (["  ..."] if len(diff) > max_lines else [])
     if len(changed) > max_files:
         out.append(f"  ... and {len(changed) - max_files} more changed files: {', '.join(changed[max_files:])}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from conftest import copier_cli, tree
 
 BAD = sorted((Path(__file__).parent / "specs" / "bad").glob("*.yaml"))
@@ -20,7 +21,7 @@ BAD = sorted((Path(__file__).parent / "specs" / "bad").glob("*.yaml"))
 def expectation(path: Path) -> tuple[str, str]:
     first = path.read_text().splitlines()[0]
     assert first.startswith("# expect: "), f"{path.name}: first line must be '# expect: FIELD | RULE'"
-    field, fragment = first[len("# expect: "):].split(" | ", 1)
+    field, fragment = first[len("# expect: ") :].split(" | ", 1)
     return field.strip(), fragment.strip()
 
 
@@ -37,8 +38,9 @@ def test_bad_spec_is_rejected_cleanly(spec, template_repo, tmp_path):
     (dest / "README.md").write_text("my notes\n")
     before = tree(dest)
 
-    result = copier_cli("copy", "--trust", "--defaults", "--quiet", "--data-file", str(spec),
-                        str(template_repo), str(dest))
+    result = copier_cli(
+        "copy", "--trust", "--defaults", "--quiet", "--data-file", str(spec), str(template_repo), str(dest)
+    )
 
     assert result.returncode != 0
     assert "Traceback" not in result.stderr + result.stdout
@@ -51,7 +53,8 @@ def test_bad_spec_is_rejected_cleanly(spec, template_repo, tmp_path):
 
 def test_bad_spec_creates_no_new_folder(template_repo, tmp_path):
     dest = tmp_path / "new-project"
-    result = copier_cli("copy", "--trust", "--defaults", "--quiet", "--data-file",
-                        str(BAD[0]), str(template_repo), str(dest))
+    result = copier_cli(
+        "copy", "--trust", "--defaults", "--quiet", "--data-file", str(BAD[0]), str(template_repo), str(dest)
+    )
     assert result.returncode != 0
     assert not dest.exists()

@@ -45,8 +45,7 @@ def callgrind_missing() -> str | None:
 def bench_run(tmp_path_factory):
     """One harness run for the whole module: rendering and building dominate."""
     work = tmp_path_factory.mktemp("bench")
-    args = [sys.executable, str(RUN), "--shapes", TINY, "--time-ms", "1", "--print-checks",
-            "--workdir", str(work)]
+    args = [sys.executable, str(RUN), "--shapes", TINY, "--time-ms", "1", "--print-checks", "--workdir", str(work)]
     if callgrind_missing():
         args.append("--no-count")
     res = subprocess.run(args, capture_output=True, text=True, timeout=120)

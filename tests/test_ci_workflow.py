@@ -12,6 +12,7 @@ import re
 
 import pytest
 import yaml
+
 from golden import GOLDEN, examples
 
 
@@ -20,8 +21,13 @@ def workflow(name: str) -> dict:
 
 
 def commands(flow: dict) -> list[str]:
-    return [line.strip() for job in flow["jobs"].values() for step in job["steps"]
-            for line in step.get("run", "").splitlines() if line.strip()]
+    return [
+        line.strip()
+        for job in flow["jobs"].values()
+        for step in job["steps"]
+        for line in step.get("run", "").splitlines()
+        if line.strip()
+    ]
 
 
 @pytest.mark.parametrize("name", examples())

@@ -47,10 +47,7 @@ def path_tokens(text: str, roots: tuple[str, ...]) -> set[str]:
 
 
 def exists(token: str, *bases: Path) -> bool:
-    for base in bases:
-        if (base / token).exists() or (base / f"{token}.jinja").exists():
-            return True
-    return False
+    return any((base / token).exists() or (base / f"{token}.jinja").exists() for base in bases)
 
 
 # Top-level folders of the template repository (examples/ is left out: ExecuTorch has
@@ -103,8 +100,12 @@ def test_every_path_the_templates_docs_name_exists(projects):
     template (as is or as its .jinja source) or in a rendered project (the docs talk
     about a project's `tests/test_no_merge_leftovers.py`)."""
     project, _spec = projects["custom.yaml"]
-    docs = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").rglob("*.md")),
-            *sorted((ROOT / "examples").glob("*.yaml"))]
+    docs = [
+        ROOT / "README.md",
+        ROOT / "CHANGELOG.md",
+        *sorted((ROOT / "docs").rglob("*.md")),
+        *sorted((ROOT / "examples").glob("*.yaml")),
+    ]
     roots = ("docs", "tests", "hooks", "template", "examples", "bench", "op_package")
     problems = []
     for doc in docs:
@@ -120,7 +121,8 @@ def test_the_scan_finds_a_wrong_path(tmp_path):
     (tmp_path / "ns/user/op.py").write_text("")
     (tmp_path / "op_package/Pkg/user").mkdir(parents=True)
     (tmp_path / "op_package/Pkg/user/Op_math.c").write_text(
-        "/* Match the eager math in src/ns/user/: see ns/user/op.py and user/Op_math.c. */\n")
+        "/* Match the eager math in src/ns/user/: see ns/user/op.py and user/Op_math.c. */\n"
+    )
     problems = missing_in_project(tmp_path, "ns", "Pkg")
     assert problems == ["op_package/Pkg/user/Op_math.c: src/ns/user/ (in the op package)"]
 
@@ -129,10 +131,13 @@ def test_the_scan_wants_template_files_cited_as_such(tmp_path):
     """A template-repo path named bare is a path the project lacks; cited as
     qnn-op-template/<path> it must exist in the template."""
     (tmp_path / "ns").mkdir()
-    (tmp_path / "ns/a.py").write_text("# see hooks/spec.py, qnn-op-template/hooks/spec.py and "
-                                      "qnn-op-template/hooks/gone.py\n")
+    (tmp_path / "ns/a.py").write_text(
+        "# see hooks/spec.py, qnn-op-template/hooks/spec.py and qnn-op-template/hooks/gone.py\n"
+    )
     assert sorted(missing_in_project(tmp_path, "ns", "Pkg")) == [
-        "ns/a.py: hooks/spec.py", "ns/a.py: qnn-op-template/hooks/gone.py (not in the template repository)"]
+        "ns/a.py: hooks/spec.py",
+        "ns/a.py: qnn-op-template/hooks/gone.py (not in the template repository)",
+    ]
 
 
 # `file`: `function`, `function` in docs/conventions/README.md's table.
@@ -145,16 +150,19 @@ def conventions_table(readme: str) -> dict[str, list[tuple[str, str]]]:
     for line in readme.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 3 and re.fullmatch(r"C\d+", cells[0]):
-            rows[cells[0]] = [(path, fn) for path, fns in _ENCODED_IN.findall(cells[2])
-                              for fn in re.findall(r"`(\w+)`", fns)]
+            rows[cells[0]] = [
+                (path, fn) for path, fns in _ENCODED_IN.findall(cells[2]) for fn in re.findall(r"`(\w+)`", fns)
+            ]
     return rows
 
 
 def defines(text: str, function: str) -> bool:
     """A C definition (not a call or a declaration): the name at the start of a
     declarator, its parameter list followed by a body, or a #define."""
-    return bool(re.search(rf"^[\w \t*]*\b{function}\([^;{{]*\)\s*\{{", text, re.MULTILINE)
-                or re.search(rf"^#\s*define\s+{function}\b", text, re.MULTILINE))
+    return bool(
+        re.search(rf"^[\w \t*]*\b{function}\([^;{{]*\)\s*\{{", text, re.MULTILINE)
+        or re.search(rf"^#\s*define\s+{function}\b", text, re.MULTILINE)
+    )
 
 
 def test_conventions_table_names_where_each_function_is_defined(projects):
@@ -164,8 +172,12 @@ def test_conventions_table_names_where_each_function_is_defined(projects):
     op_dir = project / "op_package" / spec["package_name"]
     table = conventions_table((project / "docs/conventions/README.md").read_text())
     assert sorted(table, key=lambda c: int(c[1:])) == [f"C{i}" for i in range(1, 11)]
-    problems = [f"{c}: {fn} is not defined in {path}" for c, pairs in table.items() for path, fn in pairs
-                if not (op_dir / path).is_file() or not defines((op_dir / path).read_text(), fn)]
+    problems = [
+        f"{c}: {fn} is not defined in {path}"
+        for c, pairs in table.items()
+        for path, fn in pairs
+        if not (op_dir / path).is_file() or not defines((op_dir / path).read_text(), fn)
+    ]
     assert all(table.values()), table
     assert not problems, "\n".join(problems)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from golden import GOLDEN, differences, examples, golden_tree, render
 
 

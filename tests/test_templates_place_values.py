@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from conftest import ROOT
 from golden import GOLDEN
 
@@ -21,9 +22,12 @@ COPIER_OWN = {"{{_copier_conf.answers_file}}.jinja"}
 
 FORBIDDEN = {
     "loop.last / loop.first separators": re.compile(r"\bloop\.(last|first)\b"),
-    "a Jinja filter that formats (join, upper, lower, format, length, to_nice_yaml, ...)":
-        re.compile(r"\|\s*(join|upper|lower|title|capitalize|format|length|count|to_nice_yaml|to_json|tojson|replace)\b"),
-    "a conditional expression inside {{ }} (a mapping written in Jinja)": re.compile(r"\{\{[^}]*\bif\b[^}]*\belse\b[^}]*\}\}"),
+    "a Jinja filter that formats (join, upper, lower, format, length, to_nice_yaml, ...)": re.compile(
+        r"\|\s*(join|upper|lower|title|capitalize|format|length|count|to_nice_yaml|to_json|tojson|replace)\b"
+    ),
+    "a conditional expression inside {{ }} (a mapping written in Jinja)": re.compile(
+        r"\{\{[^}]*\bif\b[^}]*\belse\b[^}]*\}\}"
+    ),
     "a test on a param's type (a mapping written in Jinja)": re.compile(r"\{%-?\s*if\s+\w+\.type\s*=="),
     "arithmetic on model values": re.compile(r"\{\{[^}]*[\w)\]]\s*[-+*/]\s*[\w(]+[^}]*\}\}"),
 }
@@ -38,26 +42,34 @@ def findings(text: str) -> list[str]:
 
 
 def test_no_template_formats_a_value():
-    problems = [f"{path.relative_to(ROOT)}: {rule}" for path in template_files()
-                for rule in findings(path.read_text(encoding="utf-8"))]
+    problems = [
+        f"{path.relative_to(ROOT)}: {rule}"
+        for path in template_files()
+        for rule in findings(path.read_text(encoding="utf-8"))
+    ]
     assert not problems, "format these in hooks/spec.py instead:\n" + "\n".join(problems)
 
 
-@pytest.mark.parametrize("text", [
-    '{%- for p in op.params %}"{{ p.name }}"{% if not loop.last %}, {% endif %}{% endfor %}',
-    '{{ op.input_names|join(", ") }}',
-    "#ifndef {{ op.qnn_type | upper }}_USER_H",
-    "{{ 1 if op.kind == 'custom' else 0 }}",
-    "{% if p.type == 'float' %}P_F32{% else %}P_U32{% endif %}",
-    "[{{ pkg.max_params + 1 }}]",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{%- for p in op.params %}"{{ p.name }}"{% if not loop.last %}, {% endif %}{% endfor %}',
+        '{{ op.input_names|join(", ") }}',
+        "#ifndef {{ op.qnn_type | upper }}_USER_H",
+        "{{ 1 if op.kind == 'custom' else 0 }}",
+        "{% if p.type == 'float' %}P_F32{% else %}P_U32{% endif %}",
+        "[{{ pkg.max_params + 1 }}]",
+    ],
+)
 def test_the_scan_finds_each_way_of_formatting_in_jinja(text):
     assert findings(text)
 
 
 def test_the_scan_leaves_placement_alone():
-    assert not findings('{{ op.c_param_names }}}; {% for op in pkg.ops %}{{ op.name }}{% endfor %} '
-                        "{% if op.kind == 'custom' %}#include{% endif %} {{ op.inputs[0].name }}")
+    assert not findings(
+        "{{ op.c_param_names }}}; {% for op in pkg.ops %}{{ op.name }}{% endfor %} "
+        "{% if op.kind == 'custom' %}#include{% endif %} {{ op.inputs[0].name }}"
+    )
 
 
 # Separators with nothing after them, on one line: the artefacts of joining in Jinja
