@@ -51,21 +51,18 @@ static LPAI_MATH_INLINE uint32_t lpai_bits_from_f32(float f)
     return u;
 }
 
-/* cond ? a : b on the bit patterns: no branch for the vectoriser to give up on. */
-static LPAI_MATH_INLINE float lpai_select(int cond, float a, float b)
-{
-    const uint32_t m = 0u - (uint32_t)(cond != 0);
-    return lpai_f32_from_bits((lpai_bits_from_f32(a) & m) | (lpai_bits_from_f32(b) & ~m));
-}
-
-/* e^x = 2^k * e^r, k = round(x / ln 2), |r| <= ln 2 / 2, e^r by the polynomial of
- * Cephes' expf (degree 7 with the 1 + r terms); relative error below 1e-7. 2^(k-1) is
+/* e^x = 2^k * e^r, k = round(x / ln 2), |r| <= ln 2 / 2, e^r = 1 + r + r^2 P(r) with
+ * P of degree 4 fitted for the least largest relative error on that interval
+ * (Cephes' expf has degree 5 there; one degree less is one multiply and one add less
+ * per vector): relative error below 7e-8 evaluated in float. 2^(k-1) is
  * built in the exponent field and doubled, so that k = 128 (x up to 88.75) overflows
- * to inf as it should. Outside [-86.5, 88.75] that construction is meaningless, and
- * two selects after it give +inf above (as torch) and 0 below (torch gives a
- * subnormal below 2.7e-38 there). No clamp before the computation: gcc folds a
- * clamped constant through the whole polynomial and pays it in selects (bench/). NaN
- * fails both comparisons and propagates through the arithmetic. */
+ * to inf as it should. x is first clamped to [-87, 88.75], where that construction
+ * holds: at 88.75 it gives +inf (as torch above 88.72), at -87 (k = -126) an exponent
+ * field of 0, so exactly 0 (torch gives at most 2.4e-38 there). The clamps are one
+ * min and one max instruction per vector; selects on the result after the
+ * computation cost about 3 instructions per element on SSE2 (bench/, issue 13). Both
+ * clamps keep x when it is NaN (the comparison fails), and NaN propagates through
+ * the arithmetic. */
 static LPAI_MATH_INLINE float lpai_expf(float x)
 {
     const float magic = 12582912.0f; /* 1.5 * 2^23: adding it rounds to an integer */
@@ -73,18 +70,18 @@ static LPAI_MATH_INLINE float lpai_expf(float x)
     const float k = t - magic;
     float r = x - k * 0.693359375f;
     r = r - k * -2.12194440e-4f;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
+    float p = 1.3814540579915047e-3f;
+    p = p * r + 8.36874544620514e-3f;
+    p = p * r + 4.166838899254799e-2f;
+    p = p * r + 1.666652113199234e-1f;
+    p = p * r + 4.999999403953552e-1f;
     p = p * (r * r) + r + 1.0f;
     /* t's low mantissa bits hold k: the integer difference of the bit patterns is k
      * (no float -> int conversion, so NaN is no undefined behaviour here). */
     const uint32_t e = (lpai_bits_from_f32(t) - lpai_bits_from_f32(magic) + 126u) << 23;
     const float y = (p * lpai_f32_from_bits(e)) * 2.0f;
-    return lpai_select(x < -86.5f, 0.0f, lpai_select(x > 88.75f, INFINITY, y));
+    const float lower = (x < -86.5f) ? 0.0f : y;
+    return (x > 88.75f) ? INFINITY : lower;
 }
 
 static LPAI_MATH_INLINE float lpai_sigmoidf(float x)
@@ -113,17 +110,19 @@ static LPAI_MATH_INLINE float lpai_reluf(float x)
     return (x < 0.0f) ? 0.0f : x;
 }
 
-/* torch.minimum / torch.maximum: NaN if either operand is NaN. */
+/* torch.minimum / torch.maximum: NaN if either operand is NaN. The plain comparison
+ * gives a when either is NaN; the mask of `b != b` (all ones, a NaN pattern) is then
+ * or-ed in: one compare and one or per vector, no select. */
 static LPAI_MATH_INLINE float lpai_minf(float a, float b)
 {
-    const float m = (b < a) ? b : a; /* a when a is NaN */
-    return lpai_select(b != b, b, m);
+    const float m = (b < a) ? b : a; /* a when a or b is NaN */
+    return lpai_f32_from_bits(lpai_bits_from_f32(m) | ((b != b) ? 0xFFFFFFFFu : 0u));
 }
 
 static LPAI_MATH_INLINE float lpai_maxf(float a, float b)
 {
     const float m = (b > a) ? b : a;
-    return lpai_select(b != b, b, m);
+    return lpai_f32_from_bits(lpai_bits_from_f32(m) | ((b != b) ? 0xFFFFFFFFu : 0u));
 }
 
 #endif /* LPAI_EXPR_MATH_H */
