@@ -11,7 +11,7 @@
  * generated kernel's: the benchmark then compares equal work, and tests/test_bench.py
  * proves it. It shares no code with the template's kernels on purpose; only the
  * helper functions of the expression grammar (lpai_sigmoidf, ...) come from the
- * rendered lpai_conventions.h, because they are part of the op's definition.
+ * rendered lpai_expr_math.h, because they are part of the op's definition.
  */
 #ifndef BENCH_BASELINE_H
 #define BENCH_BASELINE_H

@@ -25,7 +25,7 @@
 #include <time.h>
 
 #include "lpai_emu.c"
-#include "lpai_conventions.h" /* the expression grammar's helpers (lpai_sigmoidf, ...) */
+#include "lpai_expr_math.h" /* the expression grammar's helpers (lpai_sigmoidf, ...) */
 #include "baseline.h"
 
 #if defined(__has_include)

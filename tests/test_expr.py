@@ -162,7 +162,7 @@ def test_c_rendering_compiles_warning_free_and_agrees_with_numpy(tmp_path):
     source = textwrap.dedent("""\
         #include <math.h>
         #include <stdio.h>
-        #include "lpai_conventions.h"
+        #include "lpai_expr_math.h"
         %s
         typedef float (*fn)(float, float, float);
         static const fn table[] = { %s };
@@ -177,8 +177,8 @@ def test_c_rendering_compiles_warning_free_and_agrees_with_numpy(tmp_path):
         """) % (funcs, table)
     (tmp_path / "e.c").write_text(source)
     # The template's own helpers (lpai_expf, lpai_minf, ...): plain C, no Jinja in it.
-    header = ROOT / "template" / "op_package" / "{{pkg.package_name}}" / "include" / "lpai_conventions.h.jinja"
-    (tmp_path / "lpai_conventions.h").write_text(header.read_text())
+    header = ROOT / "template" / "op_package" / "{{pkg.package_name}}" / "include" / "lpai_expr_math.h"
+    (tmp_path / "lpai_expr_math.h").write_text(header.read_text())
     subprocess.run(
         ["gcc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "e.c", "-o", "e", "-lm"], cwd=tmp_path, check=True
     )
