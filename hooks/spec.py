@@ -354,6 +354,23 @@ class Package:
         return f"{self.package_name}InterfaceProvider"
 
     @property
+    def island_library_name(self) -> str:
+        """The island library's file name: fixed by the LPAI runtime, whatever the package
+        (two packages deployed to one folder collide on it)."""
+        return "libLpaiOpPackageIsland.so"
+
+    @property
+    def lpai_sdk_header(self) -> str:
+        """The QNN SDK header whose presence marks an SDK with LPAI custom ops (>= 2.48),
+        relative to QNN_SDK_ROOT."""
+        return "include/QNN/LPAI/QnnLpaiOpPackage.h"
+
+    @property
+    def max_inputs(self) -> int:
+        """The most inputs an op may have (arrays in the generated C are sized by it)."""
+        return MAX_INPUTS
+
+    @property
     def activation_bits(self) -> int:
         return 8
 

@@ -11,7 +11,7 @@
  *     in loops the compiler vectorises, with no per-call table at all;
  *   - an 8-bit unary op also has a table path: the same loop over the 256 possible
  *     bytes gives its whole transfer function, then each element is one lookup. The
- *     driver (lpai_glue.h) takes it when it costs less, from the op's cost that the
+ *     driver (lpai_drivers.h) takes it when it costs less, from the op's cost that the
  *     template estimates from its expression;
  *   - pointers advance incrementally, one row at a time; dimensions that are
  *     contiguous in every operand are merged first, so a dense tensor in the same

@@ -2,8 +2,8 @@
 /*
  * Host emulator of the LPAI kernel interface: the test-facing API.
  *
- * It plays the runtime for {{ pkg.library_name }}: it registers the package through
- * {{ pkg.interface_provider }}, serves host buffers with chosen shapes, permuted layouts
+ * It plays the runtime for the package's library: it registers the package through
+ * its interface provider (LPAI_PACKAGE_INTERFACE_PROVIDER, lpai_package.h), serves host buffers with chosen shapes, permuted layouts
  * and padded byte strides, per-tensor quantization in both scale forms (integer with
  * shift 37 included), and reports INT_8 for unsigned tensors as the device does.
  *

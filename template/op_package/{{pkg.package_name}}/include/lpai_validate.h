@@ -139,7 +139,7 @@ static inline Qnn_ErrorHandle_t lpai_temp_bytes_elementwise(const Qnn_OpConfig_t
 }
 
 /* getTempBufferSize of a custom op: every input and the output as float, the kernel's
- * dequantized copies. Must match the partition in lpai_execute_custom (lpai_glue.h). */
+ * dequantized copies. Must match the partition in lpai_execute_custom (lpai_drivers.h). */
 static inline Qnn_ErrorHandle_t lpai_temp_bytes_custom(const char *op, const Qnn_OpConfig_t *cfg,
                                                        uint32_t nin, size_t *bytes)
 {

@@ -1,6 +1,6 @@
 /* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
 /*
- * Host emulator of the LPAI kernel interface for {{ pkg.package_name }}: implementation.
+ * Host emulator of the LPAI kernel interface for this op package: implementation.
  * The behaviour it imitates is the measured one (docs/conventions/); where the device
  * behaviour is not public (getParamTensor, getTempBuffer) it does the plausible thing
  * and the kernels mark their reliance on it.
@@ -12,17 +12,20 @@
 
 #include "lpai_sdk.h"
 #include "lpai_emu.h"
+#include "lpai_package.h"
 
-Qnn_ErrorHandle_t {{ pkg.interface_provider }}(QnnOpPackage_Interface_t *interface);
+/* The package's entry point (src/<Package>Interface.c; its name: lpai_package.h). */
+Qnn_ErrorHandle_t LPAI_PACKAGE_INTERFACE_PROVIDER(QnnOpPackage_Interface_t *interface);
 
-/* Defined by the package (src/{{ pkg.package_name }}Interface.c) in emulator builds. */
+/* Defined by the package (src/<Package>Interface.c) in emulator builds. */
 extern int lpai_host_use_reference;
 extern const char *lpai_host_last_path;
 extern const char *lpai_host_last_reject;
 extern int lpai_host_quiet;
 
-#define EMU_MAX_INPUTS 4u
-#define EMU_MAX_PARAMS 8u
+/* A node holds what the spec allows an op (lpai_package.h). */
+#define EMU_MAX_INPUTS LPAI_MAX_INPUTS
+#define EMU_MAX_PARAMS LPAI_MAX_PARAMS
 #define EMU_CANARY 0xA5u
 
 struct LpaiEmuTensor {
@@ -409,7 +412,7 @@ static QnnLpaiOpPackage_GlobalInfrastructure_t g_infra = {
 static int32_t open_package(QnnOpPackage_Interface_t *itf, const QnnOpPackage_Info_t **info)
 {
     memset(itf, 0, sizeof *itf);
-    if ({{ pkg.interface_provider }}(itf) != QNN_SUCCESS || !itf->v1_4.init || !itf->v1_4.getInfo) {
+    if (LPAI_PACKAGE_INTERFACE_PROVIDER(itf) != QNN_SUCCESS || !itf->v1_4.init || !itf->v1_4.getInfo) {
         return LPAI_EMU_E_PACKAGE;
     }
     if (itf->v1_4.init(&g_infra) != QNN_SUCCESS) {

@@ -26,6 +26,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "lpai_package.h"
+
 /* The table path and the per-element path must round identically; a fused
  * multiply-add in one of them (clang contracts by default, Hexagon has FMA) would
  * make the fast path differ from its own oracle by one code near ties. The Makefiles
@@ -58,9 +60,7 @@
 /* QNN_LPAI_CUSTOM_OP_MAX_LAYOUT_RANK; lpai_sdk.h checks the SDK agrees. */
 #define LPAI_MAX_RANK 5u
 
-/* The spec's limits per op (hooks/spec.py MAX_INPUTS, MAX_PARAMS). */
-#define LPAI_MAX_INPUTS 2u
-#define LPAI_MAX_PARAMS 8u
+/* LPAI_MAX_INPUTS and LPAI_MAX_PARAMS, the spec's limits per op, come from lpai_package.h. */
 
 /* Returned by a custom op's unwritten stub (user/<Op>_math.c): the kernel rejects the
  * node naming the file to edit, and the host test fails saying so. */
