@@ -300,14 +300,13 @@ int64_t lpai_emu_register(void)
         uint32_t flag = 0xFFFFFFFFu;
         /* C6: the device queries the flag while it sets up the node. */
         if (!op->getLayoutSupportFlag || op->getLayoutSupportFlag(&flag) != QNN_SUCCESS) {
-            LPAI_DIAG(
-                    "%s: no layout support flag: registration fails with AEE_EBADSTATE (0x%x), "
-                    "\"Failed to register custom op package through platform\"\n",
-                    op->opType, (unsigned)LPAI_EMU_AEE_EBADSTATE);
+            LPAI_DIAG("%s: no layout support flag: registration fails with AEE_EBADSTATE (0x%x), "
+                      "\"Failed to register custom op package through platform\"\n",
+                      op->opType, (unsigned)LPAI_EMU_AEE_EBADSTATE);
             rc = LPAI_EMU_AEE_EBADSTATE;
         }
         if (!op->executeOp || strcmp(op->opType, info->operationNames[i]) != 0) {
-            LPAI_DIAG( "%s: op info incomplete\n", info->operationNames[i]);
+            LPAI_DIAG("%s: op info incomplete\n", info->operationNames[i]);
             rc = LPAI_EMU_E_PACKAGE;
         }
     }
@@ -315,13 +314,20 @@ int64_t lpai_emu_register(void)
     return rc;
 }
 
-int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_inputs,
-                          const uint32_t *types, const uint32_t *ranks, const uint32_t *dims,
-                          uint32_t n_params, const char *const *param_names, const uint32_t *param_types)
+int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_inputs, const uint32_t *types,
+                          const uint32_t *ranks, const uint32_t *dims, uint32_t n_params,
+                          const char *const *param_names, const uint32_t *param_types)
 {
 #if defined(LPAI_INFERENCE_ONLY)
-    (void)package; (void)op_type; (void)n_inputs; (void)types; (void)ranks; (void)dims;
-    (void)n_params; (void)param_names; (void)param_types;
+    (void)package;
+    (void)op_type;
+    (void)n_inputs;
+    (void)types;
+    (void)ranks;
+    (void)dims;
+    (void)n_params;
+    (void)param_names;
+    (void)param_types;
     return LPAI_EMU_E_PACKAGE; /* the DSP build has no validateOpConfig */
 #else
     if (n_inputs > EMU_MAX_INPUTS || n_params > EMU_MAX_PARAMS) {
@@ -359,8 +365,7 @@ int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_i
     cfg.v1.inputTensors = tensors;
     cfg.v1.numOfOutputs = 1u;
     cfg.v1.outputTensors = &tensors[n_inputs];
-    const int64_t rc = itf.v1_4.validateOpConfig ? (int64_t)itf.v1_4.validateOpConfig(cfg)
-                                                 : LPAI_EMU_E_PACKAGE;
+    const int64_t rc = itf.v1_4.validateOpConfig ? (int64_t)itf.v1_4.validateOpConfig(cfg) : LPAI_EMU_E_PACKAGE;
     itf.v1_4.terminate();
     return rc;
 #endif

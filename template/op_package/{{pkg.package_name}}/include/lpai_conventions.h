@@ -158,8 +158,7 @@ typedef struct {
 
 /* Offsets are accepted only within one storage range of zero so that every sum
  * below stays far from int32 overflow (offsets come from the runtime). */
-static inline lpai_status lpai_quant_init(lpai_quant *q, float scale, int32_t offset,
-                                          uint32_t bits)
+static inline lpai_status lpai_quant_init(lpai_quant *q, float scale, int32_t offset, uint32_t bits)
 {
     if (bits != 8u && bits != 16u) {
         return LPAI_E_WIDTH;
@@ -205,9 +204,8 @@ typedef struct {
     uint8_t *data;
 } lpai_view;
 
-static inline lpai_status lpai_view_init(lpai_view *v, uint32_t rank, const uint32_t *dims,
-                                         const uint8_t *order, const uint32_t *layout_stride,
-                                         void *data)
+static inline lpai_status lpai_view_init(lpai_view *v, uint32_t rank, const uint32_t *dims, const uint8_t *order,
+                                         const uint32_t *layout_stride, void *data)
 {
     if (rank > LPAI_MAX_RANK) {
         return LPAI_E_RANK;

@@ -43,9 +43,8 @@ typedef struct {
 
 /* Returns 1 when there are elements to compute; otherwise 0 with *result set to what
  * executeOp returns (the rejection, or success on an empty tensor). */
-static LPAI_ALWAYS_INLINE int lpai_exec_prepare(lpai_exec *x, QnnLpai_CustomOpNode_t node,
-                                                const char *op_type, uint32_t nin,
-                                                const lpai_param_kind *kinds, uint32_t nparams,
+static LPAI_ALWAYS_INLINE int lpai_exec_prepare(lpai_exec *x, QnnLpai_CustomOpNode_t node, const char *op_type,
+                                                uint32_t nin, const lpai_param_kind *kinds, uint32_t nparams,
                                                 int32_t *result)
 {
     memset(x->params, 0, sizeof x->params);
@@ -55,8 +54,7 @@ static LPAI_ALWAYS_INLINE int lpai_exec_prepare(lpai_exec *x, QnnLpai_CustomOpNo
         *result = lpai_reject(op_type, LPAI_E_TENSOR, "more inputs or parameters than the spec allows");
         return 0;
     }
-    const lpai_status st =
-        lpai_glue_prepare(node, x->in, nin, &x->out, kinds, x->params, nparams, &x->rq);
+    const lpai_status st = lpai_glue_prepare(node, x->in, nin, &x->out, kinds, x->params, nparams, &x->rq);
     if (st != LPAI_OK) {
         *result = lpai_reject(op_type, st, NULL);
         return 0;
@@ -138,8 +136,8 @@ static inline int32_t lpai_exec_reference(const lpai_exec *x, uint32_t nin, lpai
 /* 1 when the table is cheaper for `count` elements; `copies` operands (0 to 2) are
  * gathered or scattered by the direct loop, `row` is the walk's row length (the
  * whole tensor when dense), `dense` is lpai_walk_is_dense. */
-static LPAI_ALWAYS_INLINE int lpai_unary_table_pays(uint64_t count, uint32_t math_cost, int vectorises,
-                                                    uint32_t copies, uint64_t row, int dense)
+static LPAI_ALWAYS_INLINE int lpai_unary_table_pays(uint64_t count, uint32_t math_cost, int vectorises, uint32_t copies,
+                                                    uint64_t row, int dense)
 {
     const uint64_t c = (uint64_t)LPAI_COST_LOOP + (uint64_t)LPAI_COST_COPY * copies +
                        (dense ? 0u : LPAI_COST_ROW / (row ? row : 1u)) +
@@ -180,8 +178,8 @@ static LPAI_ALWAYS_INLINE int32_t lpai_execute_unary_u8(QnnLpai_CustomOpNode_t n
     lpai_walk walk;
     const lpai_view *views[2] = {&x.in[0].view, &x.out.view};
     lpai_walk_plan(&walk, views, 2u);
-    int table = lpai_unary_table_pays(x.count, math_cost, vectorises, lpai_walk_copies(&walk),
-                                      walk.n[walk.ndim - 1u], lpai_walk_is_dense(&walk));
+    int table = lpai_unary_table_pays(x.count, math_cost, vectorises, lpai_walk_copies(&walk), walk.n[walk.ndim - 1u],
+                                      lpai_walk_is_dense(&walk));
 #if defined(LPAI_HOST_EMULATOR)
     if (lpai_host_use_reference == LPAI_HOST_REFERENCE) {
         return lpai_exec_reference(&x, 1u, math_v);
@@ -262,8 +260,8 @@ typedef int (*lpai_custom_fn)(const lpai_custom_call *call);
 /* executeOp of a custom op: dequantizes the inputs to float, runs the user's math
  * through `compute` and requantizes its result. `missing` names the file to edit. */
 static inline int32_t lpai_execute_custom(QnnLpai_CustomOpNode_t node, const char *op_type, uint32_t nin,
-                                          const lpai_param_kind *kinds, uint32_t nparams,
-                                          lpai_custom_fn compute, const char *missing)
+                                          const lpai_param_kind *kinds, uint32_t nparams, lpai_custom_fn compute,
+                                          const char *missing)
 {
     lpai_exec x;
     int32_t result;

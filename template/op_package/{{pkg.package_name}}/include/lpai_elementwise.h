@@ -47,8 +47,7 @@ typedef struct {
  * views[lead_k] (its layoutOrder, slowest first: C5). Dimensions of extent 1 vanish,
  * and an outer dimension folds into its inner neighbour whenever every operand steps
  * over the inner one exactly once per outer step. */
-static inline void lpai_walk_plan_from(lpai_walk *w, const lpai_view *const *views,
-                                       uint32_t nops, uint32_t lead_k)
+static inline void lpai_walk_plan_from(lpai_walk *w, const lpai_view *const *views, uint32_t nops, uint32_t lead_k)
 {
     const lpai_view *lead = views[lead_k];
     w->nops = nops;
@@ -131,8 +130,7 @@ static inline int lpai_walk_is_dense(const lpai_walk *w)
 
 /* Advances the outer odometer by one row. Returns 0 after the last row. Runs once
  * per row, never per element. */
-static LPAI_ALWAYS_INLINE int lpai_walk_next_row(const lpai_walk *w, uint64_t *idx,
-                                                 uint8_t **ptr)
+static LPAI_ALWAYS_INLINE int lpai_walk_next_row(const lpai_walk *w, uint64_t *idx, uint8_t **ptr)
 {
     for (uint32_t d = w->ndim - 1u; d-- > 0;) {
         if (++idx[d] < w->n[d]) {
@@ -152,8 +150,7 @@ static LPAI_ALWAYS_INLINE int lpai_walk_next_row(const lpai_walk *w, uint64_t *i
 /* ---- 8-bit unary: one table lookup per element ----------------------------------
  * The table is built by the kernel from the same dequantize -> math -> requantize
  * chain as the reference path, so both are bit-identical by construction. */
-static inline void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out,
-                                     const uint8_t *table)
+static inline void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out, const uint8_t *table)
 {
     const uint32_t last = w->ndim - 1u;
     const uint64_t n = w->n[last];
@@ -259,10 +256,9 @@ static inline lpai_dequant_u8 lpai_dequant_u8_from(const lpai_quant *q)
 }
 
 #define LPAI_DEQ(d, byte) ((d).scale * (float)((int32_t)(uint8_t)((uint32_t)(byte) + (d).add) + (d).lo))
-#define LPAI_ONE(j)                                                                            \
-    lpai_requant_u8_store(nin == 1u ? f1(LPAI_DEQ(d0, r0[j]), params)                         \
-                                    : f2(LPAI_DEQ(d0, r0[j]), LPAI_DEQ(d1, r1[j]), params), \
-                          &r)
+#define LPAI_ONE(j)        \
+    lpai_requant_u8_store( \
+        nin == 1u ? f1(LPAI_DEQ(d0, r0[j]), params) : f2(LPAI_DEQ(d0, r0[j]), LPAI_DEQ(d1, r1[j]), params), &r)
 
 /* Copies n bytes that lie `step` apart into a dense buffer, or back. A call to
  * memcpy costs about 20 instructions: short runs are copied inline. */
@@ -319,9 +315,8 @@ static LPAI_ALWAYS_INLINE uint32_t lpai_lanes(uint32_t m)
 /* The math of one block: rows[k] holds at least mv readable bytes of input k, out
  * receives mv bytes. Constant trip counts (every power of two from 8 to the block),
  * which gcc -O2 and clang vectorise; no lane is wasted on more than half a tail. */
-static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *const *rows, uint32_t mv,
-                                                  uint8_t *out, const lpai_dequant_u8 *dq,
-                                                  lpai_unary_fn f1, lpai_binary_fn f2,
+static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *const *rows, uint32_t mv, uint8_t *out,
+                                                  const lpai_dequant_u8 *dq, lpai_unary_fn f1, lpai_binary_fn f2,
                                                   const float *params, const lpai_requant_u8 *rq)
 {
     const uint8_t *r0 = rows[0];
@@ -329,9 +324,9 @@ static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *c
     const lpai_dequant_u8 d0 = dq[0];
     const lpai_dequant_u8 d1 = dq[nin - 1u];
     const lpai_requant_u8 r = *rq; /* local copies: registers, no aliasing with out[] */
-#define LPAI_LANES_LOOP(count)                    \
-    for (uint32_t j = 0; j < (count); ++j) {      \
-        out[j] = LPAI_ONE(j);                     \
+#define LPAI_LANES_LOOP(count)               \
+    for (uint32_t j = 0; j < (count); ++j) { \
+        out[j] = LPAI_ONE(j);                \
     }
     if (mv == LPAI_BLOCK) {
         LPAI_LANES_LOOP(LPAI_BLOCK)
@@ -353,9 +348,8 @@ static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *c
  * read in place); the rest of each row, and short rows, are gathered into one shared
  * block across row ends, so a layout of short padded rows costs no more lanes than
  * a dense one. ptr/steps: inputs, then the output. */
-static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t nin,
-                                                   const lpai_dequant_u8 *dq, lpai_unary_fn f1,
-                                                   lpai_binary_fn f2, const float *params,
+static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t nin, const lpai_dequant_u8 *dq,
+                                                   lpai_unary_fn f1, lpai_binary_fn f2, const float *params,
                                                    const lpai_requant *rq, uint8_t *const *data)
 {
     const uint32_t last = w->ndim - 1u;
@@ -433,10 +427,10 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
 
 /* Every stored byte 0..255 once: the unary table is the blocked loop run over it. */
 static const uint8_t lpai_all_bytes[256] = {
-#define LPAI_B16(h) h, h + 1, h + 2, h + 3, h + 4, h + 5, h + 6, h + 7, h + 8, h + 9, h + 10, h + 11, \
-                    h + 12, h + 13, h + 14, h + 15
-    LPAI_B16(0), LPAI_B16(16), LPAI_B16(32), LPAI_B16(48), LPAI_B16(64), LPAI_B16(80),
-    LPAI_B16(96), LPAI_B16(112), LPAI_B16(128), LPAI_B16(144), LPAI_B16(160), LPAI_B16(176),
+#define LPAI_B16(h) \
+    h, h + 1, h + 2, h + 3, h + 4, h + 5, h + 6, h + 7, h + 8, h + 9, h + 10, h + 11, h + 12, h + 13, h + 14, h + 15
+    LPAI_B16(0),   LPAI_B16(16),  LPAI_B16(32),  LPAI_B16(48),  LPAI_B16(64),  LPAI_B16(80),
+    LPAI_B16(96),  LPAI_B16(112), LPAI_B16(128), LPAI_B16(144), LPAI_B16(160), LPAI_B16(176),
     LPAI_B16(192), LPAI_B16(208), LPAI_B16(224), LPAI_B16(240)
 #undef LPAI_B16
 };
@@ -548,9 +542,8 @@ typedef float (*lpai_reference_fn)(const float *values, const float *params);
 
 #if defined(LPAI_HOST_EMULATOR)
 
-static inline void lpai_reference_map(const lpai_view *const *ins, const lpai_quant *const *qin,
-                                      uint32_t nin, const lpai_view *out,
-                                      const lpai_quant *qout, const lpai_requant *rq,
+static inline void lpai_reference_map(const lpai_view *const *ins, const lpai_quant *const *qin, uint32_t nin,
+                                      const lpai_view *out, const lpai_quant *qout, const lpai_requant *rq,
                                       lpai_reference_fn math, const float *params)
 {
     const uint64_t count = lpai_count_elements(out->dims, out->rank);

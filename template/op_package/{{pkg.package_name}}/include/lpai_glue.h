@@ -30,19 +30,32 @@ extern const char *lpai_host_last_reject; /* read by the emulator's tests */
 static inline const char *lpai_status_text(lpai_status st)
 {
     switch (st) {
-    case LPAI_OK: return "ok";
-    case LPAI_E_SCALE_TYPE: return "quantization scale type is UNDEFINED or unknown";
-    case LPAI_E_SCALE: return "quantization scale is zero, negative, NaN or infinite";
-    case LPAI_E_RATIO: return "ratio of quantization scales is not finite and positive";
-    case LPAI_E_OFFSET: return "quantization offset outside the storage range";
-    case LPAI_E_WIDTH: return "element width is not 8 bits (16-bit activations are broken on LPAI)";
-    case LPAI_E_RANK: return "rank above the maximum, or layout rank differs from shape rank";
-    case LPAI_E_SHAPE: return "input and output shapes differ";
-    case LPAI_E_LAYOUT: return "layout form is not FLAT or layoutOrder is not a permutation";
-    case LPAI_E_TENSOR: return "a tensor, its data, a parameter or the temp buffer is missing";
-    case LPAI_E_USER: return "the user-written math of this custom op refused the node";
-    case LPAI_E_BOUNDS: return "element count or byte extent overflows 64 bits";
-    case LPAI_E_OVERLAP: return "output layout has overlapping elements";
+    case LPAI_OK:
+        return "ok";
+    case LPAI_E_SCALE_TYPE:
+        return "quantization scale type is UNDEFINED or unknown";
+    case LPAI_E_SCALE:
+        return "quantization scale is zero, negative, NaN or infinite";
+    case LPAI_E_RATIO:
+        return "ratio of quantization scales is not finite and positive";
+    case LPAI_E_OFFSET:
+        return "quantization offset outside the storage range";
+    case LPAI_E_WIDTH:
+        return "element width is not 8 bits (16-bit activations are broken on LPAI)";
+    case LPAI_E_RANK:
+        return "rank above the maximum, or layout rank differs from shape rank";
+    case LPAI_E_SHAPE:
+        return "input and output shapes differ";
+    case LPAI_E_LAYOUT:
+        return "layout form is not FLAT or layoutOrder is not a permutation";
+    case LPAI_E_TENSOR:
+        return "a tensor, its data, a parameter or the temp buffer is missing";
+    case LPAI_E_USER:
+        return "the user-written math of this custom op refused the node";
+    case LPAI_E_BOUNDS:
+        return "element count or byte extent overflows 64 bits";
+    case LPAI_E_OVERLAP:
+        return "output layout has overlapping elements";
     }
     return "unknown";
 }
@@ -52,7 +65,7 @@ static inline int32_t lpai_reject(const char *op, lpai_status st, const char *de
 {
 #if defined(LPAI_HOST_DIAGNOSTICS)
     lpai_host_last_reject = detail ? detail : lpai_status_text(st);
-    LPAI_DIAG( "%s: node rejected: %s\n", op, lpai_host_last_reject);
+    LPAI_DIAG("%s: node rejected: %s\n", op, lpai_host_last_reject);
 #else
     (void)op;
     (void)detail;
@@ -208,8 +221,7 @@ typedef enum { LPAI_PARAM_F32, LPAI_PARAM_U32, LPAI_PARAM_U32_BOOL } lpai_param_
  * the same: params are float32 0-d tensors in the eager op).
  * RELIES ON getParamTensor(node, index) returning the index-th parameter in OpDef
  * order with its value as tensor data: how the device behaves is not public. */
-static inline lpai_status lpai_glue_param(QnnLpai_CustomOpNode_t node, uint32_t index,
-                                          lpai_param_kind kind, float *out)
+static inline lpai_status lpai_glue_param(QnnLpai_CustomOpNode_t node, uint32_t index, lpai_param_kind kind, float *out)
 {
     const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &lpai_pkg_infra;
     if (!gi->getParamTensor) {
@@ -239,9 +251,9 @@ static inline lpai_status lpai_glue_param(QnnLpai_CustomOpNode_t node, uint32_t 
 
 /* Reads inputs, output and parameters and checks everything an elementwise or custom
  * op needs, scale ratios included (C10), before a single byte is written. */
-static inline lpai_status lpai_glue_prepare(QnnLpai_CustomOpNode_t node, lpai_io *in, uint32_t nin,
-                                            lpai_io *out, const lpai_param_kind *kinds,
-                                            float *params, uint32_t nparams, lpai_requant *rq)
+static inline lpai_status lpai_glue_prepare(QnnLpai_CustomOpNode_t node, lpai_io *in, uint32_t nin, lpai_io *out,
+                                            const lpai_param_kind *kinds, float *params, uint32_t nparams,
+                                            lpai_requant *rq)
 {
     const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &lpai_pkg_infra;
     lpai_status st;
@@ -299,8 +311,8 @@ static inline Qnn_ErrorHandle_t lpai_layout_support_default(uint32_t *flag)
 /* Fills an op's registration record (one zeroed static per op) for the inference
  * side; the compiler side adds its callbacks to the same record. */
 static inline QnnOpPackage_OperationInfo_t lpai_op_info_init(QnnLpaiOpPackage_OperationInfo_t *info, char *op_type,
-                                                             int32_t (*execute)(QnnLpai_CustomOpNode_t),
-                                                             uint32_t nin, uint32_t nparams)
+                                                             int32_t (*execute)(QnnLpai_CustomOpNode_t), uint32_t nin,
+                                                             uint32_t nparams)
 {
     memset(info, 0, sizeof *info);
     info->opType = op_type;
