@@ -8,6 +8,7 @@ check, host-built kernels); they take most of this module's time.
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,7 @@ def expected_files(spec: dict) -> set[str]:
     """Files the spec must produce (a subset: the op package adds more)."""
     ns, pkg = spec["namespace"], spec["package_name"]
     files = {
-        ".copier-answers.yml", ".gitignore", "README.md", "pyproject.toml",
+        ".copier-answers.yml", ".gitignore", ".clang-format", "README.md", "pyproject.toml",
         "tests/conftest.py", "tests/lowering.py", "tests/reference.py", "tests/test_ops.py",
         "tests/test_quant.py", "tests/test_delegation.py", "tests/user/README.md",
         "tests/spec_values.py", "tests/test_executorch_builder.py",
@@ -60,7 +61,8 @@ def expected_files(spec: dict) -> set[str]:
     files.add(f"{ns}/user/__init__.py")
     op_pkg = f"op_package/{pkg}"
     files |= {f"{op_pkg}/{f}" for f in (
-        "Makefile", f"config/{pkg}.xml", f"src/{pkg}Interface.c", "include/lpai_conventions.h",
+        "Makefile", "makefiles/package.mk", f"config/{pkg}.xml", f"src/{pkg}Interface.c",
+        "include/lpai_package.h", "include/lpai_conventions.h", "include/lpai_glue.h", "include/lpai_drivers.h",
         "host/lpai_emu.c", "host/test_kernels.c")}
     for op in spec["ops"]:
         qnn_type = qnn_type_of(op)
@@ -108,12 +110,27 @@ def check_tree(project: Path, spec: dict) -> None:
         assert owned_by_user == in_user_area, f"{rel}: ownership header does not match its folder"
 
 
+C_SUFFIXES = (".c", ".h", ".cpp")
+
+
+def check_c_format(project: Path) -> None:
+    """Every rendered C and C++ file is clean under the .clang-format the project ships
+    (found by clang-format itself, walking up from each file)."""
+    assert (project / ".clang-format").is_file(), "the project ships no .clang-format"
+    files = [rel for rel in rendered(project) if rel.endswith(C_SUFFIXES)]
+    assert any(f.endswith("_inference.c") for f in files), files
+    run = subprocess.run(["clang-format", "--dry-run", "-Werror", *files], cwd=project,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, "rendered C/C++ not clang-format clean:\n" + run.stderr[-4000:]
+
+
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo):
     spec = VARIANTS[name]
     result = copie_session.copy(extra_answers=spec, template_dir=template_repo)
     assert result.exit_code == 0, result.exception
     check_tree(result.project_dir, spec)
+    check_c_format(result.project_dir)
     run = run_project_tests(result.project_dir)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert re.search(r"\d+ passed", run.stdout)
@@ -137,6 +154,7 @@ def test_custom_op_fails_until_the_user_writes_it(copie_session, template_repo):
     assert result.exit_code == 0, result.exception
     project = result.project_dir
     check_tree(project, spec)
+    check_c_format(project)
     user_eager = project / "norm_ops/user/my_norm.py"
     assert "NotImplementedError" in user_eager.read_text()
 
