@@ -302,23 +302,6 @@ class Op:
         return _join(["a", "b"][: self.n_inputs] + [f"params[{p.index}]" for p in self.params])
 
     @property
-    def c_param_names(self) -> str:
-        """The initialiser list of the compiler's param-name table."""
-        return _join([p.c_name for p in self.params])
-
-    @property
-    def c_param_types(self) -> str:
-        """The initialiser list of the compiler's param-type table (what ExecuTorch sends)."""
-        return _join([p.qnn_datatype for p in self.params])
-
-    @property
-    def c_validate_tables(self) -> str:
-        """The param tables lpai_validate_op gets (nullptr for an op without params)."""
-        if not self.params:
-            return "nullptr, nullptr"
-        return f"g_{self.qnn_type}_param_names, g_{self.qnn_type}_param_types"
-
-    @property
     def c_test_case(self) -> list[str]:
         """The param rows of the op's case in host/test_kernels.c: kinds, defaults, names,
         each closed by the sentinel the "extra parameter" case reads."""
@@ -542,12 +525,6 @@ class Package:
         return len(self.ops)
 
     @property
-    def c_param_slots(self) -> int:
-        """Length of the per-op param arrays of host/test_kernels.c: the most params an op
-        may have, plus the sentinel the "extra parameter" case reads."""
-        return MAX_PARAMS + 1
-
-    @property
     def spec_yaml(self) -> str:
         """The canonical spec as YAML (`<namespace>/spec.yaml`, `python -m <namespace> spec`)."""
         import yaml
@@ -555,11 +532,6 @@ class Package:
         return yaml.safe_dump(
             self.answers(), indent=4, allow_unicode=True, default_flow_style=False, sort_keys=True, width=1000
         )
-
-    @property
-    def c_op_types(self) -> str:
-        """The initialiser list of the package's op-type table (Interface.c)."""
-        return _join([f'"{op.qnn_type}"' for op in self.ops])
 
     @property
     def py_all(self) -> str:

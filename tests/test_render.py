@@ -62,6 +62,7 @@ def expected_files(spec: dict) -> set[str]:
     files = {
         ".copier-answers.yml",
         ".gitignore",
+        ".clang-format",
         "README.md",
         "pyproject.toml",
         "tests/conftest.py",
@@ -84,9 +85,13 @@ def expected_files(spec: dict) -> set[str]:
         f"{op_pkg}/{f}"
         for f in (
             "Makefile",
+            "makefiles/package.mk",
             f"config/{pkg}.xml",
             f"src/{pkg}Interface.c",
+            "include/lpai_package.h",
             "include/lpai_conventions.h",
+            "include/lpai_glue.h",
+            "include/lpai_drivers.h",
             "host/lpai_emu.c",
             "host/test_kernels.c",
         )
@@ -150,6 +155,21 @@ def check_lint(project: Path) -> None:
         assert run.returncode == 0, f"ruff {args[0]} on the rendered project:\n{run.stdout[-6000:]}{run.stderr[-2000:]}"
 
 
+C_SUFFIXES = (".c", ".h", ".cpp")
+
+
+def check_c_format(project: Path) -> None:
+    """Every rendered C and C++ file is clean under the .clang-format the project ships
+    (found by clang-format itself, walking up from each file)."""
+    assert (project / ".clang-format").is_file(), "the project ships no .clang-format"
+    files = [rel for rel in rendered(project) if rel.endswith(C_SUFFIXES)]
+    assert any(f.endswith("_inference.c") for f in files), files
+    run = subprocess.run(
+        ["clang-format", "--dry-run", "-Werror", *files], cwd=project, capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0, "rendered C/C++ not clang-format clean:\n" + run.stderr[-4000:]
+
+
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo):
     spec = VARIANTS[name]
@@ -157,6 +177,7 @@ def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo
     assert result.exit_code == 0, result.exception
     check_tree(result.project_dir, spec)
     check_lint(result.project_dir)
+    check_c_format(result.project_dir)
     run = run_project_tests(result.project_dir)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert re.search(r"\d+ passed", run.stdout)
@@ -181,6 +202,7 @@ def test_custom_op_fails_until_the_user_writes_it(copie_session, template_repo):
     project = result.project_dir
     check_tree(project, spec)
     check_lint(project)
+    check_c_format(project)
     user_eager = project / "norm_ops/user/my_norm.py"
     assert "NotImplementedError" in user_eager.read_text()
 

@@ -1,12 +1,12 @@
 /* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
 /*
  * The functions generated expressions call besides <math.h> (lpai_expf, lpai_sigmoidf,
- * lpai_tanhf, lpai_reluf, lpai_minf, lpai_maxf; hooks/expr.py renders the names).
+ * lpai_tanhf, lpai_reluf, lpai_minf, lpai_maxf; qnn-op-template/hooks/expr.py renders the names).
  * Their own header, apart from the conventions: they are the op's math, not a rule of
  * the runtime; the kernel's every path and the benchmark's baseline call them.
  *
  * This header must not include any Qualcomm header: the host emulator, the benchmark
- * and tests/test_expr.py compile it on machines without the SDK.
+ * and qnn-op-template/tests/test_expr.py compile it on machines without the SDK.
  */
 #ifndef LPAI_EXPR_MATH_H
 #define LPAI_EXPR_MATH_H
@@ -60,7 +60,7 @@ static LPAI_MATH_INLINE uint32_t lpai_bits_from_f32(float f)
  * holds: at 88.75 it gives +inf (as torch above 88.72), at -87 (k = -126) an exponent
  * field of 0, so exactly 0 (torch gives at most 2.4e-38 there). The clamps are one
  * min and one max instruction per vector; selects on the result after the
- * computation cost about 3 instructions per element on SSE2 (bench/, issue 13). Both
+ * computation cost about 3 instructions per element on SSE2 (qnn-op-template/bench/, issue 13). Both
  * clamps keep x when it is NaN (the comparison fails), and NaN propagates through
  * the arithmetic. */
 static LPAI_MATH_INLINE float lpai_expf(float x)

@@ -26,6 +26,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "lpai_package.h"
+
 /* The table path and the per-element path must round identically; a fused
  * multiply-add in one of them (clang contracts by default, Hexagon has FMA) would
  * make the fast path differ from its own oracle by one code near ties. The Makefiles
@@ -58,9 +60,7 @@
 /* QNN_LPAI_CUSTOM_OP_MAX_LAYOUT_RANK; lpai_sdk.h checks the SDK agrees. */
 #define LPAI_MAX_RANK 5u
 
-/* The spec's limits per op (qnn-op-template/hooks/spec.py MAX_INPUTS, MAX_PARAMS). */
-#define LPAI_MAX_INPUTS 2u
-#define LPAI_MAX_PARAMS 8u
+/* LPAI_MAX_INPUTS and LPAI_MAX_PARAMS, the spec's limits per op, come from lpai_package.h. */
 
 /* Returned by a custom op's unwritten stub (user/<Op>_math.c): the kernel rejects the
  * node naming the file to edit, and the host test fails saying so. */
@@ -158,8 +158,7 @@ typedef struct {
 
 /* Offsets are accepted only within one storage range of zero so that every sum
  * below stays far from int32 overflow (offsets come from the runtime). */
-static inline lpai_status lpai_quant_init(lpai_quant *q, float scale, int32_t offset,
-                                          uint32_t bits)
+static inline lpai_status lpai_quant_init(lpai_quant *q, float scale, int32_t offset, uint32_t bits)
 {
     if (bits != 8u && bits != 16u) {
         return LPAI_E_WIDTH;
@@ -205,9 +204,8 @@ typedef struct {
     uint8_t *data;
 } lpai_view;
 
-static inline lpai_status lpai_view_init(lpai_view *v, uint32_t rank, const uint32_t *dims,
-                                         const uint8_t *order, const uint32_t *layout_stride,
-                                         void *data)
+static inline lpai_status lpai_view_init(lpai_view *v, uint32_t rank, const uint32_t *dims, const uint8_t *order,
+                                         const uint32_t *layout_stride, void *data)
 {
     if (rank > LPAI_MAX_RANK) {
         return LPAI_E_RANK;

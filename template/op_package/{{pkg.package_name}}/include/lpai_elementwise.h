@@ -11,7 +11,7 @@
  *     in loops the compiler vectorises, with no per-call table at all;
  *   - an 8-bit unary op also has a table path: the same loop over the 256 possible
  *     bytes gives its whole transfer function, then each element is one lookup. The
- *     driver (lpai_glue.h) takes it when it costs less, from the op's cost that the
+ *     driver (lpai_drivers.h) takes it when it costs less, from the op's cost that the
  *     template estimates from its expression;
  *   - pointers advance incrementally, one row at a time; dimensions that are
  *     contiguous in every operand are merged first, so a dense tensor in the same
@@ -50,8 +50,7 @@ typedef struct {
  * views[lead_k] (its layoutOrder, slowest first: C5). Dimensions of extent 1 vanish,
  * and an outer dimension folds into its inner neighbour whenever every operand steps
  * over the inner one exactly once per outer step. */
-static inline void lpai_walk_plan_from(lpai_walk *w, const lpai_view *const *views,
-                                       uint32_t nops, uint32_t lead_k)
+static inline void lpai_walk_plan_from(lpai_walk *w, const lpai_view *const *views, uint32_t nops, uint32_t lead_k)
 {
     const lpai_view *lead = views[lead_k];
     w->nops = nops;
@@ -134,8 +133,7 @@ static inline int lpai_walk_is_dense(const lpai_walk *w)
 
 /* Advances the outer odometer by one row. Returns 0 after the last row. Runs once
  * per row, never per element. */
-static LPAI_ALWAYS_INLINE int lpai_walk_next_row_n(const lpai_walk *w, uint64_t *idx,
-                                                   uint8_t **ptr, uint32_t nops)
+static LPAI_ALWAYS_INLINE int lpai_walk_next_row_n(const lpai_walk *w, uint64_t *idx, uint8_t **ptr, uint32_t nops)
 {
     for (uint32_t d = w->ndim - 1u; d-- > 0;) {
         if (++idx[d] < w->n[d]) {
@@ -154,8 +152,7 @@ static LPAI_ALWAYS_INLINE int lpai_walk_next_row_n(const lpai_walk *w, uint64_t 
 
 /* The same for the walk's own operand count; nops known at compile time (the blocked
  * loop passes nin + 1) lets the compiler unroll the pointer updates. */
-static LPAI_ALWAYS_INLINE int lpai_walk_next_row(const lpai_walk *w, uint64_t *idx,
-                                                 uint8_t **ptr)
+static LPAI_ALWAYS_INLINE int lpai_walk_next_row(const lpai_walk *w, uint64_t *idx, uint8_t **ptr)
 {
     return lpai_walk_next_row_n(w, idx, ptr, w->nops);
 }
@@ -165,9 +162,8 @@ static LPAI_ALWAYS_INLINE int lpai_walk_next_row(const lpai_walk *w, uint64_t *i
  * chain as the reference path, so both are bit-identical by construction. */
 /* Not inlined: it calls no op-specific function, and inlined into the kernel, next
  * to the blocked loops, gcc spilled its pointers and the dense lookup cost 8
- * instructions per element instead of 6 (bench/). */
-static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out,
-                                            const uint8_t *table)
+ * instructions per element instead of 6 (qnn-op-template/bench/). */
+static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out, const uint8_t *table)
 {
     const uint32_t last = w->ndim - 1u;
     const uint64_t n = w->n[last];
@@ -272,13 +268,12 @@ static inline lpai_dequant_u8 lpai_dequant_u8_from(const lpai_quant *q)
 }
 
 #define LPAI_DEQ(d, byte) ((d).scale * (float)((int32_t)(uint8_t)((uint32_t)(byte) + (d).add) + (d).lo))
-#define LPAI_ONE(j)                                                                            \
-    lpai_requant_u8_store(nin == 1u ? f1(LPAI_DEQ(d0, r0[j]), params)                         \
-                                    : f2(LPAI_DEQ(d0, r0[j]), LPAI_DEQ(d1, r1[j]), params), \
-                          &r)
+#define LPAI_ONE(j)        \
+    lpai_requant_u8_store( \
+        nin == 1u ? f1(LPAI_DEQ(d0, r0[j]), params) : f2(LPAI_DEQ(d0, r0[j]), LPAI_DEQ(d1, r1[j]), params), &r)
 
 /* n contiguous bytes. A call to memcpy costs about 20 instructions, most of a
- * row of 28 (the padded rows of bench/): below 64 bytes the run is copied as two or
+ * row of 28 (the padded rows of qnn-op-template/bench/): below 64 bytes the run is copied as two or
  * four fixed-size words (one load and one store each), the last ones overlapping
  * those before, so that no byte outside [src, src + n) is read nor outside
  * [dst, dst + n) written. */
@@ -317,7 +312,7 @@ static LPAI_ALWAYS_INLINE void lpai_copy_in(uint8_t *dst, const uint8_t *src, ui
     }
     /* Byte stores through a volatile pointer: gcc would otherwise merge the eight
      * stores into one 64-bit word built with 7 shifts and 7 ors, 3.8 instructions
-     * per element against 2.5 (bench/, a channels-last input). The loads are not
+     * per element against 2.5 (qnn-op-template/bench/, a channels-last input). The loads are not
      * volatile, and what is stored is the same. */
     volatile uint8_t *vdst = dst;
     const ptrdiff_t s2 = 2 * step, s3 = 3 * step;
@@ -374,9 +369,8 @@ static LPAI_ALWAYS_INLINE uint32_t lpai_lanes(uint32_t m)
 /* The math of one block: rows[k] holds at least mv readable bytes of input k, out
  * receives mv bytes. Constant trip counts (every power of two from 8 to the block),
  * which gcc -O2 and clang vectorise; no lane is wasted on more than half a tail. */
-static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *const *rows, uint32_t mv,
-                                                  uint8_t *out, const lpai_dequant_u8 *dq,
-                                                  lpai_unary_fn f1, lpai_binary_fn f2,
+static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *const *rows, uint32_t mv, uint8_t *out,
+                                                  const lpai_dequant_u8 *dq, lpai_unary_fn f1, lpai_binary_fn f2,
                                                   const float *params, const lpai_requant_u8 *rq)
 {
     const uint8_t *r0 = rows[0];
@@ -384,9 +378,9 @@ static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *c
     const lpai_dequant_u8 d0 = dq[0];
     const lpai_dequant_u8 d1 = dq[nin - 1u];
     const lpai_requant_u8 r = *rq; /* local copies: registers, no aliasing with out[] */
-#define LPAI_LANES_LOOP(count)                    \
-    for (uint32_t j = 0; j < (count); ++j) {      \
-        out[j] = LPAI_ONE(j);                     \
+#define LPAI_LANES_LOOP(count)               \
+    for (uint32_t j = 0; j < (count); ++j) { \
+        out[j] = LPAI_ONE(j);                \
     }
     if (mv == LPAI_BLOCK) {
         LPAI_LANES_LOOP(LPAI_BLOCK)
@@ -410,9 +404,8 @@ static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *c
  * a dense one. Rows shorter than a block have a loop of their own (below), which is
  * the general loop without its full-block and row-remainder logic. ptr/steps:
  * inputs, then the output. */
-static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t nin,
-                                                   const lpai_dequant_u8 *dq, lpai_unary_fn f1,
-                                                   lpai_binary_fn f2, const float *params,
+static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t nin, const lpai_dequant_u8 *dq,
+                                                   lpai_unary_fn f1, lpai_binary_fn f2, const float *params,
                                                    const lpai_requant *rq, uint8_t *const *data)
 {
     const uint32_t last = w->ndim - 1u;
@@ -436,12 +429,12 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
     uint32_t seg_len[LPAI_BLOCK];
     uint32_t fill = 0u;
     uint32_t nseg = 0u;
-#define LPAI_FLUSH_BLOCK()                                                                   \
-    do {                                                                                     \
-        lpai_block_math_u8(nin, rows, LPAI_BLOCK, out, dq, f1, f2, params, &r);             \
-        for (uint32_t g = 0, at = 0; g < nseg; at += seg_len[g], ++g) {                     \
-            lpai_copy_out(seg_dst[g], out + at, seg_len[g], ostep);                          \
-        }                                                                                    \
+#define LPAI_FLUSH_BLOCK()                                                      \
+    do {                                                                        \
+        lpai_block_math_u8(nin, rows, LPAI_BLOCK, out, dq, f1, f2, params, &r); \
+        for (uint32_t g = 0, at = 0; g < nseg; at += seg_len[g], ++g) {         \
+            lpai_copy_out(seg_dst[g], out + at, seg_len[g], ostep);             \
+        }                                                                       \
     } while (0)
     for (uint32_t k = 0; k < nin; ++k) {
         rows[k] = buf[k];
@@ -450,7 +443,7 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
         /* Rows shorter than a block (padded or strided rows of a feature map): each
          * row goes whole into the shared block, or is split across two blocks. The
          * same copies and lanes as the general loop below, less bookkeeping per row
-         * (bench/, rows of 28: about 1 instruction per element less). */
+         * (qnn-op-template/bench/, rows of 28: about 1 instruction per element less). */
         const uint32_t m = (uint32_t)n;
         /* The next row, in registers: most rows only step the second-last dimension. */
         const uint32_t d1 = last > 0u ? last - 1u : 0u;
@@ -551,10 +544,10 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
 
 /* Every stored byte 0..255 once: the unary table is the blocked loop run over it. */
 static const uint8_t lpai_all_bytes[256] = {
-#define LPAI_B16(h) h, h + 1, h + 2, h + 3, h + 4, h + 5, h + 6, h + 7, h + 8, h + 9, h + 10, h + 11, \
-                    h + 12, h + 13, h + 14, h + 15
-    LPAI_B16(0), LPAI_B16(16), LPAI_B16(32), LPAI_B16(48), LPAI_B16(64), LPAI_B16(80),
-    LPAI_B16(96), LPAI_B16(112), LPAI_B16(128), LPAI_B16(144), LPAI_B16(160), LPAI_B16(176),
+#define LPAI_B16(h) \
+    h, h + 1, h + 2, h + 3, h + 4, h + 5, h + 6, h + 7, h + 8, h + 9, h + 10, h + 11, h + 12, h + 13, h + 14, h + 15
+    LPAI_B16(0),   LPAI_B16(16),  LPAI_B16(32),  LPAI_B16(48),  LPAI_B16(64),  LPAI_B16(80),
+    LPAI_B16(96),  LPAI_B16(112), LPAI_B16(128), LPAI_B16(144), LPAI_B16(160), LPAI_B16(176),
     LPAI_B16(192), LPAI_B16(208), LPAI_B16(224), LPAI_B16(240)
 #undef LPAI_B16
 };
@@ -666,9 +659,8 @@ typedef float (*lpai_reference_fn)(const float *values, const float *params);
 
 #if defined(LPAI_HOST_EMULATOR)
 
-static inline void lpai_reference_map(const lpai_view *const *ins, const lpai_quant *const *qin,
-                                      uint32_t nin, const lpai_view *out,
-                                      const lpai_quant *qout, const lpai_requant *rq,
+static inline void lpai_reference_map(const lpai_view *const *ins, const lpai_quant *const *qin, uint32_t nin,
+                                      const lpai_view *out, const lpai_quant *qout, const lpai_requant *rq,
                                       lpai_reference_fn math, const float *params)
 {
     const uint64_t count = lpai_count_elements(out->dims, out->rank);
