@@ -10,13 +10,14 @@ Call an op in your model as `act_ops.<op>(inputs..., params...)`:
     act_ops.soft_min(a: torch.Tensor, b: torch.Tensor)
 """
 
-from .ops import (
-    OPS,
-    OpInfo,
-    hard_swish_ish,
-    scaled_tanh,
-    add_scaled,
-    soft_min,
-)
+from . import ops as _ops
+from .ops import OPS, OpInfo
+
+# One public function per op (assigned, not imported by name, so that the import block
+# stays sorted whatever the ops are called).
+hard_swish_ish = _ops.hard_swish_ish
+scaled_tanh = _ops.scaled_tanh
+add_scaled = _ops.add_scaled
+soft_min = _ops.soft_min
 
 __all__ = ["OPS", "OpInfo", "hard_swish_ish", "scaled_tanh", "add_scaled", "soft_min"]

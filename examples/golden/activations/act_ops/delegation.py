@@ -49,8 +49,6 @@ def check_delegated(pte: bytes | str | Path, op_names: tuple[str, ...] | None = 
                 f"{plan.name!r}. The op package was not exercised even if the output happens to match."
             )
         if not plan.delegates:
-            raise DelegationError(
-                f"method {plan.name!r} has no delegate: nothing was lowered to the backend."
-            )
+            raise DelegationError(f"method {plan.name!r} has no delegate: nothing was lowered to the backend.")
         delegated[plan.name] = [d.id for d in plan.delegates]
     return delegated

@@ -4,52 +4,54 @@
 Built on ExecuTorch's own `backends.qualcomm.export_utils` (QnnConfig,
 build_executorch_binary, SimpleADB or its later name Device, generate_inputs);
 ExecuTorch is imported inside the functions because importing it takes seconds.
-
-Registration for LPAI:
-- (LPAI, X86_64, absolute path of the host library), always: it compiles the graph on
-  the host and is what the x86_64 simulator runs;
-- (LPAI, HEXAGON, bare library name), for the device: in direct mode the delegate runs
-  on the aDSP and resolves the library by name through ADSP_LIBRARY_PATH.
-ExecuTorch 1.5.1 (PyPI) has neither the LPAI target nor the HEXAGON platform.
+The op package is registered by registration.py; the inputs, references and
+comparisons are device_data.py's.
 
 The model: the package's own model (every op once, `PackageModel`) or yours, named
 `package.module:attribute` (an nn.Module, a class or a factory called without
 arguments).  Calibration data is yours for your model; for the package model it is
-generated (see `input_ranges`).
+generated (see `device_data.input_ranges`).
 """
 
 from __future__ import annotations
 
-import importlib
 import json
-import math
 import os
-import re
 import shutil
 import subprocess
-import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import torch
 
-from . import op_package_xml
+from ._package import NAMESPACE, SOC_MODEL
+from .device_data import (
+    MODEL_TOLERANCE_STEPS,
+    PACKAGE_TOLERANCE_STEPS,
+    Comparison,
+    Ranges,
+    TensorSpec,
+    check_batch,
+    check_finite,
+    compare,
+    load_model,
+    one_line,
+    output_names,
+    reference_outputs,
+    spec_of,
+    tolerances,
+)
 from .ops import OPS
+from .registration import op_package_options, require_op_package_support
 from .toolchain import (
-    qc_schema,
     BUILD_FOLDER_ENV,
     DIRECT_BUILD_FOLDER_ENV,
     DIRECT_RUNNER,
     EXECUTORCH_SOURCE_HINT,
-    INTERFACE_PROVIDER,
-    LIBRARY_NAME,
     MIN_SDK_BUILD,
     MIN_SDK_DEVICE,
-    NAMESPACE,
-    PACKAGE_NAME,
     SERIAL_ENV,
-    SOC_MODEL,
     X86_BUILD_FOLDER_ENV,
     X86_RUNNER,
     Command,
@@ -65,376 +67,13 @@ from .toolchain import (
 
 DEVICE = "device"
 SIMULATOR = "simulator"
-DEFAULT_SHAPE = (1, 32, 28, 28)
-# Generated inputs of the package model (when you give no calibration data): uniform in
-# DEFAULT_RANGE, negative values included; an op whose eager output is not finite
-# somewhere on that range (log, sqrt, a division) gets POSITIVE_RANGE for its inputs.
-# Generated data only shows the op package works; calibrate your model on your data.
-DEFAULT_RANGE = (-2.0, 2.0)
-POSITIVE_RANGE = (0.1, 2.0)
-CALIBRATION_BATCHES = 4
-# The largest tensor the command line generates or accepts (elements per tensor).
-MAX_ELEMENTS = 1 << 26
-# Output tolerance in 8-bit steps of the calibrated output range: input and output
-# quantization both round (the package model); every quantized layer of your model
-# adds its own rounding, so its default is wider.
-PACKAGE_TOLERANCE_STEPS = 4.0
-MODEL_TOLERANCE_STEPS = 8.0
-SOURCE_BUILD_HINT = EXECUTORCH_SOURCE_HINT
 # ExecuTorch's runner command writes 0x0C into <runner>.farf right before it starts the
 # runner; `run --debug` runs the same command with this mask instead (all FARF levels).
 DEBUG_FARF_MASK = "0x1f"
 
 
-class PackageModel(torch.nn.Module):
-    """Calls every op of the package once, each on its own inputs: by default through its
-    public function with the spec's default params, or as `call(op, inputs)` says."""
-
-    def __init__(self, call=None):
-        super().__init__()
-        self.call = call
-
-    def forward(self, *tensors):
-        outputs, start = [], 0
-        for op in OPS:
-            inputs = tensors[start:start + len(op.inputs)]
-            start += len(op.inputs)
-            outputs.append(op(*inputs) if self.call is None else self.call(op, inputs))
-        return tuple(outputs)
-
-
-N_INPUTS = sum(len(op.inputs) for op in OPS)
-
-
-# --------------------------------------------------------------------------- the model
-
-_MODEL_SPEC = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
-
-
-def load_model(spec: str | None, root: Path | None = None) -> torch.nn.Module:
-    """`package.module:attr` -> the nn.Module (an instance, or a class/factory called with no
-    arguments), imported with `root` (the project) first on sys.path.  None: PackageModel."""
-    if spec is None:
-        return PackageModel()
-    if not _MODEL_SPEC.match(spec):
-        raise ToolchainError(f"--model {spec!r}: expected package.module:attribute, e.g. my_models.net:build")
-    module_name, _, attr = spec.partition(":")
-    if root is not None and str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    try:
-        target = importlib.import_module(module_name)
-        for part in attr.split("."):
-            target = getattr(target, part)
-    except Exception as exc:  # noqa: BLE001 - the user's code: any failure is one reason
-        raise ToolchainError(f"--model {spec}: cannot load it: {_one_line(exc)}") from None
-    if isinstance(target, torch.nn.Module):
-        model = target
-    elif callable(target):
-        try:
-            model = target()
-        except Exception as exc:  # noqa: BLE001
-            raise ToolchainError(f"--model {spec}: calling it failed: {_one_line(exc)}") from None
-    else:
-        raise ToolchainError(f"--model {spec}: is a {type(target).__name__}, not an nn.Module, class or factory")
-    if not isinstance(model, torch.nn.Module):
-        raise ToolchainError(f"--model {spec}: returned a {type(model).__name__}, not an nn.Module")
-    return model.eval()
-
-
-def as_outputs(result) -> tuple[torch.Tensor, ...]:
-    """A model's result as a tuple of tensors (one tensor, or a tuple/list of them)."""
-    outputs = result if isinstance(result, (tuple, list)) else (result,)
-    if not all(isinstance(t, torch.Tensor) for t in outputs):
-        raise ToolchainError("the model must return a tensor or a tuple of tensors")
-    return tuple(outputs)
-
-
-# --------------------------------------------------------------------------- input specs
-
-@dataclass(frozen=True)
-class TensorSpec:
-    shape: tuple[int, ...]
-    dtype: str  # torch dtype name without "torch.", e.g. "float32"
-
-    def describe(self) -> str:
-        return f"{self.dtype}{list(self.shape)}"
-
-
-def spec_of(batch: Sequence[torch.Tensor]) -> list[TensorSpec]:
-    return [TensorSpec(tuple(t.shape), str(t.dtype).removeprefix("torch.")) for t in batch]
-
-
-def check_batch(batch: Sequence[torch.Tensor], spec: Sequence[TensorSpec], what: str) -> None:
-    """One line naming `what` unless the batch has the count, shapes and dtypes of `spec`."""
-    if len(batch) != len(spec):
-        raise ToolchainError(f"{what}: {len(batch)} tensor(s), the program takes {len(spec)} "
-                             f"({', '.join(s.describe() for s in spec)})")
-    for i, (got, want) in enumerate(zip(spec_of(batch), spec)):
-        if got != want:
-            raise ToolchainError(f"{what}: input {i} is {got.describe()}, the program takes {want.describe()}")
-
-
-def check_finite(batches: Sequence[Sequence[torch.Tensor]], what: str,
-                 why: str = "the quantizer cannot calibrate on it") -> None:
-    for b, batch in enumerate(batches):
-        for i, t in enumerate(batch):
-            if t.is_floating_point() and not bool(torch.isfinite(t).all()):
-                raise ToolchainError(f"{what}: batch {b} input {i} holds a non-finite value (NaN or inf): {why}")
-
-
-def check_shape(shape: Sequence[int], what: str = "--shape") -> tuple[int, ...]:
-    shape = tuple(int(v) for v in shape)
-    if not shape or any(v <= 0 for v in shape):
-        raise ToolchainError(f"{what} {','.join(map(str, shape))}: every dimension must be positive")
-    if math.prod(shape) > MAX_ELEMENTS:
-        raise ToolchainError(f"{what} {','.join(map(str, shape))}: {math.prod(shape)} elements per tensor, "
-                             f"more than {MAX_ELEMENTS}")
-    return shape
-
-
-def check_value(value: float, what: str) -> float:
-    """A constant for float32 tensors: finite once converted to float32."""
-    if not math.isfinite(value) or not math.isfinite(float(torch.tensor(value, dtype=torch.float32))):
-        raise ToolchainError(f"{what} {value!r}: not a finite float32 value (|v| <= 3.4e38)")
-    return float(value)
-
-
-# --------------------------------------------------------------------------- data
-
-def input_ranges() -> list[tuple[float, float]]:
-    """Per input of the package model: the range generated inputs are drawn from
-    (DEFAULT_RANGE, or POSITIVE_RANGE for an op whose output is not finite on it)."""
-    probe = torch.linspace(DEFAULT_RANGE[0], DEFAULT_RANGE[1], 401)
-    with torch.no_grad():
-        outs = PackageModel()(*([probe] * N_INPUTS))
-    return [DEFAULT_RANGE if bool(torch.isfinite(out).all()) else POSITIVE_RANGE
-            for op, out in zip(OPS, outs) for _ in op.inputs]
-
-
-def constant_inputs(value: float, shape: Sequence[int] = DEFAULT_SHAPE) -> tuple[torch.Tensor, ...]:
-    return tuple(torch.full(tuple(shape), float(value), dtype=torch.float32) for _ in range(N_INPUTS))
-
-
-def constant_like(spec: Sequence[TensorSpec], value: float) -> tuple[torch.Tensor, ...]:
-    """Constant tensors of the shapes of `spec` (floating inputs only)."""
-    bad = [i for i, s in enumerate(spec) if not getattr(torch, s.dtype).is_floating_point]
-    if bad:
-        raise ToolchainError(f"--input-value: input {bad[0]} is {spec[bad[0]].describe()}, not floating point: "
-                             "pass --inputs FILE")
-    return tuple(torch.full(s.shape, float(value), dtype=getattr(torch, s.dtype)) for s in spec)
-
-
-def random_inputs(seed: int, shape: Sequence[int] = DEFAULT_SHAPE) -> tuple[torch.Tensor, ...]:
-    gen = torch.Generator().manual_seed(seed)
-    return tuple(torch.rand(tuple(shape), generator=gen) * (high - low) + low for low, high in input_ranges())
-
-
-def load_batches(path: Path, what: str = "--calibration") -> list[tuple[torch.Tensor, ...]]:
-    """A file saved with torch.save: a tensor, a tuple of tensors (one batch), or a list of such tuples."""
-    if path.is_dir():
-        raise ToolchainError(f"{what} {path}: is a directory, expected a file saved with torch.save")
-    try:
-        data = torch.load(path, weights_only=True)
-    except Exception as exc:  # noqa: BLE001 - any unreadable file is one reason
-        raise ToolchainError(f"{what} {path}: cannot load it with torch.load: {_one_line(exc)}") from None
-    if isinstance(data, torch.Tensor):
-        data = [(data,)]
-    elif isinstance(data, (tuple, list)) and data and all(isinstance(t, torch.Tensor) for t in data):
-        data = [tuple(data)]
-    rule = "expected a tensor, a tuple of tensors (one batch) or a list of such tuples"
-    if not isinstance(data, (tuple, list)) or not data:
-        raise ToolchainError(f"{what} {path}: holds {type(data).__name__}{' (empty)' if not data else ''}: {rule}")
-    batches = []
-    for b, batch in enumerate(data):
-        if isinstance(batch, torch.Tensor):
-            batch = (batch,)
-        if not isinstance(batch, (tuple, list)) or not batch or not all(isinstance(t, torch.Tensor) for t in batch):
-            raise ToolchainError(f"{what} {path}: batch {b} is not a tuple of tensors: {rule}")
-        for i, t in enumerate(batch):
-            if t.numel() > MAX_ELEMENTS:
-                raise ToolchainError(f"{what} {path}: batch {b} input {i} has {t.numel()} elements, "
-                                     f"more than {MAX_ELEMENTS}")
-        batches.append(tuple(batch))
-    return batches
-
-
-def package_spec(shape: Sequence[int]) -> list[TensorSpec]:
-    return [TensorSpec(tuple(shape), "float32")] * N_INPUTS
-
-
-# --------------------------------------------------------------------------- the reference
-
-def _observed_range(tensors: Sequence[torch.Tensor]) -> tuple[float, float]:
-    """The range the quantizer's activation observer ends with (MovingAverageMinMaxObserver,
-    what ExecuTorch's make_quantizer uses), zero included as in every affine range."""
-    from torchao.quantization.pt2e import MovingAverageMinMaxObserver
-
-    observer = MovingAverageMinMaxObserver(dtype=torch.uint8, quant_min=0, quant_max=255)
-    for t in tensors:
-        observer(t.detach().to(torch.float32))
-    return (min(0.0, float(observer.min_val)), max(0.0, float(observer.max_val)))
-
-
-@dataclass
-class Ranges:
-    """Per input (None: not floating point) and per output: the calibrated range."""
-
-    inputs: list[tuple[float, float] | None]
-    outputs: list[tuple[float, float]]
-
-    @classmethod
-    def from_calibration(cls, batches: Sequence[Sequence[torch.Tensor]],
-                         model: torch.nn.Module | None = None) -> "Ranges":
-        model = model or PackageModel()
-        inputs = [_observed_range([b[i] for b in batches]) if batches[0][i].is_floating_point() else None
-                  for i in range(len(batches[0]))]
-        with torch.no_grad():
-            outs = [as_outputs(model(*b)) for b in batches]
-        for b, out in enumerate(outs):
-            for i, t in enumerate(out):
-                if t.is_floating_point() and not bool(torch.isfinite(t).all()):
-                    raise ToolchainError(f"calibration batch {b} gives a non-finite value in output {i} of the "
-                                         "model: the quantizer cannot calibrate on it; calibrate inside the "
-                                         "ops' domain (e.g. positive inputs for log or sqrt)")
-        outputs = [_observed_range([o[i] for o in outs]) for i in range(len(outs[0]))]
-        return cls(inputs, outputs)
-
-    def to_json(self) -> dict:
-        return {"inputs": self.inputs, "outputs": self.outputs}
-
-    @classmethod
-    def from_json(cls, data: dict) -> "Ranges":
-        return cls([tuple(r) if r is not None else None for r in data["inputs"]],
-                   [tuple(r) for r in data["outputs"]])
-
-
-def reference_outputs(inputs: Sequence[torch.Tensor], ranges: Ranges,
-                      model: torch.nn.Module | None = None) -> list[torch.Tensor]:
-    """What the quantized graph should produce: eager math on the inputs clamped to the
-    calibrated range, clamped to the calibrated output range (the quantize nodes saturate:
-    an op computing 3x, calibrated on 1.0 and run on 2.0, gives 3.0, not 6.0).  Exact up to rounding for
-    the package model, whose ops read the graph inputs directly; for your model every
-    quantized layer in between rounds too, hence its wider tolerance."""
-    clamped = [t.clamp(*r) if r is not None else t for t, r in zip(inputs, ranges.inputs)]
-    with torch.no_grad():
-        outs = as_outputs((model or PackageModel())(*clamped))
-    return [o.clamp(lo, hi) for o, (lo, hi) in zip(outs, ranges.outputs)]
-
-
-def tolerances(ranges: Ranges, steps: float = PACKAGE_TOLERANCE_STEPS) -> list[float]:
-    """`steps` 8-bit output steps of each calibrated output range."""
-    return [steps * (hi - lo) / 255.0 + 1e-6 for lo, hi in ranges.outputs]
-
-
-@dataclass
-class Comparison:
-    errors: list[float]
-    tolerances: list[float]
-    names: list[str] | None = None
-
-    @property
-    def ok(self) -> bool:
-        return all(e <= t for e, t in zip(self.errors, self.tolerances))
-
-
-def compare(got: Sequence[torch.Tensor], want: Sequence[torch.Tensor], tols: Sequence[float],
-            names: Sequence[str] | None = None) -> Comparison:
-    errors = []
-    for g, w in zip(got, want):
-        diff = (g.reshape(w.shape).to(torch.float64) - w.to(torch.float64)).abs()
-        errors.append(float("inf") if torch.isnan(diff).any() else float(diff.max()))
-    return Comparison(errors, list(tols), list(names) if names else None)
-
-
-def delegate_summary(delegates: dict[str, list[str]]) -> str:
-    """'forward: 1 delegate(s)' per method, as check_delegated returned them."""
-    return ", ".join(f"{m}: {len(ids)} delegate(s)" for m, ids in delegates.items())
-
-
-def output_names(model_spec: str | None, n_outputs: int) -> list[str]:
-    if model_spec is None:
-        return [op.qualified_name for op in OPS]
-    return [f"output {i}" for i in range(n_outputs)]
-
-
-def report(comparison: Comparison, delegates: dict[str, list[str]]) -> str:
-    names = comparison.names or [op.qualified_name for op in OPS]
-    lines = []
-    for name, err, tol in zip(names, comparison.errors, comparison.tolerances):
-        lines.append(f"  {name:<32} max abs error {err:.6g} (tolerance {tol:.6g})"
-                     f" {'ok' if err <= tol else 'FAILED'}")
-    lines.append(f"max abs error: {max(comparison.errors):.6g}")
-    lines.append(f"delegated: yes ({delegate_summary(delegates)}; no op of {NAMESPACE} runs on the CPU)")
-    return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------- registration
-
-def require_op_package_support(for_device: bool, schema=None) -> None:
-    """Fail with one line unless the installed ExecuTorch can register an LPAI op package."""
-    schema = schema or qc_schema()
-    missing = []
-    if not hasattr(schema.QnnExecuTorchOpPackageTarget, "LPAI"):
-        missing.append("QnnExecuTorchOpPackageTarget.LPAI")
-    if for_device and not hasattr(schema.QnnExecuTorchOpPackagePlatform, "HEXAGON"):
-        missing.append("QnnExecuTorchOpPackagePlatform.HEXAGON")
-    if missing:
-        raise ToolchainError(f"the installed ExecuTorch ({_executorch_version()}) lacks "
-                             f"{' and '.join(missing)}: {SOURCE_BUILD_HINT}")
-
-
-def _executorch_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return f"executorch {version('executorch')}"
-    except PackageNotFoundError:
-        return "executorch, version unknown"
-
-
-def registrations(project: Project, for_device: bool) -> list[tuple[str, str, str]]:
-    """(target, platform, library) per implementation, by enum member name."""
-    result = [("LPAI", "X86_64", str(project.host_lib.resolve()))]
-    if for_device:
-        result.append(("LPAI", "HEXAGON", LIBRARY_NAME))
-    return result
-
-
-def op_package_info(op, schema, target: str, platform: str, path: str):
-    """The QnnExecuTorchOpPackageInfo of one op for one (target, platform, library).
-
-    ExecuTorch's partitioner finds a node's builder by `custom_op_name`, which must be
-    the node target's name: str() of the functional overload (`<ns>.<op>.default`);
-    tests/test_executorch_builder.py runs ExecuTorch's builder with these infos."""
-    return schema.QnnExecuTorchOpPackageInfo(
-        op_package_name=PACKAGE_NAME,
-        op_package_path=path,
-        interface_provider=INTERFACE_PROVIDER,
-        target=getattr(schema.QnnExecuTorchOpPackageTarget, target),
-        custom_op_name=str(op.default),
-        qnn_op_type_name=op.qnn_type,
-        platform=getattr(schema.QnnExecuTorchOpPackagePlatform, platform),
-    )
-
-
-def op_package_options(project: Project, for_device: bool, schema=None):
-    """QnnExecuTorchOpPackageOptions for build_executorch_binary(op_package_options=...)."""
-    schema = schema or qc_schema()
-    require_op_package_support(for_device, schema)
-    xml = project.opdef_xml()
-    try:
-        collection = op_package_xml.parse(xml)
-        op_package_xml.check_matches(collection, PACKAGE_NAME, {op.qnn_type: len(op.inputs) for op in OPS})
-    except op_package_xml.OpDefError as exc:
-        raise ToolchainError(str(exc)) from None
-    infos = [op_package_info(op, schema, target, platform, path)
-             for target, platform, path in registrations(project, for_device) for op in OPS]
-    options = schema.QnnExecuTorchOpPackageOptions()
-    options.op_package_infos = infos
-    return options
-
-
 # --------------------------------------------------------------------------- the program
+
 
 def _folder(name: str, explicit: str | None, required_file: str | None = None) -> Path:
     value = Path(explicit) if explicit else env_path(name)
@@ -465,18 +104,24 @@ def qnn_config(target: str, folders: Folders, serial: str | None = None, host: s
 
     try:
         if target == SIMULATOR:
-            return QnnConfig(soc_model=SOC_MODEL, build_folder=str(folders.build), backend="lpai",
-                             enable_x86_64=True, compile_only=True)
-        return QnnConfig(soc_model=SOC_MODEL, build_folder=str(folders.build),
-                         direct_build_folder=str(folders.direct), backend="lpai",
-                         device=serial, host=host, compile_only=serial is None)
-    except (AssertionError, RuntimeError, EnvironmentError) as exc:
-        raise ToolchainError(f"ExecuTorch QnnConfig: {_one_line(exc)}") from None
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text or type(exc).__name__
+            return QnnConfig(
+                soc_model=SOC_MODEL,
+                build_folder=str(folders.build),
+                backend="lpai",
+                enable_x86_64=True,
+                compile_only=True,
+            )
+        return QnnConfig(
+            soc_model=SOC_MODEL,
+            build_folder=str(folders.build),
+            direct_build_folder=str(folders.direct),
+            backend="lpai",
+            device=serial,
+            host=host,
+            compile_only=serial is None,
+        )
+    except (OSError, AssertionError, RuntimeError) as exc:
+        raise ToolchainError(f"ExecuTorch QnnConfig: {one_line(exc)}") from None
 
 
 def read_program(pte: Path):
@@ -486,7 +131,7 @@ def read_program(pte: Path):
     try:
         data = pte.read_bytes()
     except OSError as exc:
-        raise ToolchainError(f"{pte}: cannot read it: {exc.strerror or _one_line(exc)}") from None
+        raise ToolchainError(f"{pte}: cannot read it: {exc.strerror or one_line(exc)}") from None
     if not data:
         raise ToolchainError(f"{pte}: is empty, not an ExecuTorch program")
     from executorch.exir._serialize._program import deserialize_pte_binary
@@ -495,8 +140,9 @@ def read_program(pte: Path):
         return deserialize_pte_binary(data).program
     except Exception as exc:  # noqa: BLE001 - any parse failure means "not a program"
         kind = type(exc)
-        raise ToolchainError(f"{pte}: not an ExecuTorch program (cannot parse it: "
-                             f"{kind.__module__}.{kind.__qualname__})") from None
+        raise ToolchainError(
+            f"{pte}: not an ExecuTorch program (cannot parse it: {kind.__module__}.{kind.__qualname__})"
+        ) from None
 
 
 def delegates_of(pte: Path) -> dict[str, list[str]]:
@@ -507,12 +153,22 @@ def delegates_of(pte: Path) -> dict[str, list[str]]:
     try:
         return check_delegated(pte)
     except DelegationError as exc:
-        raise ToolchainError(_one_line(exc)) from None
+        raise ToolchainError(one_line(exc)) from None
 
 
 # ExecuTorch's ScalarType codes (same numbering as c10) of the dtypes a program input can have.
-_SCALAR_TYPES = {0: "uint8", 1: "int8", 2: "int16", 3: "int32", 4: "int64", 5: "float16", 6: "float32",
-                 7: "float64", 11: "bool", 15: "bfloat16"}
+_SCALAR_TYPES = {
+    0: "uint8",
+    1: "int8",
+    2: "int16",
+    3: "int32",
+    4: "int64",
+    5: "float16",
+    6: "float32",
+    7: "float64",
+    11: "bool",
+    15: "bfloat16",
+}
 
 
 def program_inputs(pte: Path, method: str = "forward") -> list[TensorSpec]:
@@ -557,8 +213,9 @@ def check_output_path(pte: Path) -> None:
             break
 
 
-def check_data(calibration: Sequence[Sequence[torch.Tensor]],
-               example: Sequence[torch.Tensor] | None = None) -> list[TensorSpec]:
+def check_data(
+    calibration: Sequence[Sequence[torch.Tensor]], example: Sequence[torch.Tensor] | None = None
+) -> list[TensorSpec]:
     """The example's input specs, unless a calibration batch differs from it or a value is not finite."""
     example = tuple(example) if example is not None else tuple(calibration[0])
     spec = spec_of(example)
@@ -569,10 +226,17 @@ def check_data(calibration: Sequence[Sequence[torch.Tensor]],
     return spec
 
 
-def export(project: Project, target: str, pte: Path, calibration: list[tuple[torch.Tensor, ...]],
-           folders: Folders, serial: str | None = None, model_spec: str | None = None,
-           example: tuple[torch.Tensor, ...] | None = None,
-           model: torch.nn.Module | None = None) -> dict[str, list[str]]:
+def export(
+    project: Project,
+    target: str,
+    pte: Path,
+    calibration: list[tuple[torch.Tensor, ...]],
+    folders: Folders,
+    serial: str | None = None,
+    model_spec: str | None = None,
+    example: tuple[torch.Tensor, ...] | None = None,
+    model: torch.nn.Module | None = None,
+) -> dict[str, list[str]]:
     """Quantize, lower with the op package registered, write the .pte, check delegation.
 
     `model_spec` None: the package model; else your model (`package.module:attr`).  The
@@ -595,7 +259,7 @@ def export(project: Project, target: str, pte: Path, calibration: list[tuple[tor
     try:
         pte.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ToolchainError(f"--pte {pte}: cannot create {pte.parent}: {exc.strerror or _one_line(exc)}") from None
+        raise ToolchainError(f"--pte {pte}: cannot create {pte.parent}: {exc.strerror or one_line(exc)}") from None
     # An old program must not survive a failed export and be run as if it were this one.
     for stale in (pte, sidecar(pte), example_file(pte)):
         stale.unlink(missing_ok=True)
@@ -628,14 +292,23 @@ def export(project: Project, target: str, pte: Path, calibration: list[tuple[tor
         delegates = delegates_of(written)
         got = program_inputs(written)
         if got != spec:
-            raise ToolchainError(f"the lowered program takes {[s.describe() for s in got]}, "
-                                 f"the example inputs are {[s.describe() for s in spec]}")
+            raise ToolchainError(
+                f"the lowered program takes {[s.describe() for s in got]}, "
+                f"the example inputs are {[s.describe() for s in spec]}"
+            )
         torch.save(example, example_file(pte))
-        sidecar(pte).write_text(json.dumps({
-            "target": target, "model": model_spec,
-            "inputs": [{"shape": list(s.shape), "dtype": s.dtype} for s in spec],
-            "ranges": ranges.to_json(),
-        }, indent=2) + "\n")
+        sidecar(pte).write_text(
+            json.dumps(
+                {
+                    "target": target,
+                    "model": model_spec,
+                    "inputs": [{"shape": list(s.shape), "dtype": s.dtype} for s in spec],
+                    "ranges": ranges.to_json(),
+                },
+                indent=2,
+            )
+            + "\n"
+        )
         os.replace(written, pte)
     finally:
         written.unlink(missing_ok=True)
@@ -663,9 +336,12 @@ def read_sidecar(pte: Path, target: str) -> Exports:
         raise ToolchainError(f"{path} is missing: {hint}")
     try:
         data = json.loads(path.read_text())
-        exports = Exports(data["target"], data.get("model"),
-                          [TensorSpec(tuple(i["shape"]), i["dtype"]) for i in data["inputs"]],
-                          Ranges.from_json(data["ranges"]))
+        exports = Exports(
+            data["target"],
+            data.get("model"),
+            [TensorSpec(tuple(i["shape"]), i["dtype"]) for i in data["inputs"]],
+            Ranges.from_json(data["ranges"]),
+        )
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ToolchainError(f"{path}: unreadable ({type(exc).__name__}): {hint}") from None
     if exports.target != target:
@@ -704,9 +380,11 @@ def prepare_run(project: Project, pte: Path, inputs: Sequence[torch.Tensor], tar
     exports = read_sidecar(pte, target)
     program = program_inputs(pte)
     if program != exports.inputs:
-        raise ToolchainError(f"{sidecar(pte)} does not describe {pte.name} (inputs "
-                             f"{[s.describe() for s in exports.inputs]} vs {[s.describe() for s in program]}): "
-                             f"export again")
+        raise ToolchainError(
+            f"{sidecar(pte)} does not describe {pte.name} (inputs "
+            f"{[s.describe() for s in exports.inputs]} vs {[s.describe() for s in program]}): "
+            f"export again"
+        )
     check_batch(inputs, program, "the inputs")
     check_finite([inputs], "the inputs", "8-bit inputs have no code for it")
     return Prepared(delegates, exports, load_model(exports.model, project.root))
@@ -732,8 +410,9 @@ def device_class():
 
     cls = getattr(export_utils, "Device", None) or getattr(export_utils, "SimpleADB", None)
     if cls is None:
-        raise ToolchainError(f"the installed ExecuTorch has neither export_utils.Device nor SimpleADB: "
-                             f"{SOURCE_BUILD_HINT}")
+        raise ToolchainError(
+            f"the installed ExecuTorch has neither export_utils.Device nor SimpleADB: {EXECUTORCH_SOURCE_HINT}"
+        )
     return cls
 
 
@@ -744,14 +423,20 @@ def debug_runner_command(adb, domain_id: int, mask: str = DEBUG_FARF_MASK) -> st
     runner, so a mask written before it is overwritten: the debug run needs its own line.
     """
     runner = os.path.basename(adb.runner)
-    args = " ".join([f"--model_path {os.path.basename(adb.pte_path[0])}",
-                     f"--output_folder_path {adb.output_folder}",
-                     f"--input_list_path {adb.input_list_filename}",
-                     f"--etdump_path {adb.etdump_path}",
-                     "--method_index 0",
-                     f"--domain_id {domain_id}"])
-    return (f"cd {adb.workspace} && chmod +x {runner} && export LD_LIBRARY_PATH=. && "
-            f"export ADSP_LIBRARY_PATH=. && echo {mask} > {runner}.farf && ./{runner} {args}")
+    args = " ".join(
+        [
+            f"--model_path {os.path.basename(adb.pte_path[0])}",
+            f"--output_folder_path {adb.output_folder}",
+            f"--input_list_path {adb.input_list_filename}",
+            f"--etdump_path {adb.etdump_path}",
+            "--method_index 0",
+            f"--domain_id {domain_id}",
+        ]
+    )
+    return (
+        f"cd {adb.workspace} && chmod +x {runner} && export LD_LIBRARY_PATH=. && "
+        f"export ADSP_LIBRARY_PATH=. && echo {mask} > {runner}.farf && ./{runner} {args}"
+    )
 
 
 def _text(result) -> str:
@@ -759,9 +444,16 @@ def _text(result) -> str:
     return result if isinstance(result, str) else (getattr(result, "stdout", "") or "")
 
 
-def run_device(project: Project, pte: Path, inputs: tuple[torch.Tensor, ...], folders: Folders,
-               serial: str, host: str | None = None, debug: bool = False,
-               steps: float | None = None) -> tuple[Comparison, dict[str, list[str]]]:
+def run_device(
+    project: Project,
+    pte: Path,
+    inputs: tuple[torch.Tensor, ...],
+    folders: Folders,
+    serial: str,
+    host: str | None = None,
+    debug: bool = False,
+    steps: float | None = None,
+) -> tuple[Comparison, dict[str, list[str]]]:
     """Push the .pte, inputs and both signed libraries (SimpleADB/Device, direct mode), run, pull, compare."""
     prepared = prepare_run(project, pte, inputs, DEVICE)
     require_op_package_support(for_device=True)
@@ -779,21 +471,26 @@ def run_device(project: Project, pte: Path, inputs: tuple[torch.Tensor, ...], fo
     log_dir = project.root / "build" / "logs"
     try:
         adb = device_cls(qnn_config=config, pte_path=str(pte), workspace=WORKSPACE)
-        print(f"pushing {pte.name}, the inputs and {', '.join(p.name for p in signed)} to {serial}:{WORKSPACE}",
-              flush=True)
+        print(
+            f"pushing {pte.name}, the inputs and {', '.join(p.name for p in signed)} to {serial}:{WORKSPACE}",
+            flush=True,
+        )
         adb.push(inputs=[tuple(inputs)], files=[str(p) for p in signed])
         runner = Path(adb.runner).name
         if debug:
             adb.execute(custom_runner_cmd="logcat -c")
-            print(f"running {runner} on the aDSP (direct mode, ADSP_LIBRARY_PATH=., FARF mask {DEBUG_FARF_MASK} "
-                  f"in {WORKSPACE}/{runner}.farf)", flush=True)
+            print(
+                f"running {runner} on the aDSP (direct mode, ADSP_LIBRARY_PATH=., FARF mask {DEBUG_FARF_MASK} "
+                f"in {WORKSPACE}/{runner}.farf)",
+                flush=True,
+            )
             adb.execute(custom_runner_cmd=debug_runner_command(adb, get_dsp_id(config.backend)))
         else:
             print(f"running {runner} on the aDSP (direct mode, ADSP_LIBRARY_PATH=.)", flush=True)
             adb.execute()
         adb.pull(host_output_path=str(pte.parent))
     except (AssertionError, RuntimeError, ValueError) as exc:
-        raise ToolchainError(_one_line(exc)) from None
+        raise ToolchainError(one_line(exc)) from None
     finally:
         if debug and "adb" in locals():
             _capture_logcat(adb, log_dir)
@@ -805,7 +502,7 @@ def _capture_logcat(adb, log_dir: Path) -> None:
     try:
         adb.execute(custom_runner_cmd="logcat -d -v time", output_callback=lambda r: captured.append(_text(r)))
     except (AssertionError, RuntimeError) as exc:
-        print(f"could not capture logcat: {_one_line(exc)}", flush=True)
+        print(f"could not capture logcat: {one_line(exc)}", flush=True)
         return
     log_dir.mkdir(parents=True, exist_ok=True)
     path = log_dir / "logcat.txt"
@@ -815,18 +512,27 @@ def _capture_logcat(adb, log_dir: Path) -> None:
 
 # --------------------------------------------------------------------------- simulator
 
+
 def simulator_command(sdk: Path, build: Path, pte: Path, input_list: Path, outputs: Path) -> Command:
     runner = build / X86_RUNNER
     return Command(
-        [str(runner), "--model_path", str(pte), "--input_list_path", str(input_list.name),
-         "--output_folder_path", str(outputs)],
+        [
+            str(runner),
+            "--model_path",
+            str(pte),
+            "--input_list_path",
+            str(input_list.name),
+            "--output_folder_path",
+            str(outputs),
+        ],
         input_list.parent,
         {"LD_LIBRARY_PATH": os.pathsep.join([str(sdk / "lib" / "x86_64-linux-clang"), str(build / "lib")])},
     )
 
 
-def run_simulator(project: Project, pte: Path, inputs: tuple[torch.Tensor, ...],
-                  folders: Folders, steps: float | None = None) -> tuple[Comparison, dict[str, list[str]]]:
+def run_simulator(
+    project: Project, pte: Path, inputs: tuple[torch.Tensor, ...], folders: Folders, steps: float | None = None
+) -> tuple[Comparison, dict[str, list[str]]]:
     """Run the .pte on the host through the LPAI x86_64 simulator and compare with eager."""
     prepared = prepare_run(project, pte, inputs, SIMULATOR)
     sdk = require_qnn_sdk(minimum=MIN_SDK_BUILD)
@@ -850,13 +556,14 @@ def run_simulator(project: Project, pte: Path, inputs: tuple[torch.Tensor, ...],
 def serial_from(explicit: str | None) -> str:
     serial = explicit or env_value(SERIAL_ENV)
     if not serial:
-        raise ToolchainError(f"no device serial: pass --device SERIAL or export {SERIAL_ENV}=<serial> (see `adb devices`)")
+        raise ToolchainError(
+            f"no device serial: pass --device SERIAL or export {SERIAL_ENV}=<serial> (see `adb devices`)"
+        )
     return serial
 
 
 def device_folders(build: str | None, direct: str | None) -> Folders:
-    return Folders(_folder(BUILD_FOLDER_ENV, build, DIRECT_RUNNER),
-                   _folder(DIRECT_BUILD_FOLDER_ENV, direct))
+    return Folders(_folder(BUILD_FOLDER_ENV, build, DIRECT_RUNNER), _folder(DIRECT_BUILD_FOLDER_ENV, direct))
 
 
 def simulator_folders(build: str | None) -> Folders:

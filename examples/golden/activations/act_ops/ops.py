@@ -20,15 +20,14 @@ The math lives in eager.py (generated) or user/ (yours).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import torch
 
 from . import eager
+from ._package import NAMESPACE
 
-NAMESPACE = "act_ops"
-PACKAGE_NAME = "ActivationOpPackage"
 # ExecuTorch sends an int param to QNN as UINT_32 (and fails on a negative one).
 UINT32_MAX = 2**32 - 1
 
@@ -83,9 +82,10 @@ def _check_int_params(op: str, **values: int) -> None:
     # Refused here (eager, fake and `.out` alike) rather than deep inside lowering.
     for name, value in values.items():
         if not 0 <= value <= UINT32_MAX:
-            raise ValueError(f"{op}: param {name} must be in [0, {UINT32_MAX}], got {value}: "
-                             "ExecuTorch sends int params to QNN as UINT_32")
-
+            raise ValueError(
+                f"{op}: param {name} must be in [0, {UINT32_MAX}], got {value}: "
+                "ExecuTorch sends int params to QNN as UINT_32"
+            )
 
 
 @torch.library.custom_op("act_ops::hard_swish_ish", mutates_args=(), schema="(Tensor x) -> Tensor")
@@ -104,7 +104,9 @@ _lib.define("hard_swish_ish.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
 def _hard_swish_ish_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     result = eager.hard_swish_ish(x)
     if out.shape != result.shape:
-        raise ValueError(f"act_ops::hard_swish_ish.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}")
+        raise ValueError(
+            f"act_ops::hard_swish_ish.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}",
+        )
     out.copy_(result)
     return out
 
@@ -140,7 +142,9 @@ def _scaled_tanh_out(x: torch.Tensor, gain: float, shift: int, *, out: torch.Ten
     _check_int_params("act_ops::scaled_tanh", shift=shift)
     result = eager.scaled_tanh(x, gain, shift)
     if out.shape != result.shape:
-        raise ValueError(f"act_ops::scaled_tanh.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}")
+        raise ValueError(
+            f"act_ops::scaled_tanh.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}",
+        )
     out.copy_(result)
     return out
 
@@ -181,7 +185,9 @@ _lib.define("add_scaled.out(Tensor a, Tensor b, float alpha, *, Tensor(a!) out) 
 def _add_scaled_out(a: torch.Tensor, b: torch.Tensor, alpha: float, *, out: torch.Tensor) -> torch.Tensor:
     result = eager.add_scaled(a, b, alpha)
     if out.shape != result.shape:
-        raise ValueError(f"act_ops::add_scaled.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}")
+        raise ValueError(
+            f"act_ops::add_scaled.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}",
+        )
     out.copy_(result)
     return out
 
@@ -222,7 +228,9 @@ _lib.define("soft_min.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)")
 def _soft_min_out(a: torch.Tensor, b: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     result = eager.soft_min(a, b)
     if out.shape != result.shape:
-        raise ValueError(f"act_ops::soft_min.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}")
+        raise ValueError(
+            f"act_ops::soft_min.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}",
+        )
     out.copy_(result)
     return out
 

@@ -20,10 +20,7 @@ from act_ops.ops import OPS  # noqa: E402
 def make_inputs(op, seed: int, shape=(2, 3, 4, 5), low: float = 0.1, high: float = 2.0):
     """Deterministic float32 inputs of one op (positive by default: log and sqrt stay finite)."""
     gen = torch.Generator().manual_seed(seed)
-    return tuple(
-        torch.rand(shape, generator=gen, dtype=torch.float32) * (high - low) + low
-        for _ in op.inputs
-    )
+    return tuple(torch.rand(shape, generator=gen, dtype=torch.float32) * (high - low) + low for _ in op.inputs)
 
 
 @pytest.fixture(params=OPS, ids=[op.name for op in OPS])

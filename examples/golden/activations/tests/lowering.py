@@ -1,5 +1,5 @@
 # This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
-"""Test helpers: inputs for the model that calls every op (device.PackageModel), and a
+"""Test helpers: inputs for the model that calls every op (device_data.PackageModel), and a
 stand-in backend that claims ops.
 
 The stand-in backend lets the tests produce a real `.pte` in which chosen ops were
@@ -11,8 +11,9 @@ from executorch.exir import to_edge_transform_and_lower
 from executorch.exir.backend.backend_details import BackendDetails, PreprocessResult
 from executorch.exir.backend.partitioner import DelegationSpec, Partitioner, PartitionResult
 
-from conftest import make_inputs
 from act_ops.ops import OPS
+
+from conftest import make_inputs
 
 
 def all_ops_inputs(ops=OPS, seed: int = 0, shape=(1, 2, 4, 4)):

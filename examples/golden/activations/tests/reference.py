@@ -13,7 +13,9 @@ REFERENCES = {}
 def hard_swish_ish(x):
     x = np.asarray(x, dtype=np.float64)
     with np.errstate(all="ignore"):
-        return np.broadcast_to(((x * np.minimum(np.maximum((x + 3.0), 0.0), 6.0)) / 6.0), x.shape)
+        # As the model spells it, one line (`fmt: skip`: see eager.py).
+        value = ((x * np.minimum(np.maximum((x + 3.0), 0.0), 6.0)) / 6.0)  # noqa: UP034  # fmt: skip
+    return np.broadcast_to(value, x.shape)
 
 
 REFERENCES["hard_swish_ish"] = hard_swish_ish
@@ -24,7 +26,9 @@ def scaled_tanh(x, gain=2.0, shift=1):
     gain = float(gain)
     shift = float(shift)
     with np.errstate(all="ignore"):
-        return np.broadcast_to(((gain * np.tanh(x)) + shift), x.shape)
+        # As the model spells it, one line (`fmt: skip`: see eager.py).
+        value = ((gain * np.tanh(x)) + shift)  # noqa: UP034  # fmt: skip
+    return np.broadcast_to(value, x.shape)
 
 
 REFERENCES["scaled_tanh"] = scaled_tanh
@@ -35,7 +39,9 @@ def add_scaled(a, b, alpha=0.5):
     b = np.asarray(b, dtype=np.float64)
     alpha = float(alpha)
     with np.errstate(all="ignore"):
-        return np.broadcast_to((a + (alpha * b)), a.shape)
+        # As the model spells it, one line (`fmt: skip`: see eager.py).
+        value = (a + (alpha * b))  # noqa: UP034  # fmt: skip
+    return np.broadcast_to(value, a.shape)
 
 
 REFERENCES["add_scaled"] = add_scaled
@@ -45,8 +51,9 @@ def soft_min(a, b):
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     with np.errstate(all="ignore"):
-        return np.broadcast_to((np.minimum(a, b) + (0.1 * (1.0 / (1.0 + np.exp(-((a - b))))))), a.shape)
+        # As the model spells it, one line (`fmt: skip`: see eager.py).
+        value = (np.minimum(a, b) + (0.1 * (1.0 / (1.0 + np.exp(-((a - b)))))))  # noqa: UP034  # fmt: skip
+    return np.broadcast_to(value, a.shape)
 
 
 REFERENCES["soft_min"] = soft_min
-

@@ -4,18 +4,35 @@ the tests, independent of the package under test."""
 
 # What the spec says each op's schemas are; compared through torch's own parser/printer.
 SPEC_SCHEMAS = {
-    "hard_swish_ish": ("act_ops::hard_swish_ish(Tensor x) -> Tensor", "act_ops::hard_swish_ish.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)"),
-    "scaled_tanh": ("act_ops::scaled_tanh(Tensor x, float gain, int shift) -> Tensor", "act_ops::scaled_tanh.out(Tensor x, float gain, int shift, *, Tensor(a!) out) -> Tensor(a!)"),
-    "add_scaled": ("act_ops::add_scaled(Tensor a, Tensor b, float alpha) -> Tensor", "act_ops::add_scaled.out(Tensor a, Tensor b, float alpha, *, Tensor(a!) out) -> Tensor(a!)"),
-    "soft_min": ("act_ops::soft_min(Tensor a, Tensor b) -> Tensor", "act_ops::soft_min.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)"),
+    "hard_swish_ish": (
+        "act_ops::hard_swish_ish(Tensor x) -> Tensor",
+        "act_ops::hard_swish_ish.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)",
+    ),
+    "scaled_tanh": (
+        "act_ops::scaled_tanh(Tensor x, float gain, int shift) -> Tensor",
+        "act_ops::scaled_tanh.out(Tensor x, float gain, int shift, *, Tensor(a!) out) -> Tensor(a!)",
+    ),
+    "add_scaled": (
+        "act_ops::add_scaled(Tensor a, Tensor b, float alpha) -> Tensor",
+        "act_ops::add_scaled.out(Tensor a, Tensor b, float alpha, *, Tensor(a!) out) -> Tensor(a!)",
+    ),
+    "soft_min": (
+        "act_ops::soft_min(Tensor a, Tensor b) -> Tensor",
+        "act_ops::soft_min.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)",
+    ),
 }
 
 
 # The spec's param defaults, written out by the template (not read from the package).
 SPEC_DEFAULTS = {
     "hard_swish_ish": {},
-    "scaled_tanh": {"gain": 2.0, "shift": 1},
-    "add_scaled": {"alpha": 0.5},
+    "scaled_tanh": {
+        "gain": 2.0,
+        "shift": 1,
+    },
+    "add_scaled": {
+        "alpha": 0.5,
+    },
     "soft_min": {},
 }
 

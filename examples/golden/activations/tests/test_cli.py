@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from fakes.tools import make_fakes, make_project
 from act_ops import cli
 from act_ops.doctor import readiness, run_checks
 from act_ops.ops import OPS
@@ -27,6 +26,8 @@ from act_ops.toolchain import (
     signer_python,
 )
 
+from fakes.tools import make_fakes, make_project
+
 PACKAGE = "ActivationOpPackage"
 LIB = "libQnnActivationOpPackage.so"
 ISLAND = "libLpaiOpPackageIsland.so"
@@ -34,9 +35,17 @@ ARCH = "v79"
 HOST_LIB = f"libs/x86_64-linux-clang/{LIB}"
 DSP_LIBS = [f"libs/hexagon-{ARCH}/{LIB}", f"libs/hexagon-{ARCH}/{ISLAND}"]
 MAKE_OUTPUTS = {"lpai_x86": [HOST_LIB], "lpai_dsp": DSP_LIBS}
-ALL_VARS = ("QNN_SDK_ROOT", "HEXAGON_SDK_ROOT", "HEXAGON_TOOLS_VERSION", "HEXAGON_TOOLS_ROOT", "ANDROID_SERIAL",
-            "EXECUTORCH_BUILD_FOLDER", "EXECUTORCH_DIRECT_BUILD_FOLDER", "EXECUTORCH_X86_BUILD_FOLDER",
-            "LPAI_SIGNER_PYTHON")
+ALL_VARS = (
+    "QNN_SDK_ROOT",
+    "HEXAGON_SDK_ROOT",
+    "HEXAGON_TOOLS_VERSION",
+    "HEXAGON_TOOLS_ROOT",
+    "ANDROID_SERIAL",
+    "EXECUTORCH_BUILD_FOLDER",
+    "EXECUTORCH_DIRECT_BUILD_FOLDER",
+    "EXECUTORCH_X86_BUILD_FOLDER",
+    "LPAI_SIGNER_PYTHON",
+)
 
 
 @pytest.fixture
@@ -76,9 +85,16 @@ def one_line_error(err):
 
 # --------------------------------------------------------------------------- versions
 
-@pytest.mark.parametrize("text, version", [
-    ("2.48.0.250101", (2, 48, 0)), ("v2.49.1", (2, 49, 1)), ("qairt 2.50", (2, 50)), ("no version", None),
-])
+
+@pytest.mark.parametrize(
+    "text, version",
+    [
+        ("2.48.0.250101", (2, 48, 0)),
+        ("v2.49.1", (2, 49, 1)),
+        ("qairt 2.50", (2, 50)),
+        ("no version", None),
+    ],
+)
 def test_parse_version(text, version):
     assert parse_version(text) == version
 
@@ -95,6 +111,7 @@ def test_sdk_version_from_sdk_yaml_then_folder_name(tmp_path):
 
 
 # --------------------------------------------------------------------------- build
+
 
 def test_build_runs_make_for_host_dsp_and_island(machine, project, capsys):
     code, out, err = run(capsys, "build", "--project", str(project.root))
@@ -141,14 +158,17 @@ def test_build_fails_when_make_produces_nothing(machine, project, capsys, monkey
     assert one_line_error(err) == f"error: make lpai_x86 succeeded but did not produce {project.host_lib}"
 
 
-@pytest.mark.parametrize("setup, reason", [
-    (lambda f, mp: mp.delenv("QNN_SDK_ROOT"), "QNN_SDK_ROOT is not set"),
-    (lambda f, mp: mp.setenv("QNN_SDK_ROOT", ""), "QNN_SDK_ROOT is not set"),
-    (lambda f, mp: (f.qnn_sdk / "sdk.yaml").write_text("version: 2.47.0.1\n"), "QNN SDK 2.47.0 is too old"),
-    (lambda f, mp: (f.qnn_sdk / "include/QNN/LPAI/QnnLpaiOpPackage.h").unlink(), "QnnLpaiOpPackage.h is missing"),
-    (lambda f, mp: mp.delenv("HEXAGON_SDK_ROOT"), "HEXAGON_SDK_ROOT is not set"),
-    (lambda f, mp: mp.setenv("HEXAGON_TOOLS_VERSION", "0.0.0"), "HEXAGON_TOOLS_VERSION=0.0.0"),
-])
+@pytest.mark.parametrize(
+    "setup, reason",
+    [
+        (lambda f, mp: mp.delenv("QNN_SDK_ROOT"), "QNN_SDK_ROOT is not set"),
+        (lambda f, mp: mp.setenv("QNN_SDK_ROOT", ""), "QNN_SDK_ROOT is not set"),
+        (lambda f, mp: (f.qnn_sdk / "sdk.yaml").write_text("version: 2.47.0.1\n"), "QNN SDK 2.47.0 is too old"),
+        (lambda f, mp: (f.qnn_sdk / "include/QNN/LPAI/QnnLpaiOpPackage.h").unlink(), "QnnLpaiOpPackage.h is missing"),
+        (lambda f, mp: mp.delenv("HEXAGON_SDK_ROOT"), "HEXAGON_SDK_ROOT is not set"),
+        (lambda f, mp: mp.setenv("HEXAGON_TOOLS_VERSION", "0.0.0"), "HEXAGON_TOOLS_VERSION=0.0.0"),
+    ],
+)
 def test_build_preconditions(machine, project, capsys, monkeypatch, setup, reason):
     setup(machine, monkeypatch)
     code, _, err = run(capsys, "build", "--project", str(project.root))
@@ -158,6 +178,7 @@ def test_build_preconditions(machine, project, capsys, monkeypatch, setup, reaso
 
 
 # --------------------------------------------------------------------------- sign
+
 
 def _built(machine, project, build_id="1"):
     os.environ["FAKE_BUILD_ID"] = build_id  # the `machine` fixture restores the environment
@@ -201,8 +222,9 @@ def test_signer_failure_fails_sign_with_its_message(machine, project, capsys, mo
     capsys.readouterr()
     code, _, err = run(capsys, "sign", "--project", str(project.root))
     assert code == 1
-    assert one_line_error(err) == (f"error: signing {LIB} failed (exit 3): "
-                                   f"ERROR: sectools could not sign {LIB}: certificate expired")
+    assert one_line_error(err) == (
+        f"error: signing {LIB} failed (exit 3): ERROR: sectools could not sign {LIB}: certificate expired"
+    )
     assert not project.signed_dir.exists()
     assert list(project.signed_dir.parent.iterdir()) == []
 
@@ -227,10 +249,13 @@ def test_failed_resign_deploys_nothing_half_written(machine, project, capsys, mo
         check_signed(project)
 
 
-@pytest.mark.parametrize("mode, reason", [
-    ("silent", f"the signer exited 0 but wrote no {LIB}: nothing was signed"),
-    ("copy", f"the signer exited 0 but {LIB} is an unsigned copy"),
-])
+@pytest.mark.parametrize(
+    "mode, reason",
+    [
+        ("silent", f"the signer exited 0 but wrote no {LIB}: nothing was signed"),
+        ("copy", f"the signer exited 0 but {LIB} is an unsigned copy"),
+    ],
+)
 def test_sign_fails_when_nothing_was_signed(machine, project, capsys, monkeypatch, mode, reason):
     _built(machine, project)
     monkeypatch.setenv("FAKE_SIGNER_MODE", mode)
@@ -247,8 +272,9 @@ def test_sign_fails_when_a_library_is_missing(machine, project, capsys):
     capsys.readouterr()
     code, _, err = run(capsys, "sign", "--project", str(project.root))
     assert code == 1
-    assert one_line_error(err) == (f"error: nothing to sign, missing {project.dsp_libs[1]}: "
-                                   "run `python -m act_ops build`")
+    assert one_line_error(err) == (
+        f"error: nothing to sign, missing {project.dsp_libs[1]}: run `python -m act_ops build`"
+    )
     assert machine.entries("signer") == []
     assert not (project.root / "build").exists()
 
@@ -262,7 +288,10 @@ def test_signer_needs_python_before_3_12(machine, tmp_path, project, capsys, mon
     (old / "python3.11").write_text("#!/bin/sh\n")
     (old / "python3.11").chmod(0o755)
     assert signer_python({"PATH": str(old)}, current=(3, 13)) == str(old / "python3.11")
-    assert signer_python({"LPAI_SIGNER_PYTHON": "/opt/py311/bin/python", "PATH": ""}, current=(3, 13)) == "/opt/py311/bin/python"
+    assert (
+        signer_python({"LPAI_SIGNER_PYTHON": "/opt/py311/bin/python", "PATH": ""}, current=(3, 13))
+        == "/opt/py311/bin/python"
+    )
     _built(machine, project)
     monkeypatch.setattr("sys.version_info", (3, 12, 0, "final", 0))
     monkeypatch.setenv("PATH", str(machine.bin))
@@ -275,18 +304,36 @@ def test_signer_needs_python_before_3_12(machine, tmp_path, project, capsys, mon
 # --------------------------------------------------------------------------- doctor
 
 EVERY_CHECK = [
-    "QNN_SDK_ROOT", "QNN SDK >= 2.48 (to build an LPAI op package)", "QNN SDK >= 2.49 (for the device path)",
-    "LPAI op package header", "LPAI op package makefiles",
+    "QNN_SDK_ROOT",
+    "QNN SDK >= 2.48 (to build an LPAI op package)",
+    "QNN SDK >= 2.49 (for the device path)",
+    "LPAI op package header",
+    "LPAI op package makefiles",
     # The six libraries ExecuTorch's SimpleADB pushes from $QNN_SDK_ROOT/lib/lpai-v6/signed in direct mode.
-    "direct-mode runtime libqnn_executorch_backend.so (signed)", "direct-mode runtime libqnn_executorch_skel.so (signed)",
-    "direct-mode runtime libQnnLpai.so (signed)", "direct-mode runtime libQnnSystem.so (signed)",
-    "direct-mode runtime libc++abi.so.1 (signed)", "direct-mode runtime libc++.so.1 (signed)",
-    "make", "gcc (host library)", "g++ (host library)",
-    "HEXAGON_SDK_ROOT", "HEXAGON_TOOLS_VERSION (hexagon-clang)", "signer (elfsigner.py)",
-    "Python < 3.12 for the signer", "ExecuTorch",
-    "ExecuTorch op package target LPAI", "ExecuTorch op package platform HEXAGON",
-    "EXECUTORCH_BUILD_FOLDER", "EXECUTORCH_DIRECT_BUILD_FOLDER", "EXECUTORCH_X86_BUILD_FOLDER",
-    "adb", "device", "host library built", "DSP libraries built", "signed libraries (current)",
+    "direct-mode runtime libqnn_executorch_backend.so (signed)",
+    "direct-mode runtime libqnn_executorch_skel.so (signed)",
+    "direct-mode runtime libQnnLpai.so (signed)",
+    "direct-mode runtime libQnnSystem.so (signed)",
+    "direct-mode runtime libc++abi.so.1 (signed)",
+    "direct-mode runtime libc++.so.1 (signed)",
+    "make",
+    "gcc (host library)",
+    "g++ (host library)",
+    "HEXAGON_SDK_ROOT",
+    "HEXAGON_TOOLS_VERSION (hexagon-clang)",
+    "signer (elfsigner.py)",
+    "Python < 3.12 for the signer",
+    "ExecuTorch",
+    "ExecuTorch op package target LPAI",
+    "ExecuTorch op package platform HEXAGON",
+    "EXECUTORCH_BUILD_FOLDER",
+    "EXECUTORCH_DIRECT_BUILD_FOLDER",
+    "EXECUTORCH_X86_BUILD_FOLDER",
+    "adb",
+    "device",
+    "host library built",
+    "DSP libraries built",
+    "signed libraries (current)",
 ]
 
 
@@ -299,6 +346,7 @@ class _Enum(list):
 
 class CapableSchema:
     """ExecuTorch as built from source after the LPAI custom op pull request."""
+
     QnnExecuTorchOpPackageTarget = _Enum("UNKNOWN", "CPU", "HTP", "LPAI")
     QnnExecuTorchOpPackagePlatform = _Enum("UNKNOWN", "X86_64", "AARCH64_ANDROID", "HEXAGON")
 
@@ -315,8 +363,14 @@ def test_doctor_on_a_bare_machine_reports_every_missing_piece(tmp_path, project)
     has_lpai = hasattr(real.QnnExecuTorchOpPackageTarget, "LPAI")
     has_hexagon = hasattr(real.QnnExecuTorchOpPackagePlatform, "HEXAGON")
     expected = set(EVERY_CHECK) - {"ExecuTorch"}
-    expected -= {n for n, present in (("ExecuTorch op package target LPAI", has_lpai),
-                                      ("ExecuTorch op package platform HEXAGON", has_hexagon)) if present}
+    expected -= {
+        n
+        for n, present in (
+            ("ExecuTorch op package target LPAI", has_lpai),
+            ("ExecuTorch op package platform HEXAGON", has_hexagon),
+        )
+        if present
+    }
     assert missing == expected
     for check in checks:
         if not check.ok:
@@ -353,13 +407,25 @@ def test_doctor_sees_an_sdk_good_for_building_only(machine, project):
     assert ready["build"] == [] and ready["device"] == ["QNN SDK >= 2.49 (for the device path)"]
 
 
-@pytest.mark.parametrize("lib", ["libqnn_executorch_backend.so", "libqnn_executorch_skel.so", "libQnnLpai.so",
-                                 "libQnnSystem.so", "libc++abi.so.1", "libc++.so.1"])
+@pytest.mark.parametrize(
+    "lib",
+    [
+        "libqnn_executorch_backend.so",
+        "libqnn_executorch_skel.so",
+        "libQnnLpai.so",
+        "libQnnSystem.so",
+        "libc++abi.so.1",
+        "libc++.so.1",
+    ],
+)
 def test_doctor_names_each_missing_direct_mode_library(machine, project, lib):
     (machine.qnn_sdk / "lib/lpai-v6/signed" / lib).unlink()
     checks = run_checks(project, machine.environ(), schema_loader=lambda: CapableSchema)
-    missing = [c for c in checks if not c.ok and c.name not in ("host library built", "DSP libraries built",
-                                                                  "signed libraries (current)")]
+    missing = [
+        c
+        for c in checks
+        if not c.ok and c.name not in ("host library built", "DSP libraries built", "signed libraries (current)")
+    ]
     assert [c.name for c in missing] == [f"direct-mode runtime {lib} (signed)"]
     assert missing[0].detail == str(machine.qnn_sdk / "lib/lpai-v6/signed" / lib)
     assert readiness(checks)["device"] == [missing[0].name] and readiness(checks)["build"] == []
@@ -367,8 +433,9 @@ def test_doctor_names_each_missing_direct_mode_library(machine, project, lib):
 
 def test_doctor_wants_the_direct_build_outputs(machine, project):
     (machine.build_direct / "backends/qualcomm/libqnn_executorch_backend.so").unlink()
-    check = {c.name: c for c in run_checks(project, machine.environ(),
-                                           schema_loader=lambda: CapableSchema)}["EXECUTORCH_DIRECT_BUILD_FOLDER"]
+    check = {c.name: c for c in run_checks(project, machine.environ(), schema_loader=lambda: CapableSchema)}[
+        "EXECUTORCH_DIRECT_BUILD_FOLDER"
+    ]
     assert not check.ok and "lacks backends/qualcomm/libqnn_executorch_backend.so" in check.detail
 
 
@@ -385,8 +452,9 @@ def test_doctor_command_prints_each_check_and_fails(tmp_path, project, capsys, m
     code, out, err = run(capsys, "doctor", "--project", str(project.root))
     assert code == 1
     for name in EVERY_CHECK:
-        assert any(line.split(None, 1)[1].startswith(name) for line in out.splitlines()
-                   if line.startswith(("ok ", "missing "))), name
+        assert any(
+            line.split(None, 1)[1].startswith(name) for line in out.splitlines() if line.startswith(("ok ", "missing "))
+        ), name
     assert "device     not ready: " in out
     assert one_line_error(err).startswith("error: ")
     assert "checks missing: QNN_SDK_ROOT" in err
@@ -402,10 +470,14 @@ ROOT = Project(Path(__file__).resolve().parents[1])
 def test_the_op_package_makefile_has_the_targets_build_runs(target):
     # make's database (-p), nothing run (-q): the targets the Makefile defines, no SDK needed.
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
-    proc = subprocess.run(["make", "-q", "-p", "-f", "Makefile"], cwd=ROOT.op_dir, capture_output=True,
-                          text=True, env=env)
-    targets = {line.split(":", 1)[0] for line in proc.stdout.splitlines()
-               if ":" in line and not line.startswith(("#", "\t", " ")) and "=" not in line.split(":", 1)[0]}
+    proc = subprocess.run(
+        ["make", "-q", "-p", "-f", "Makefile"], cwd=ROOT.op_dir, capture_output=True, text=True, env=env
+    )
+    targets = {
+        line.split(":", 1)[0]
+        for line in proc.stdout.splitlines()
+        if ":" in line and not line.startswith(("#", "\t", " ")) and "=" not in line.split(":", 1)[0]
+    }
     assert target in targets, f"op_package Makefile has no target {target!r}"
 
 
@@ -453,12 +525,14 @@ def test_the_device_path_refuses_an_edited_xml(index):
 
 # --------------------------------------------------------------------------- fuzz: bad arguments and files
 
+
 def _files(base):
     """Bad files of every kind a command reads, and one good program cut in half."""
     import torch
 
+    from act_ops.device_data import PackageModel, random_inputs
+
     from lowering import lower
-    from act_ops.device import PackageModel, random_inputs
 
     base.mkdir()
     (base / "garbage.pte").write_bytes(b"\x00\x01garbage\xff" * 7)
@@ -476,29 +550,62 @@ def _files(base):
 
 
 BAD_COMMAND_LINES = [
-    [], ["bogus"], ["--nope"], ["info", "extra"], ["doctor", "--bogus"],
-    ["check-pte"], ["check-pte", "{d}/garbage.pte"], ["check-pte", "{d}/empty.pte"], ["check-pte", "{d}/folder.pte"],
-    ["check-pte", "{d}/missing.pte"], ["check-pte", "{d}/truncated.pte"], ["check-pte", "{d}/garbage.pt"],
-    ["build", "--project", "{d}/nowhere"], ["build", "--project", "{d}/a file"], ["sign", "--project", "{d}"],
-    ["export", "--target", "nowhere"], ["export", "--shape", "a,b"], ["export", "--shape", "0,1"],
-    ["export", "--shape", "-1"], ["export", "--shape", "100000,100000,100000"], ["export", "--shape", ","],
-    ["export", "--calibration-value", "nan"], ["export", "--calibration-value", "inf"],
-    ["export", "--calibration-value", "1e39"], ["export", "--calibration-value", "x"],
-    ["export", "--calibration", "{d}/garbage.pt"], ["export", "--calibration", "{d}/folder.pte"],
-    ["export", "--calibration", "{d}/missing.pt"], ["export", "--calibration", "{d}/dict.pt"],
-    ["export", "--calibration", "{d}/strings.pt"], ["export", "--calibration", "{d}/empty-list.pt"],
+    [],
+    ["bogus"],
+    ["--nope"],
+    ["info", "extra"],
+    ["doctor", "--bogus"],
+    ["check-pte"],
+    ["check-pte", "{d}/garbage.pte"],
+    ["check-pte", "{d}/empty.pte"],
+    ["check-pte", "{d}/folder.pte"],
+    ["check-pte", "{d}/missing.pte"],
+    ["check-pte", "{d}/truncated.pte"],
+    ["check-pte", "{d}/garbage.pt"],
+    ["build", "--project", "{d}/nowhere"],
+    ["build", "--project", "{d}/a file"],
+    ["sign", "--project", "{d}"],
+    ["export", "--target", "nowhere"],
+    ["export", "--shape", "a,b"],
+    ["export", "--shape", "0,1"],
+    ["export", "--shape", "-1"],
+    ["export", "--shape", "100000,100000,100000"],
+    ["export", "--shape", ","],
+    ["export", "--calibration-value", "nan"],
+    ["export", "--calibration-value", "inf"],
+    ["export", "--calibration-value", "1e39"],
+    ["export", "--calibration-value", "x"],
+    ["export", "--calibration", "{d}/garbage.pt"],
+    ["export", "--calibration", "{d}/folder.pte"],
+    ["export", "--calibration", "{d}/missing.pt"],
+    ["export", "--calibration", "{d}/dict.pt"],
+    ["export", "--calibration", "{d}/strings.pt"],
+    ["export", "--calibration", "{d}/empty-list.pt"],
     ["export", "--calibration", "{d}/nan.pt", "--shape", "1,2,2,2"],
     ["export", "--calibration", "{d}/nan.pt", "--calibration-value", "1"],
-    ["export", "--pte", "{d}/a file/x.pte"], ["export", "--pte", "{d}/folder.pte"], ["export", "--pte", "{d}/x.bin"],
-    ["export", "--model", "no colon"], ["export", "--model", "os:path", "--calibration", "{d}/nan.pt"],
+    ["export", "--pte", "{d}/a file/x.pte"],
+    ["export", "--pte", "{d}/folder.pte"],
+    ["export", "--pte", "{d}/x.bin"],
+    ["export", "--model", "no colon"],
+    ["export", "--model", "os:path", "--calibration", "{d}/nan.pt"],
     ["export", "--example-inputs", "{d}/strings.pt"],
-    ["run", "--inputs", "{d}/garbage.pt"], ["run", "--inputs", "{d}/dict.pt"], ["run", "--inputs", "{d}/strings.pt"],
-    ["run", "--inputs", "{d}/folder.pte"], ["run", "--input-value", "1e39"], ["run", "--input-value", "-1e39"],
-    ["run", "--input-value", "nan"], ["run", "--shape", "100000,100000,100000"], ["run", "--shape", "1,x"],
-    ["run", "--tolerance-steps", "-1"], ["run", "--tolerance-steps", "nan"], ["run", "--pte", "{d}/garbage.pte"],
+    ["run", "--inputs", "{d}/garbage.pt"],
+    ["run", "--inputs", "{d}/dict.pt"],
+    ["run", "--inputs", "{d}/strings.pt"],
+    ["run", "--inputs", "{d}/folder.pte"],
+    ["run", "--input-value", "1e39"],
+    ["run", "--input-value", "-1e39"],
+    ["run", "--input-value", "nan"],
+    ["run", "--shape", "100000,100000,100000"],
+    ["run", "--shape", "1,x"],
+    ["run", "--tolerance-steps", "-1"],
+    ["run", "--tolerance-steps", "nan"],
+    ["run", "--pte", "{d}/garbage.pte"],
     ["run", "--pte", "{d}/folder.pte", "--device", "X"],
-    ["simulate", "--input-value", "1e39"], ["simulate", "--calibration", "{d}/strings.pt"],
-    ["simulate", "--shape", "9999999999"], ["simulate", "--pte", "{d}/a file/x.pte"],
+    ["simulate", "--input-value", "1e39"],
+    ["simulate", "--calibration", "{d}/strings.pt"],
+    ["simulate", "--shape", "9999999999"],
+    ["simulate", "--pte", "{d}/a file/x.pte"],
 ]
 
 
@@ -528,17 +635,22 @@ def test_bad_command_lines_fail_in_one_line(project, bad_files, capsys, monkeypa
     assert sorted(project.root.rglob("*")) == before  # nothing written, nothing deleted
 
 
-@pytest.mark.parametrize("argv, reason", [
-    (["check-pte", "{d}/garbage.pte"], "{d}/garbage.pte: not an ExecuTorch program"),
-    (["check-pte", "{d}/empty.pte"], "{d}/empty.pte: is empty, not an ExecuTorch program"),
-    (["check-pte", "{d}/folder.pte"], "{d}/folder.pte: is a directory, not a .pte file"),
-    (["run", "--input-value", "1e39"], "--input-value 1e+39: not a finite float32 value"),
-    (["run", "--inputs", "{d}/strings.pt"], "--inputs {d}/strings.pt: batch 0 is not a tuple of tensors"),
-    (["run", "--shape", "100000,100000,100000"], "--shape 100000,100000,100000: 1000000000000000 elements"),
-    (["export", "--pte", "{d}/a file/x.pte"], "--pte {d}/a file/x.pte: {d}/a file is a file, not a folder"),
-    (["export", "--calibration", "{d}/nan.pt", "--shape", "1,2,2,2"],
-     "calibration: batch 0 input 0 holds a non-finite value"),
-])
+@pytest.mark.parametrize(
+    "argv, reason",
+    [
+        (["check-pte", "{d}/garbage.pte"], "{d}/garbage.pte: not an ExecuTorch program"),
+        (["check-pte", "{d}/empty.pte"], "{d}/empty.pte: is empty, not an ExecuTorch program"),
+        (["check-pte", "{d}/folder.pte"], "{d}/folder.pte: is a directory, not a .pte file"),
+        (["run", "--input-value", "1e39"], "--input-value 1e+39: not a finite float32 value"),
+        (["run", "--inputs", "{d}/strings.pt"], "--inputs {d}/strings.pt: batch 0 is not a tuple of tensors"),
+        (["run", "--shape", "100000,100000,100000"], "--shape 100000,100000,100000: 1000000000000000 elements"),
+        (["export", "--pte", "{d}/a file/x.pte"], "--pte {d}/a file/x.pte: {d}/a file is a file, not a folder"),
+        (
+            ["export", "--calibration", "{d}/nan.pt", "--shape", "1,2,2,2"],
+            "calibration: batch 0 input 0 holds a non-finite value",
+        ),
+    ],
+)
 def test_bad_input_names_the_argument_and_the_rule(project, bad_files, capsys, argv, reason):
     argv = [a.format(d=bad_files) for a in argv]
     if argv[0] != "check-pte":
@@ -551,17 +663,27 @@ def test_stderr_is_one_line_in_a_real_process(bad_files, project):
     """The library warnings torch and torchao log while ExecuTorch is imported stay off stderr."""
     import sys
 
-    proc = subprocess.run([sys.executable, "-m", "act_ops", "check-pte", str(bad_files / "garbage.pte")],
-                          cwd=ROOT.root, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "QNN_SDK_ROOT": ""})
+    proc = subprocess.run(
+        [sys.executable, "-m", "act_ops", "check-pte", str(bad_files / "garbage.pte")],
+        cwd=ROOT.root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "QNN_SDK_ROOT": ""},
+    )
     assert proc.returncode == 1
-    assert proc.stderr.splitlines() == [f"error: {bad_files / 'garbage.pte'}: not an ExecuTorch program "
-                                        "(cannot parse it: struct.error)"]
+    assert proc.stderr.splitlines() == [
+        f"error: {bad_files / 'garbage.pte'}: not an ExecuTorch program (cannot parse it: struct.error)"
+    ]
 
 
 def test_the_pinned_executorch_revision_lives_in_one_place():
-    spelled = [p.relative_to(ROOT.root).as_posix() for p in sorted(ROOT.root.rglob("*"))
-               if p.is_file() and p.suffix in (".py", ".md", ".toml", ".yml", ".txt")
-               and "build" not in p.relative_to(ROOT.root).parts
-               and EXECUTORCH_REVISION[:12] in p.read_text(errors="replace")]
-    assert spelled == ["act_ops/toolchain.py"]
+    spelled = [
+        p.relative_to(ROOT.root).as_posix()
+        for p in sorted(ROOT.root.rglob("*"))
+        if p.is_file()
+        and p.suffix in (".py", ".md", ".toml", ".yml", ".txt")
+        and "build" not in p.relative_to(ROOT.root).parts
+        and EXECUTORCH_REVISION[:12] in p.read_text(errors="replace")
+    ]
+    assert spelled == ["act_ops/toolchain/sdk.py"]

@@ -9,11 +9,12 @@ and simulator tests, which need the SDK.
 
 import pytest
 
-from lowering import all_ops_inputs, lower
-from act_ops.device import PackageModel
 from act_ops.delegation import DelegationError, check_delegated
+from act_ops.device_data import PackageModel
 from act_ops.ops import OPS
 from act_ops.quant import quantize
+
+from lowering import all_ops_inputs, lower
 
 NAMES = [op.qualified_name for op in OPS]
 

@@ -17,11 +17,12 @@ import numpy as np
 import pytest
 import torch
 
-from fakes.tools import make_fakes, make_project
-from lowering import lower
-from act_ops import cli, device
+from act_ops import cli, device, device_data, registration
 from act_ops.ops import OPS
 from act_ops.toolchain import EXECUTORCH_REVISION, Project, qc_schema
+
+from fakes.tools import make_fakes, make_project
+from lowering import lower
 
 NS = "act_ops"
 LIB = "libQnnActivationOpPackage.so"
@@ -29,11 +30,24 @@ ISLAND = "libLpaiOpPackageIsland.so"
 ARCH = "v79"
 NAMES = [op.qualified_name for op in OPS]
 SHAPE = (1, 2, 4, 4)
-MAKE_OUTPUTS = {"lpai_x86": [f"libs/x86_64-linux-clang/{LIB}"],
-                "lpai_dsp": [f"libs/hexagon-{ARCH}/{LIB}", f"libs/hexagon-{ARCH}/{ISLAND}"]}
-ENV_VARS = ("QNN_SDK_ROOT", "HEXAGON_SDK_ROOT", "HEXAGON_TOOLS_VERSION", "HEXAGON_TOOLS_ROOT", "ANDROID_SERIAL",
-            "EXECUTORCH_BUILD_FOLDER", "EXECUTORCH_DIRECT_BUILD_FOLDER", "EXECUTORCH_X86_BUILD_FOLDER",
-            "LPAI_SIGNER_PYTHON", "FAKE_SIGNER_MODE", "FAKE_MAKE_FAIL", "FAKE_RUNNER_FAIL")
+MAKE_OUTPUTS = {
+    "lpai_x86": [f"libs/x86_64-linux-clang/{LIB}"],
+    "lpai_dsp": [f"libs/hexagon-{ARCH}/{LIB}", f"libs/hexagon-{ARCH}/{ISLAND}"],
+}
+ENV_VARS = (
+    "QNN_SDK_ROOT",
+    "HEXAGON_SDK_ROOT",
+    "HEXAGON_TOOLS_VERSION",
+    "HEXAGON_TOOLS_ROOT",
+    "ANDROID_SERIAL",
+    "EXECUTORCH_BUILD_FOLDER",
+    "EXECUTORCH_DIRECT_BUILD_FOLDER",
+    "EXECUTORCH_X86_BUILD_FOLDER",
+    "LPAI_SIGNER_PYTHON",
+    "FAKE_SIGNER_MODE",
+    "FAKE_MAKE_FAIL",
+    "FAKE_RUNNER_FAIL",
+)
 
 
 def capable_schema():
@@ -52,9 +66,12 @@ def capable_schema():
         AARCH64_ANDROID = 2
         HEXAGON = 3
 
-    return SimpleNamespace(QnnExecuTorchOpPackageTarget=Target, QnnExecuTorchOpPackagePlatform=Platform,
-                           QnnExecuTorchOpPackageInfo=real.QnnExecuTorchOpPackageInfo,
-                           QnnExecuTorchOpPackageOptions=real.QnnExecuTorchOpPackageOptions)
+    return SimpleNamespace(
+        QnnExecuTorchOpPackageTarget=Target,
+        QnnExecuTorchOpPackagePlatform=Platform,
+        QnnExecuTorchOpPackageInfo=real.QnnExecuTorchOpPackageInfo,
+        QnnExecuTorchOpPackageOptions=real.QnnExecuTorchOpPackageOptions,
+    )
 
 
 def one_line_error(err):
@@ -70,13 +87,24 @@ def project(tmp_path):
 
 # --------------------------------------------------------------------------- registration
 
+
 def _rows(options):
-    return [(i.target.name, i.platform.name, i.op_package_path, i.custom_op_name, i.qnn_op_type_name,
-             i.op_package_name, i.interface_provider) for i in options.op_package_infos]
+    return [
+        (
+            i.target.name,
+            i.platform.name,
+            i.op_package_path,
+            i.custom_op_name,
+            i.qnn_op_type_name,
+            i.op_package_name,
+            i.interface_provider,
+        )
+        for i in options.op_package_infos
+    ]
 
 
 def test_registration_for_the_device(project):
-    options = device.op_package_options(project, for_device=True, schema=capable_schema())
+    options = registration.op_package_options(project, for_device=True, schema=capable_schema())
     host = str(project.host_lib.resolve())
     assert host.startswith("/") and host.endswith(f"/libs/x86_64-linux-clang/{LIB}")
     common = ("ActivationOpPackage", "ActivationOpPackageInterfaceProvider")
@@ -89,7 +117,7 @@ def test_registration_for_the_device(project):
 
 
 def test_registration_for_the_simulator_is_the_host_library_only(project):
-    options = device.op_package_options(project, for_device=False, schema=capable_schema())
+    options = registration.op_package_options(project, for_device=False, schema=capable_schema())
     assert {(r[0], r[1], r[2]) for r in _rows(options)} == {("LPAI", "X86_64", str(project.host_lib.resolve()))}
 
 
@@ -97,7 +125,7 @@ def test_registration_checks_the_opdef_xml(project):
     xml = project.opdef_xml()
     xml.write_text(xml.read_text().replace(f"<Name>{OPS[-1].qnn_type}</Name>", "<Name>SomethingElse</Name>"))
     with pytest.raises(device.ToolchainError, match=f"OpDef XML has no OpDef '{OPS[-1].qnn_type}'"):
-        device.op_package_options(project, for_device=True, schema=capable_schema())
+        registration.op_package_options(project, for_device=True, schema=capable_schema())
 
 
 def test_installed_executorch_capability_is_detected():
@@ -105,12 +133,12 @@ def test_installed_executorch_capability_is_detected():
     lacks = not hasattr(real.QnnExecuTorchOpPackageTarget, "LPAI")
     if lacks:
         with pytest.raises(device.ToolchainError) as info:
-            device.require_op_package_support(for_device=True)
+            registration.require_op_package_support(for_device=True)
         assert "lacks QnnExecuTorchOpPackageTarget.LPAI" in str(info.value)
         assert "at or after the LPAI custom op pull request" in str(info.value)
     else:
-        device.require_op_package_support(for_device=False)
-    device.require_op_package_support(for_device=True, schema=capable_schema())
+        registration.require_op_package_support(for_device=False)
+    registration.require_op_package_support(for_device=True, schema=capable_schema())
 
 
 @pytest.mark.parametrize("argv", [["export"], ["export", "--target", "simulator"], ["run"], ["simulate"]])
@@ -130,26 +158,33 @@ def test_simulator_command(tmp_path):
     sdk, build = tmp_path / "qnn sdk", tmp_path / "build x86"
     work = tmp_path / "artifacts"
     cmd = device.simulator_command(sdk, build, work / "m.pte", work / "input_list.txt", work / "outputs")
-    assert cmd.argv == [str(build / "examples/qualcomm/executor_runner/qnn_executor_runner"),
-                        "--model_path", str(work / "m.pte"), "--input_list_path", "input_list.txt",
-                        "--output_folder_path", str(work / "outputs")]
+    assert cmd.argv == [
+        str(build / "examples/qualcomm/executor_runner/qnn_executor_runner"),
+        "--model_path",
+        str(work / "m.pte"),
+        "--input_list_path",
+        "input_list.txt",
+        "--output_folder_path",
+        str(work / "outputs"),
+    ]
     assert cmd.cwd == work
     assert cmd.env == {"LD_LIBRARY_PATH": f"{sdk}/lib/x86_64-linux-clang:{build}/lib"}
 
 
 # --------------------------------------------------------------------------- the reference
 
+
 def test_reference_saturates_like_the_quantized_graph():
-    calibration = [device.constant_inputs(1.0, SHAPE)]
-    ranges = device.Ranges.from_calibration(calibration)
-    assert ranges.inputs == [(0.0, 1.0)] * device.N_INPUTS
-    eager_at = {v: device.PackageModel()(*device.constant_inputs(v, SHAPE)) for v in (0.25, 1.0)}
+    calibration = [device_data.constant_inputs(1.0, SHAPE)]
+    ranges = device_data.Ranges.from_calibration(calibration)
+    assert ranges.inputs == [(0.0, 1.0)] * device_data.N_INPUTS
+    eager_at = {v: device_data.PackageModel()(*device_data.constant_inputs(v, SHAPE)) for v in (0.25, 1.0)}
     # Below the calibrated maximum: eager.  Above it: the input clamps to 1.0 first.
     for value, expected in ((0.25, eager_at[0.25]), (2.0, eager_at[1.0])):
-        got = device.reference_outputs(device.constant_inputs(value, SHAPE), ranges)
+        got = device_data.reference_outputs(device_data.constant_inputs(value, SHAPE), ranges)
         for g, e, (lo, hi) in zip(got, expected, ranges.outputs):
             torch.testing.assert_close(g, e.clamp(lo, hi))
-    for op, out in zip(OPS, device.reference_outputs(device.constant_inputs(2.0, SHAPE), ranges)):
+    for op, out in zip(OPS, device_data.reference_outputs(device_data.constant_inputs(2.0, SHAPE), ranges)):
         if op.name == "mul3":
             # The pull request's case: calibrated on 1.0, run on 2.0 -> 3.0, not 6.0.
             assert torch.unique(out).tolist() == [3.0]
@@ -158,41 +193,44 @@ def test_reference_saturates_like_the_quantized_graph():
 def test_compare_reports_the_worst_error():
     want = [torch.zeros(2, 2)] * 2
     got = [torch.zeros(2, 2), torch.tensor([[0.0, 0.5], [0.0, 0.0]])]
-    result = device.compare(got, want, [0.1, 0.1])
+    result = device_data.compare(got, want, [0.1, 0.1])
     assert result.errors == [0.0, 0.5] and not result.ok
-    assert device.compare([torch.full((2, 2), float("nan"))], want[:1], [0.1]).errors == [float("inf")]
+    assert device_data.compare([torch.full((2, 2), float("nan"))], want[:1], [0.1]).errors == [float("inf")]
 
 
 def test_load_batches(tmp_path):
     path = tmp_path / "cal.pt"
-    torch.save([device.random_inputs(s, SHAPE) for s in range(3)], path)
-    assert len(device.load_batches(path)) == 3
-    torch.save(device.random_inputs(0, SHAPE), path)  # one tuple: one batch
-    assert [len(b) for b in device.load_batches(path)] == [device.N_INPUTS]
+    torch.save([device_data.random_inputs(s, SHAPE) for s in range(3)], path)
+    assert len(device_data.load_batches(path)) == 3
+    torch.save(device_data.random_inputs(0, SHAPE), path)  # one tuple: one batch
+    assert [len(b) for b in device_data.load_batches(path)] == [device_data.N_INPUTS]
 
 
-@pytest.mark.parametrize("content, reason", [
-    ({"x": 1}, "holds dict"),
-    ([], "holds list (empty)"),
-    (["text"], "batch 0 is not a tuple of tensors"),
-    ([(torch.ones(2),), (1.5,)], "batch 1 is not a tuple of tensors"),
-])
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        ({"x": 1}, "holds dict"),
+        ([], "holds list (empty)"),
+        (["text"], "batch 0 is not a tuple of tensors"),
+        ([(torch.ones(2),), (1.5,)], "batch 1 is not a tuple of tensors"),
+    ],
+)
 def test_load_batches_refuses_what_is_not_tensors(tmp_path, content, reason):
     path = tmp_path / "bad.pt"
     torch.save(content, path)
     with pytest.raises(device.ToolchainError) as info:
-        device.load_batches(path, "--inputs")
+        device_data.load_batches(path, "--inputs")
     assert str(info.value).startswith(f"--inputs {path}: {reason}")
 
 
 def test_generated_inputs_cover_negative_values_inside_each_ops_domain():
-    batch = device.random_inputs(0, SHAPE)
+    batch = device_data.random_inputs(0, SHAPE)
     starts = [0] + list(np.cumsum([len(op.inputs) for op in OPS]))
-    outs = device.PackageModel()(*batch)
+    outs = device_data.PackageModel()(*batch)
     probe = torch.linspace(-2.0, 2.0, 401)
-    on_probe = device.PackageModel()(*([probe] * device.N_INPUTS))
+    on_probe = device_data.PackageModel()(*([probe] * device_data.N_INPUTS))
     for op, start, out, probed in zip(OPS, starts, outs, on_probe):
-        tensors = batch[start:start + len(op.inputs)]
+        tensors = batch[start : start + len(op.inputs)]
         assert torch.isfinite(out).all(), op.name
         if torch.isfinite(probed).all():
             # An op defined on [-2, 2] is calibrated on negative inputs too.
@@ -203,10 +241,11 @@ def test_generated_inputs_cover_negative_values_inside_each_ops_domain():
 
 # --------------------------------------------------------------------------- run, through SimpleADB
 
+
 @pytest.fixture(scope="module")
 def delegated_pte():
     """A real program in which every op sits in a delegate (a stand-in backend)."""
-    return lower(device.PackageModel(), device.random_inputs(0, SHAPE), claim=NAMES)
+    return lower(device_data.PackageModel(), device_data.random_inputs(0, SHAPE), claim=NAMES)
 
 
 @pytest.fixture
@@ -218,7 +257,7 @@ def phone(tmp_path, project, monkeypatch, delegated_pte, capsys):
         monkeypatch.delenv(name)
     for name, value in fakes.environ(FAKE_MAKE_OUTPUTS=json.dumps(MAKE_OUTPUTS), FAKE_BUILD_ID="1").items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr(device, "qc_schema", capable_schema)
+    monkeypatch.setattr(registration, "qc_schema", capable_schema)
     import executorch.backends.qualcomm.export_utils as export_utils
 
     monkeypatch.setattr(export_utils, "is_qnn_sdk_version_less_than", lambda version: False)
@@ -227,8 +266,8 @@ def phone(tmp_path, project, monkeypatch, delegated_pte, capsys):
     pte = project.artifacts / "device" / f"{NS}.pte"
     pte.parent.mkdir(parents=True)
     pte.write_bytes(delegated_pte)
-    ranges = device.Ranges.from_calibration([device.random_inputs(s, SHAPE) for s in range(4)])
-    write_sidecar(pte, "device", ranges, [{"shape": list(SHAPE), "dtype": "float32"}] * device.N_INPUTS)
+    ranges = device_data.Ranges.from_calibration([device_data.random_inputs(s, SHAPE) for s in range(4)])
+    write_sidecar(pte, "device", ranges, [{"shape": list(SHAPE), "dtype": "float32"}] * device_data.N_INPUTS)
     fakes.clear()
     capsys.readouterr()
     return SimpleNamespace(fakes=fakes, project=project, pte=pte, ranges=ranges)
@@ -236,13 +275,14 @@ def phone(tmp_path, project, monkeypatch, delegated_pte, capsys):
 
 def write_sidecar(pte, target, ranges, inputs, model=None):
     """What export writes next to a program (the stand-in lowering writes none)."""
-    device.sidecar(pte).write_text(json.dumps({"target": target, "model": model, "inputs": inputs,
-                                               "ranges": ranges.to_json()}))
+    device.sidecar(pte).write_text(
+        json.dumps({"target": target, "model": model, "inputs": inputs, "ranges": ranges.to_json()})
+    )
 
 
 def _device_outputs(phone, value, offset_of_first=0.0):
     """What the fake device returns: the reference, the first output shifted by an offset."""
-    want = device.reference_outputs(device.constant_inputs(value, SHAPE), phone.ranges)
+    want = device_data.reference_outputs(device_data.constant_inputs(value, SHAPE), phone.ranges)
     for i, tensor in enumerate(want):
         shift = np.float32(offset_of_first if i == 0 else 0.0)
         (tensor.numpy().astype(np.float32) + shift).tofile(phone.fakes.device_outputs / f"output_0_{i}.raw")
@@ -270,12 +310,17 @@ def test_run_pushes_runs_pulls_and_compares(phone, capsys):
     assert str(phone.pte) in pushed
     assert any(p.endswith("/qnn_executor_direct_runner") for p in pushed)
     assert any(p.endswith("/lib/lpai-v6/signed/libQnnLpai.so") for p in pushed)
-    assert sum(p.endswith(".raw") for p in pushed) == device.N_INPUTS
+    assert sum(p.endswith(".raw") for p in pushed) == device_data.N_INPUTS
     runner = [c[3] for c in calls if c[2] == "shell" and "qnn_executor_direct_runner" in c[3]]
     assert len(runner) == 1
     assert runner[0].startswith(f"cd {ws} &&")
-    for part in ("export ADSP_LIBRARY_PATH=.", "./qnn_executor_direct_runner", f"--model_path {NS}.pte",
-                 "--input_list_path input_list.txt", "--domain_id 0"):
+    for part in (
+        "export ADSP_LIBRARY_PATH=.",
+        "./qnn_executor_direct_runner",
+        f"--model_path {NS}.pte",
+        "--input_list_path input_list.txt",
+        "--domain_id 0",
+    ):
         assert part in runner[0]
     assert calls[-1] == ["-s", serial, "pull", "-a", f"{ws}/outputs", str(phone.pte.parent)]
 
@@ -314,7 +359,7 @@ def test_run_refuses_stale_signed_libraries(phone, capsys, monkeypatch):
 
 
 def test_run_refuses_a_program_whose_op_fell_back(phone, capsys):
-    phone.pte.write_bytes(lower(device.PackageModel(), device.random_inputs(0, SHAPE)))
+    phone.pte.write_bytes(lower(device_data.PackageModel(), device_data.random_inputs(0, SHAPE)))
     assert cli.main(["run", "--project", str(phone.project.root)]) == 1
     _, err = capsys.readouterr()
     assert "was not delegated" in one_line_error(err)
@@ -329,6 +374,7 @@ def test_run_needs_a_serial(phone, capsys, monkeypatch):
 
 
 # --------------------------------------------------------------------------- export, up to build_executorch_binary
+
 
 @pytest.fixture
 def lowering_recorder(phone, monkeypatch, delegated_pte):
@@ -360,8 +406,19 @@ def test_export_lowers_with_the_op_package_and_checks_delegation(phone, lowering
 
     pte = phone.project.artifacts / target / f"{NS}.pte"
     pte.unlink(missing_ok=True)
-    code = cli.main(["export", "--target", target, "--project", str(phone.project.root),
-                     "--calibration-value", "1.0", "--shape", "1,2,4,4"])
+    code = cli.main(
+        [
+            "export",
+            "--target",
+            target,
+            "--project",
+            str(phone.project.root),
+            "--calibration-value",
+            "1.0",
+            "--shape",
+            "1,2,4,4",
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     assert f"wrote {pte}; delegation check passed" in out
@@ -377,20 +434,21 @@ def test_export_lowers_with_the_op_package_and_checks_delegation(phone, lowering
     assert len(call["dataset"]) == 1
     for tensor in call["dataset"][0]:
         assert tuple(tensor.shape) == SHAPE and torch.all(tensor == 1.0)
-    platforms = {(i.target.name, i.platform.name, i.op_package_path)
-                 for i in call["op_package_options"].op_package_infos}
+    platforms = {
+        (i.target.name, i.platform.name, i.op_package_path) for i in call["op_package_options"].op_package_infos
+    }
     host = ("LPAI", "X86_64", str(phone.project.host_lib.resolve()))
     assert platforms == ({host, ("LPAI", "HEXAGON", LIB)} if target == "device" else {host})
     assert pte.read_bytes() == lowering_recorder.program[0]
     meta = json.loads(device.sidecar(pte).read_text())
     assert meta["target"] == target and meta["model"] is None
-    assert meta["inputs"] == [{"shape": list(SHAPE), "dtype": "float32"}] * device.N_INPUTS
-    assert meta["ranges"]["inputs"] == [[0.0, 1.0]] * device.N_INPUTS
+    assert meta["inputs"] == [{"shape": list(SHAPE), "dtype": "float32"}] * device_data.N_INPUTS
+    assert meta["ranges"]["inputs"] == [[0.0, 1.0]] * device_data.N_INPUTS
     assert sorted(p.name for p in pte.parent.iterdir()) == sorted([pte.name, f"{NS}.json", f"{NS}.inputs.pt"])
 
 
 def test_export_keeps_no_program_whose_op_fell_back(phone, lowering_recorder, capsys):
-    lowering_recorder.program[0] = lower(device.PackageModel(), device.random_inputs(0, SHAPE))
+    lowering_recorder.program[0] = lower(device_data.PackageModel(), device_data.random_inputs(0, SHAPE))
     assert phone.pte.is_file()  # an earlier export's program...
     assert cli.main(["export", "--project", str(phone.project.root), "--shape", "1,2,4,4"]) == 1
     _, err = capsys.readouterr()
@@ -403,12 +461,14 @@ def test_export_needs_the_host_library(phone, lowering_recorder, capsys):
     phone.project.host_lib.unlink()
     assert cli.main(["export", "--project", str(phone.project.root)]) == 1
     _, err = capsys.readouterr()
-    assert one_line_error(err) == (f"error: {phone.project.host_lib} is missing: "
-                                   f"run `python -m {NS} build --host-only`")
+    assert one_line_error(err) == (
+        f"error: {phone.project.host_lib} is missing: run `python -m {NS} build --host-only`"
+    )
     assert lowering_recorder.calls == []
 
 
 # --------------------------------------------------------------------------- run --debug, Device
+
 
 def _runner_calls(phone):
     return phone.fakes.entries("runner")
@@ -462,17 +522,29 @@ def test_run_uses_executorchs_later_name_device(phone, capsys, monkeypatch):
 PROGRAM_INPUT = "float32[1, 2, 4, 4]"
 
 
-@pytest.mark.parametrize("inputs, reason", [
-    (lambda: (*device.random_inputs(0, SHAPE), torch.ones(SHAPE)),
-     f"{device.N_INPUTS + 1} tensor(s), the program takes {device.N_INPUTS} "
-     f"({', '.join([PROGRAM_INPUT] * device.N_INPUTS)})"),
-    (lambda: (torch.ones(1, 2, 4, 5),) * device.N_INPUTS,
-     f"input 0 is float32[1, 2, 4, 5], the program takes {PROGRAM_INPUT}"),
-    (lambda: (torch.ones(SHAPE, dtype=torch.float64),) * device.N_INPUTS,
-     f"input 0 is float64[1, 2, 4, 4], the program takes {PROGRAM_INPUT}"),
-    (lambda: (torch.full(SHAPE, float("nan")),) * device.N_INPUTS,
-     "batch 0 input 0 holds a non-finite value (NaN or inf): 8-bit inputs have no code for it"),
-], ids=["count", "shape", "dtype", "nan"])
+@pytest.mark.parametrize(
+    "inputs, reason",
+    [
+        (
+            lambda: (*device_data.random_inputs(0, SHAPE), torch.ones(SHAPE)),
+            f"{device_data.N_INPUTS + 1} tensor(s), the program takes {device_data.N_INPUTS} "
+            f"({', '.join([PROGRAM_INPUT] * device_data.N_INPUTS)})",
+        ),
+        (
+            lambda: (torch.ones(1, 2, 4, 5),) * device_data.N_INPUTS,
+            f"input 0 is float32[1, 2, 4, 5], the program takes {PROGRAM_INPUT}",
+        ),
+        (
+            lambda: (torch.ones(SHAPE, dtype=torch.float64),) * device_data.N_INPUTS,
+            f"input 0 is float64[1, 2, 4, 4], the program takes {PROGRAM_INPUT}",
+        ),
+        (
+            lambda: (torch.full(SHAPE, float("nan")),) * device_data.N_INPUTS,
+            "batch 0 input 0 holds a non-finite value (NaN or inf): 8-bit inputs have no code for it",
+        ),
+    ],
+    ids=["count", "shape", "dtype", "nan"],
+)
 def test_run_checks_the_inputs_against_the_program_before_pushing(phone, capsys, tmp_path, inputs, reason):
     path = tmp_path / "inputs.pt"
     torch.save(tuple(inputs()), path)
@@ -485,8 +557,9 @@ def test_run_checks_the_inputs_against_the_program_before_pushing(phone, capsys,
 def test_run_checks_the_shape_option_against_the_program(phone, capsys):
     assert cli.main(["run", "--project", str(phone.project.root), "--shape", "1,2,4,5"]) == 1
     _, err = capsys.readouterr()
-    assert one_line_error(err) == ("error: the inputs: input 0 is float32[1, 2, 4, 5], "
-                                   "the program takes float32[1, 2, 4, 4]")
+    assert one_line_error(err) == (
+        "error: the inputs: input 0 is float32[1, 2, 4, 5], the program takes float32[1, 2, 4, 4]"
+    )
     assert phone.fakes.entries("adb") == []
 
 
@@ -500,22 +573,27 @@ def test_run_refuses_a_program_that_is_not_one(phone, capsys):
 
 def test_export_refuses_non_finite_calibration(phone, lowering_recorder, capsys, tmp_path):
     path = tmp_path / "cal.pt"
-    batches = [device.random_inputs(s, SHAPE) for s in range(2)]
+    batches = [device_data.random_inputs(s, SHAPE) for s in range(2)]
     batches[1][0][0, 0, 0, 0] = float("inf")
     torch.save(batches, path)
     assert cli.main(["export", "--project", str(phone.project.root), "--calibration", str(path)]) == 1
     _, err = capsys.readouterr()
-    assert one_line_error(err) == ("error: calibration: batch 1 input 0 holds a non-finite value (NaN or inf): "
-                                   "the quantizer cannot calibrate on it")
+    assert one_line_error(err) == (
+        "error: calibration: batch 1 input 0 holds a non-finite value (NaN or inf): "
+        "the quantizer cannot calibrate on it"
+    )
     assert lowering_recorder.calls == []
     assert phone.pte.is_file()  # nothing deleted either
 
 
-@pytest.mark.parametrize("where, reason", [
-    ("{file}/x.pte", "{file} is a file, not a folder"),
-    ("{dir}", "the file name must end in .pte"),
-    ("{dir}/model.bin", "the file name must end in .pte"),
-])
+@pytest.mark.parametrize(
+    "where, reason",
+    [
+        ("{file}/x.pte", "{file} is a file, not a folder"),
+        ("{dir}", "the file name must end in .pte"),
+        ("{dir}/model.bin", "the file name must end in .pte"),
+    ],
+)
 def test_export_refuses_an_impossible_pte_path(phone, lowering_recorder, capsys, tmp_path, where, reason):
     (tmp_path / "a file").write_text("x")
     names = {"file": str(tmp_path / "a file"), "dir": str(tmp_path)}
@@ -531,7 +609,7 @@ def test_export_refuses_an_impossible_pte_path(phone, lowering_recorder, capsys,
 USER_MODEL = '''
 import torch
 
-from act_ops.device import N_INPUTS, PackageModel
+from act_ops.device_data import N_INPUTS, PackageModel
 
 
 class Net(torch.nn.Module):
@@ -589,16 +667,16 @@ def user_model(phone, lowering_recorder, user_program, tmp_path):
     cal = tmp_path / "calibration.pt"
     torch.save(user_program.batches, cal)
     lowering_recorder.program[0] = user_program.program
-    yield SimpleNamespace(module=_import_user_models(phone.project.root), batches=user_program.batches,
-                          calibration=cal)
+    yield SimpleNamespace(module=_import_user_models(phone.project.root), batches=user_program.batches, calibration=cal)
     for name in [m for m in sys.modules if m == "user_models" or m.startswith("user_models.")]:
         del sys.modules[name]
 
 
 @pytest.mark.parametrize("spec", ["user_models.net:Net", "user_models.net:build"])
 def test_export_your_model_with_your_calibration(phone, lowering_recorder, user_model, capsys, spec):
-    code = cli.main(["export", "--project", str(phone.project.root), "--model", spec,
-                     "--calibration", str(user_model.calibration)])
+    code = cli.main(
+        ["export", "--project", str(phone.project.root), "--model", spec, "--calibration", str(user_model.calibration)]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     [call] = lowering_recorder.calls
@@ -613,12 +691,24 @@ def test_export_your_model_with_your_calibration(phone, lowering_recorder, user_
 
 
 def test_run_your_model_compares_with_your_model(phone, lowering_recorder, user_model, capsys):
-    assert cli.main(["export", "--project", str(phone.project.root), "--model", "user_models.net:build",
-                     "--calibration", str(user_model.calibration)]) == 0
+    assert (
+        cli.main(
+            [
+                "export",
+                "--project",
+                str(phone.project.root),
+                "--model",
+                "user_models.net:build",
+                "--calibration",
+                str(user_model.calibration),
+            ]
+        )
+        == 0
+    )
     exports = device.read_sidecar(phone.pte, "device")
     example = user_model.batches[0]
     # The quantized graph's answer, off by two output steps (inside the 8 allowed).
-    want = device.reference_outputs(example, exports.ranges, user_model.module.build())
+    want = device_data.reference_outputs(example, exports.ranges, user_model.module.build())
     for i, (tensor, (lo, hi)) in enumerate(zip(want, exports.ranges.outputs)):
         (tensor.numpy() + np.float32(2 * (hi - lo) / 255)).tofile(phone.fakes.device_outputs / f"output_0_{i}.raw")
     phone.fakes.clear()
@@ -635,29 +725,45 @@ def test_run_your_model_compares_with_your_model(phone, lowering_recorder, user_
     assert cli.main(["run", "--project", str(phone.project.root), "--tolerance-steps", "1"]) == 1
     import re
 
-    assert re.match(r"error: output \d+ differs from eager: max abs error [0-9.e-]+ > tolerance ",
-                    one_line_error(capsys.readouterr().err))
+    assert re.match(
+        r"error: output \d+ differs from eager: max abs error [0-9.e-]+ > tolerance ",
+        one_line_error(capsys.readouterr().err),
+    )
     # The shapes of your model's program are its example's.
     phone.fakes.clear()
     assert cli.main(["run", "--project", str(phone.project.root), "--shape", "1,2,4,4"]) == 1
     assert one_line_error(capsys.readouterr().err).startswith(
-        f"error: --shape: {phone.pte.name} is your model (user_models.net:build)")
+        f"error: --shape: {phone.pte.name} is your model (user_models.net:build)"
+    )
     assert phone.fakes.entries("adb") == []
 
 
-@pytest.mark.parametrize("argv, reason", [
-    (["--model", "user_models.net:Net"], "--model user_models.net:Net: needs --calibration FILE"),
-    (["--model", "user_models/net.py", "--calibration", "{cal}"],
-     "--model 'user_models/net.py': expected package.module:attribute"),
-    (["--model", "user_models.nowhere:Net", "--calibration", "{cal}"],
-     "--model user_models.nowhere:Net: cannot load it: No module named 'user_models.nowhere'"),
-    (["--model", "user_models.net:USER_MODEL_MISSING", "--calibration", "{cal}"],
-     "--model user_models.net:USER_MODEL_MISSING: cannot load it:"),
-    (["--model", "user_models.net:torch", "--calibration", "{cal}"],
-     "--model user_models.net:torch: is a module, not an nn.Module, class or factory"),
-    (["--model", "user_models.net:Net", "--calibration", "{cal}", "--shape", "1,2"],
-     "--model: your model's inputs come from files"),
-])
+@pytest.mark.parametrize(
+    "argv, reason",
+    [
+        (["--model", "user_models.net:Net"], "--model user_models.net:Net: needs --calibration FILE"),
+        (
+            ["--model", "user_models/net.py", "--calibration", "{cal}"],
+            "--model 'user_models/net.py': expected package.module:attribute",
+        ),
+        (
+            ["--model", "user_models.nowhere:Net", "--calibration", "{cal}"],
+            "--model user_models.nowhere:Net: cannot load it: No module named 'user_models.nowhere'",
+        ),
+        (
+            ["--model", "user_models.net:USER_MODEL_MISSING", "--calibration", "{cal}"],
+            "--model user_models.net:USER_MODEL_MISSING: cannot load it:",
+        ),
+        (
+            ["--model", "user_models.net:torch", "--calibration", "{cal}"],
+            "--model user_models.net:torch: is a module, not an nn.Module, class or factory",
+        ),
+        (
+            ["--model", "user_models.net:Net", "--calibration", "{cal}", "--shape", "1,2"],
+            "--model: your model's inputs come from files",
+        ),
+    ],
+)
 def test_export_your_model_refuses_in_one_line(project, capsys, tmp_path, argv, reason):
     """Before anything is installed or written: the real ExecuTorch, no SDK, no fakes."""
     _write_user_models(project.root)
@@ -675,26 +781,39 @@ def test_export_your_model_refuses_in_one_line(project, capsys, tmp_path, argv, 
     assert after == before
 
 
-def test_export_your_model_refuses_calibration_of_another_shape(phone, lowering_recorder, user_model, capsys,
-                                                                tmp_path):
+def test_export_your_model_refuses_calibration_of_another_shape(phone, lowering_recorder, user_model, capsys, tmp_path):
     bad = tmp_path / "bad.pt"
     torch.save([user_model.batches[0], (torch.ones(1, 2, 4, 5),)], bad)
-    assert cli.main(["export", "--project", str(phone.project.root), "--model", "user_models.net:Net",
-                     "--calibration", str(bad)]) == 1
+    assert (
+        cli.main(
+            [
+                "export",
+                "--project",
+                str(phone.project.root),
+                "--model",
+                "user_models.net:Net",
+                "--calibration",
+                str(bad),
+            ]
+        )
+        == 1
+    )
     assert one_line_error(capsys.readouterr().err) == (
-        "error: calibration batch 1: input 0 is float32[1, 2, 4, 5], the program takes float32[1, 2, 4, 4]")
+        "error: calibration batch 1: input 0 is float32[1, 2, 4, 5], the program takes float32[1, 2, 4, 4]"
+    )
 
 
 def test_the_readme_runbook_states_what_the_code_does():
-    from fakes.tools import PROJECT
     from act_ops import toolchain
 
+    from fakes.tools import PROJECT
+
     readme = " ".join((PROJECT / "README.md").read_text().split())  # line breaks do not matter
-    for lo, hi in (device.DEFAULT_RANGE, device.POSITIVE_RANGE):
+    for lo, hi in (device_data.DEFAULT_RANGE, device_data.POSITIVE_RANGE):
         assert f"[{lo:g}, {hi:g}]" in readme
-    assert f"{device.CALIBRATION_BATCHES} batches drawn uniformly from [{device.DEFAULT_RANGE[0]:g}" in readme
-    assert f"tolerance is {device.MODEL_TOLERANCE_STEPS:g} steps" in readme
-    assert f"exact up to input and output rounding ({device.PACKAGE_TOLERANCE_STEPS:g} steps)" in readme
+    assert f"{device_data.CALIBRATION_BATCHES} batches drawn uniformly from [{device_data.DEFAULT_RANGE[0]:g}" in readme
+    assert f"tolerance is {device_data.MODEL_TOLERANCE_STEPS:g} steps" in readme
+    assert f"exact up to input and output rounding ({device_data.PACKAGE_TOLERANCE_STEPS:g} steps)" in readme
     assert f"FARF mask `{device.DEBUG_FARF_MASK}`" in readme
     assert toolchain.EXECUTORCH_DIRECT_BUILD in readme
     assert all(f"`{lib}`" in readme for lib in toolchain.DIRECT_MODE_LIBRARIES)
@@ -702,6 +821,7 @@ def test_the_readme_runbook_states_what_the_code_does():
 
 
 # --------------------------------------------------------------------------- how several ops are grouped
+
 
 class _GroupingPartitioner:
     """Partitions like ExecuTorch's QnnPartitioner: its own grouping function
@@ -733,8 +853,7 @@ class _GroupingPartitioner:
 
             def partition(self, exported_program):
                 tags = {}
-                partitions = generate_partitions_from_list_of_nodes(exported_program.graph_module,
-                                                                    op_support=Support())
+                partitions = generate_partitions_from_list_of_nodes(exported_program.graph_module, op_support=Support())
                 for partition in partitions:
                     for node in partition.nodes:
                         node.meta["delegation_tag"] = f"qnn_{partition.id}"
@@ -749,23 +868,26 @@ class _Chained(torch.nn.Module):
 
     def __init__(self, between):
         super().__init__()
-        self.ops, self.between = device.PackageModel(), between
+        self.ops, self.between = device_data.PackageModel(), between
 
     def forward(self, *xs):
         first = self.ops(*xs)
         joined = [self.between(t) for t in first]
-        second = self.ops(*[joined[0]] * device.N_INPUTS)
+        second = self.ops(*[joined[0]] * device_data.N_INPUTS)
         return (*first, *second)
 
 
-@pytest.mark.parametrize("between, delegates", [(torch.relu, 1), (lambda t: torch.cumsum(t, dim=-1), 2)],
-                         ids=["supported-layer-between", "cpu-op-between"])
+@pytest.mark.parametrize(
+    "between, delegates",
+    [(torch.relu, 1), (lambda t: torch.cumsum(t, dim=-1), 2)],
+    ids=["supported-layer-between", "cpu-op-between"],
+)
 def test_several_ops_one_delegate_or_several_and_the_check_holds(between, delegates):
     from executorch.exir import to_edge_transform_and_lower
 
     from act_ops.delegation import check_delegated
 
-    inputs = device.random_inputs(0, SHAPE)
+    inputs = device_data.random_inputs(0, SHAPE)
     exported = torch.export.export(_Chained(between), inputs)
     program = to_edge_transform_and_lower(exported, partitioner=[_GroupingPartitioner.make()]).to_executorch()
     assert {m: len(ids) for m, ids in check_delegated(program.buffer).items()} == {"forward": delegates}
@@ -773,21 +895,41 @@ def test_several_ops_one_delegate_or_several_and_the_check_holds(between, delega
 
 # --------------------------------------------------------------------------- simulate, end to end
 
+
 def test_simulate_exports_runs_the_x86_runner_and_compares(phone, lowering_recorder, capsys, tmp_path):
     pte = tmp_path / "sim" / "model.pte"
     # What the simulator returns: the reference of a calibration on 1.0, run on 2.0 (saturating).
-    ranges = device.Ranges.from_calibration([device.constant_inputs(1.0, SHAPE)])
-    for i, t in enumerate(device.reference_outputs(device.constant_inputs(2.0, SHAPE), ranges)):
+    ranges = device_data.Ranges.from_calibration([device_data.constant_inputs(1.0, SHAPE)])
+    for i, t in enumerate(device_data.reference_outputs(device_data.constant_inputs(2.0, SHAPE), ranges)):
         t.numpy().tofile(phone.fakes.device_outputs / f"output_0_{i}.raw")
-    code = cli.main(["simulate", "--project", str(phone.project.root), "--pte", str(pte), "--shape", "1,2,4,4",
-                     "--calibration-value", "1.0", "--input-value", "2.0"])
+    code = cli.main(
+        [
+            "simulate",
+            "--project",
+            str(phone.project.root),
+            "--pte",
+            str(pte),
+            "--shape",
+            "1,2,4,4",
+            "--calibration-value",
+            "1.0",
+            "--input-value",
+            "2.0",
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     [call] = lowering_recorder.calls
     assert call["qnn_config"].enable_x86_64 and call["qnn_config"].compile_only
     [runner] = phone.fakes.entries("x86-runner")
-    assert runner["argv"] == ["--model_path", str(pte.resolve()), "--input_list_path", "input_list.txt",
-                              "--output_folder_path", str((pte.parent / "outputs").resolve())]
+    assert runner["argv"] == [
+        "--model_path",
+        str(pte.resolve()),
+        "--input_list_path",
+        "input_list.txt",
+        "--output_folder_path",
+        str((pte.parent / "outputs").resolve()),
+    ]
     assert runner["cwd"] == str(pte.parent)
     assert runner["env"]["LD_LIBRARY_PATH"].startswith(str(phone.fakes.qnn_sdk / "lib/x86_64-linux-clang"))
     assert "max abs error: 0\n" in out and "delegated: yes" in out
@@ -798,23 +940,39 @@ def test_simulate_exports_runs_the_x86_runner_and_compares(phone, lowering_recor
 def test_simulate_fails_in_one_line_when_the_runner_fails(phone, lowering_recorder, capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("QNN_SDK_ROOT", str(phone.fakes.qnn_sdk))
     (phone.fakes.qnn_sdk / "lib/x86_64-linux-clang/libQnnLpai.so").unlink()
-    assert cli.main(["simulate", "--project", str(phone.project.root), "--pte", str(tmp_path / "m.pte"),
-                     "--shape", "1,2,4,4", "--calibration-value", "1.0"]) == 1
+    assert (
+        cli.main(
+            [
+                "simulate",
+                "--project",
+                str(phone.project.root),
+                "--pte",
+                str(tmp_path / "m.pte"),
+                "--shape",
+                "1,2,4,4",
+                "--calibration-value",
+                "1.0",
+            ]
+        )
+        == 1
+    )
     assert one_line_error(capsys.readouterr().err) == (
         "error: the LPAI x86_64 simulator failed (exit 127): "
-        "qnn_executor_runner: error while loading shared libraries: libQnnLpai.so")
+        "qnn_executor_runner: error while loading shared libraries: libQnnLpai.so"
+    )
 
 
 def test_simulate_runs_at_the_shape_it_exported(phone, lowering_recorder, capsys, tmp_path):
     """Calibrated from a file at another shape than the default, without --shape."""
     cal = tmp_path / "cal.pt"
-    batches = [device.random_inputs(s, SHAPE) for s in range(2)]
+    batches = [device_data.random_inputs(s, SHAPE) for s in range(2)]
     torch.save(batches, cal)
-    ranges = device.Ranges.from_calibration(batches)
-    for i, t in enumerate(device.reference_outputs(device.random_inputs(1000, SHAPE), ranges)):
+    ranges = device_data.Ranges.from_calibration(batches)
+    for i, t in enumerate(device_data.reference_outputs(device_data.random_inputs(1000, SHAPE), ranges)):
         t.numpy().tofile(phone.fakes.device_outputs / f"output_0_{i}.raw")
-    code = cli.main(["simulate", "--project", str(phone.project.root), "--pte", str(tmp_path / "m.pte"),
-                     "--calibration", str(cal)])
+    code = cli.main(
+        ["simulate", "--project", str(phone.project.root), "--pte", str(tmp_path / "m.pte"), "--calibration", str(cal)]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "max abs error: 0\n" in out

@@ -12,11 +12,18 @@ This test writes into the project (op_package/*/libs, build/), exactly like the 
 
 import pytest
 
-from fakes.tools import PROJECT, skip_unless_set, step
 from act_ops.delegation import check_delegated
 
-REQUIRED = ("QNN_SDK_ROOT", "HEXAGON_SDK_ROOT", "HEXAGON_TOOLS_VERSION", "ANDROID_SERIAL",
-            "EXECUTORCH_BUILD_FOLDER", "EXECUTORCH_DIRECT_BUILD_FOLDER")
+from fakes.tools import PROJECT, skip_unless_set, step
+
+REQUIRED = (
+    "QNN_SDK_ROOT",
+    "HEXAGON_SDK_ROOT",
+    "HEXAGON_TOOLS_VERSION",
+    "ANDROID_SERIAL",
+    "EXECUTORCH_BUILD_FOLDER",
+    "EXECUTORCH_DIRECT_BUILD_FOLDER",
+)
 
 pytestmark = [pytest.mark.sdk, pytest.mark.device, skip_unless_set("device test", REQUIRED)]
 

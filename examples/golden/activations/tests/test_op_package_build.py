@@ -19,11 +19,22 @@ IDS = [f"{cc}-{'asan-ubsan' if san else 'werror'}" for cc, san in VARIANTS]
 def builds():
     procs = {}
     for (cc, san), name in zip(VARIANTS, IDS):
-        args = ["make", "--no-print-directory", "host-test", f"CC={cc}", f"SAN={int(san)}",
-                f"BUILD=build/host/pytest-{name}"]
-        procs[name] = subprocess.Popen(args, cwd=host.OP_DIR, stdout=subprocess.PIPE,
-                                       stderr=subprocess.STDOUT, text=True,
-                                       env={**os.environ, "ASAN_OPTIONS": "detect_leaks=1"})
+        args = [
+            "make",
+            "--no-print-directory",
+            "host-test",
+            f"CC={cc}",
+            f"SAN={int(san)}",
+            f"BUILD=build/host/pytest-{name}",
+        ]
+        procs[name] = subprocess.Popen(
+            args,
+            cwd=host.OP_DIR,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "ASAN_OPTIONS": "detect_leaks=1"},
+        )
     results = {}
     for name, proc in procs.items():
         out, _ = proc.communicate(timeout=600)
@@ -42,8 +53,9 @@ def test_help_and_missing_environment_named():
     help_text = host.make("help").stdout
     for target in ("lpai_x86", "lpai_dsp", "host-test", "clean"):
         assert target in help_text
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("QNN_SDK_ROOT", "HEXAGON_SDK_ROOT", "HEXAGON_TOOLS_VERSION")}
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("QNN_SDK_ROOT", "HEXAGON_SDK_ROOT", "HEXAGON_TOOLS_VERSION")
+    }
     for target, variable in (("lpai_x86", "QNN_SDK_ROOT"), ("lpai_dsp", "QNN_SDK_ROOT")):
         result = subprocess.run(["make", target], cwd=host.OP_DIR, env=env, capture_output=True, text=True)
         assert result.returncode != 0 and variable in result.stderr, result.stderr

@@ -11,8 +11,9 @@ the float result is within 1e-4 of a rounding tie.
 import pytest
 import torch
 
-import op_package_host as host
 from act_ops.ops import OPS
+
+import op_package_host as host
 
 # torch 2.13 deprecates quint8 tensors, which are the oracle here on purpose.
 pytestmark = pytest.mark.filterwarnings("ignore:.*quantized tensor creation functions")
@@ -46,13 +47,16 @@ def eager(op, xs, values=None):
     try:
         result = op.default(*xs, *values)
     except NotImplementedError as exc:
-        pytest.fail(f"{op.qualified_name}: {exc}; the kernel math goes in "
-                    f"op_package/{host.PACKAGE_NAME}/user/{op.qnn_type}_math.c")
+        pytest.fail(
+            f"{op.qualified_name}: {exc}; the kernel math goes in "
+            f"op_package/{host.PACKAGE_NAME}/user/{op.qnn_type}_math.c"
+        )
     where = f" (your eager math in act_ops/user/{op.name}.py)" if op.kind == "custom" else ""
     assert isinstance(result, torch.Tensor), f"{op.qualified_name} returned {type(result).__name__}{where}"
     assert result.dtype == xs[0].dtype and result.shape == xs[0].shape, (
         f"{op.qualified_name} returned {result.dtype} {tuple(result.shape)}, expected "
-        f"{xs[0].dtype} {tuple(xs[0].shape)}{where}")
+        f"{xs[0].dtype} {tuple(xs[0].shape)}{where}"
+    )
     return result
 
 
@@ -61,8 +65,7 @@ def run_kernel(op, specs, codes, out_spec, path="auto", values=None):
         got = host.run(op.qnn_type, list(zip(specs, codes)), out_spec, params_of(op, values), path=path)
     except host.Rejected as exc:
         if "not written yet" in exc.reason:
-            pytest.fail(f"{op.qualified_name}: {exc.reason} (and its eager math in "
-                        f"act_ops/user/{op.name}.py)")
+            pytest.fail(f"{op.qualified_name}: {exc.reason} (and its eager math in act_ops/user/{op.name}.py)")
         raise
     assert got.dtype == torch.uint8 and tuple(got.shape) == tuple(out_spec.shape)
     return got
@@ -174,8 +177,7 @@ def test_permuted_padded_layouts(op, path):
     shape = (1, 4, 8, n // 32)
     codes = [c.reshape(shape).clone() for c in grid(op)]
     orders = [(0, 2, 3, 1), (3, 1, 0, 2)]
-    specs = [host.Tensor(shape, host.random_scale(gen), 0, order=orders[k % 2], pad=1 + k)
-             for k in range(len(codes))]
+    specs = [host.Tensor(shape, host.random_scale(gen), 0, order=orders[k % 2], pad=1 + k) for k in range(len(codes))]
     out = host.Tensor(shape, host.random_scale(gen), 0, order=(2, 0, 3, 1), pad=3)
     check_against_torch(op, specs, codes, out, path)
     assert host.padding_untouched(), "the kernel wrote into the output's padding"
@@ -284,7 +286,7 @@ def test_bad_node_rejected_output_untouched(op, case):
         for t in [*specs, out]:
             t.bits = 16
     else:
-        for t in ([specs[-1]] if where == "in" else [out]):
+        for t in [specs[-1]] if where == "in" else [out]:
             mutate(t)
     with pytest.raises(host.Rejected) as info:
         host.run(op.qnn_type, list(zip(specs, codes)), out, params_of(op))

@@ -9,9 +9,11 @@ import torch
 from executorch.exir import to_edge
 
 import act_ops
+
 from conftest import make_inputs
 from reference import REFERENCES
 from spec_values import SPEC_DEFAULTS, SPEC_SCHEMAS, other_params
+
 
 def test_schema_matches_spec(op):
     functional, _ = SPEC_SCHEMAS[op.name]
@@ -40,7 +42,9 @@ def test_opcheck_out(op):
     out = torch.empty_like(tensors[0])
     # The aot-dispatch checks do not apply to an overload that writes into `out`.
     torch.library.opcheck(
-        op.out, (*tensors, *other_params(op)), {"out": out},
+        op.out,
+        (*tensors, *other_params(op)),
+        {"out": out},
         test_utils=("test_schema", "test_autograd_registration", "test_faketensor"),
     )
 
@@ -92,7 +96,7 @@ def test_torch_export_keeps_the_op(op):
 def test_public_function_has_the_spec_defaults(op):
     function = getattr(act_ops, op.name)
     assert function is op.function and op.name in act_ops.__all__
-    params = list(inspect.signature(function).parameters.values())[len(op.inputs):]
+    params = list(inspect.signature(function).parameters.values())[len(op.inputs) :]
     assert {p.name: p.default for p in params} == SPEC_DEFAULTS[op.name]
     # The functional schema has no defaults, so that export keeps every param.
     assert all(not a.has_default_value() for a in op.default._schema.arguments)
@@ -113,8 +117,9 @@ def _calls(op):
     }
 
 
-@pytest.mark.parametrize("call", ["function", "function-params", "function-keywords",
-                                  "torch.ops", "torch.ops-params", "torch.ops-keywords"])
+@pytest.mark.parametrize(
+    "call", ["function", "function-params", "function-keywords", "torch.ops", "torch.ops-params", "torch.ops-keywords"]
+)
 def test_every_call_exports_every_param(op, call):
     fn, expected = _calls(op)[call]
 
@@ -131,7 +136,7 @@ def test_every_call_exports_every_param(op, call):
     node = nodes[0]
     assert node.target._schema.name == op.qualified_name and node.target._schema.overload_name == ""
     assert len(node.args) == len(op.default._schema.arguments), node.args
-    assert list(node.args[len(op.inputs):]) == expected
+    assert list(node.args[len(op.inputs) :]) == expected
     assert not node.kwargs
     torch.testing.assert_close(edge.module()(*tensors), fn(*tensors))
 
@@ -148,8 +153,12 @@ def test_int_params_outside_uint32_are_refused(op):
             op(*tensors, *params)
 
         class Model(torch.nn.Module):
+            def __init__(self, params):
+                super().__init__()
+                self.params = params
+
             def forward(self, *t):
-                return op(*t, *params)
+                return op(*t, *self.params)
 
         with pytest.raises(ValueError, match="UINT_32"):
-            torch.export.export(Model(), tensors)
+            torch.export.export(Model(params), tensors)

@@ -1,5 +1,5 @@
 # This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
-"""`python -m norm_ops ...`: see cli.py."""
+"""`python -m <this package> ...`: see cli.py."""
 
 import sys
 

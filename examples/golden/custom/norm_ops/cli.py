@@ -1,5 +1,5 @@
 # This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
-"""Command line of norm_ops: `python -m norm_ops <command>`.
+"""Command line of this package: `python -m <namespace> <command>`.
 
 Every command prints what it does and fails with a one-line reason (exit status 1; a
 usage error: exit status 2, also one line).
@@ -25,6 +25,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ._package import NAMESPACE
+
+# Set it to see the traceback of an unexpected error (one line otherwise).
+TRACEBACK_ENV = f"{NAMESPACE.upper()}_TRACEBACK"
+
 
 class CommandError(Exception):
     """A command failed; the message is the one-line reason."""
@@ -37,7 +42,8 @@ def _project(args: argparse.Namespace):
 
 
 def _cmd_info(args: argparse.Namespace) -> None:
-    from .ops import OPS, PACKAGE_NAME
+    from ._package import PACKAGE_NAME
+    from .ops import OPS
 
     print(f"op package {PACKAGE_NAME}")
     for op in OPS:
@@ -64,7 +70,7 @@ def _cmd_check_pte(args: argparse.Namespace) -> None:
 
 def _cmd_doctor(args: argparse.Namespace) -> None:
     from .doctor import doctor
-    from .toolchain import NAMESPACE, ToolchainError, find_project
+    from .toolchain import ToolchainError, find_project
 
     try:
         project = find_project(args.project)
@@ -97,7 +103,7 @@ def _cmd_sign(args: argparse.Namespace) -> None:
 
 
 def _shape(text: str | None, default):
-    from .device import check_shape
+    from .device_data import check_shape
 
     if not text:
         return tuple(default)
@@ -109,7 +115,7 @@ def _shape(text: str | None, default):
 
 
 def _value(value: float | None, option: str) -> float | None:
-    from .device import check_value
+    from .device_data import check_value
 
     return None if value is None else check_value(value, option)
 
@@ -123,53 +129,58 @@ def _steps(args) -> float | None:
 
 def _calibration(args, shape):
     """Calibration batches and example inputs; for your model both come from you."""
-    from . import device
+    from . import device_data
 
-    example = device.load_batches(Path(args.example_inputs), "--example-inputs") if args.example_inputs else None
+    example = device_data.load_batches(Path(args.example_inputs), "--example-inputs") if args.example_inputs else None
     if example is not None and len(example) != 1:
         raise CommandError(f"--example-inputs {args.example_inputs}: holds {len(example)} batches, expected one")
     if args.model:
         if args.calibration_value is not None or args.shape:
-            raise CommandError("--model: your model's inputs come from files: pass --calibration FILE "
-                               "(and --example-inputs FILE), not --calibration-value or --shape")
+            raise CommandError(
+                "--model: your model's inputs come from files: pass --calibration FILE "
+                "(and --example-inputs FILE), not --calibration-value or --shape"
+            )
         if not args.calibration:
-            raise CommandError(f"--model {args.model}: needs --calibration FILE: calibrate your model on your data "
-                               "(torch.save of a list of input tuples)")
+            raise CommandError(
+                f"--model {args.model}: needs --calibration FILE: calibrate your model on your data "
+                "(torch.save of a list of input tuples)"
+            )
     value = _value(args.calibration_value, "--calibration-value")
     if args.calibration:
-        batches = device.load_batches(Path(args.calibration), "--calibration")
+        batches = device_data.load_batches(Path(args.calibration), "--calibration")
     elif value is not None:
-        batches = [device.constant_inputs(value, shape)]
+        batches = [device_data.constant_inputs(value, shape)]
     else:
-        batches = [device.random_inputs(seed, shape) for seed in range(device.CALIBRATION_BATCHES)]
+        batches = [device_data.random_inputs(seed, shape) for seed in range(device_data.CALIBRATION_BATCHES)]
     return batches, (example[0] if example else None)
 
 
 def _inputs(args, pte: Path, shape):
     """Inference inputs: --inputs FILE, --input-value V, the example inputs export saved, or generated."""
-    from . import device
+    from . import device, device_data
 
     if args.inputs:
-        batches = device.load_batches(Path(args.inputs), "--inputs")
+        batches = device_data.load_batches(Path(args.inputs), "--inputs")
         if len(batches) != 1:
             raise CommandError(f"--inputs {args.inputs}: holds {len(batches)} batches, run takes one")
         return batches[0]
     value = _value(args.input_value, "--input-value")
     model = _exported_model(pte)
     if model is not None and args.shape:
-        raise CommandError(f"--shape: {pte.name} is your model ({model}), whose input shapes are fixed by its "
-                           "example inputs: pass --inputs FILE or --input-value V")
+        raise CommandError(
+            f"--shape: {pte.name} is your model ({model}), whose input shapes are fixed by its "
+            "example inputs: pass --inputs FILE or --input-value V"
+        )
     if value is not None:
         if model is None:
-            return device.constant_inputs(value, shape)
-        return device.constant_like(device.read_sidecar(pte, _target_of(pte)).inputs, value)
+            return device_data.constant_inputs(value, shape)
+        return device_data.constant_like(device.read_sidecar(pte, _target_of(pte)).inputs, value)
     if model is not None:
-        return device.load_batches(device.example_file(pte), "the saved example inputs")[0]
-    return device.random_inputs(1000, shape)
+        return device_data.load_batches(device.example_file(pte), "the saved example inputs")[0]
+    return device_data.random_inputs(1000, shape)
 
 
 def _pte(args, project, target):
-    from .toolchain import NAMESPACE
 
     return Path(args.pte) if args.pte else project.artifacts / target / f"{NAMESPACE}.pte"
 
@@ -184,34 +195,43 @@ class _Lowering:
 
 
 def _lowering(args, project, target) -> _Lowering:
-    from . import device
+    from . import device, device_data
 
-    shape = _shape(args.shape, device.DEFAULT_SHAPE)
+    shape = _shape(args.shape, device_data.DEFAULT_SHAPE)
     calibration, example = _calibration(args, shape)
     device.check_data(calibration, example)
-    model = device.load_model(args.model, project.root)
+    model = device_data.load_model(args.model, project.root)
     device.check_output_path(_pte(args, project, target))
     return _Lowering(model, calibration, example)
 
 
 def _export(args, project, target, folders, lowering: _Lowering, serial=None):
-    from . import device
+    from . import device, device_data
 
     pte = _pte(args, project, target)
     print(f"exporting for the {target}: {pte}")
-    delegates = device.export(project, target, pte, lowering.calibration, folders, serial,
-                              model_spec=args.model, example=lowering.example, model=lowering.model)
-    print(f"wrote {pte}; delegation check passed ({device.delegate_summary(delegates)})")
+    delegates = device.export(
+        project,
+        target,
+        pte,
+        lowering.calibration,
+        folders,
+        serial,
+        model_spec=args.model,
+        example=lowering.example,
+        model=lowering.model,
+    )
+    print(f"wrote {pte}; delegation check passed ({device_data.delegate_summary(delegates)})")
     return pte
 
 
 def _cmd_export(args: argparse.Namespace) -> None:
-    from . import device
+    from . import device, registration
 
     project = _project(args)
     # Your arguments, model and data first, then what only installing things fixes.
     lowering = _lowering(args, project, args.target)
-    device.require_op_package_support(for_device=args.target == device.DEVICE)
+    registration.require_op_package_support(for_device=args.target == device.DEVICE)
     if args.target == device.DEVICE:
         folders = device.device_folders(args.build_folder, args.direct_build_folder)
     else:
@@ -220,29 +240,32 @@ def _cmd_export(args: argparse.Namespace) -> None:
 
 
 def _finish(comparison, delegates) -> None:
-    from .device import report
+    from .device_data import report
 
     print(report(comparison, delegates))
     if not comparison.ok:
         worst = max(range(len(comparison.errors)), key=lambda i: comparison.errors[i] - comparison.tolerances[i])
-        raise CommandError(f"output {worst} differs from eager: max abs error {comparison.errors[worst]:.6g} "
-                           f"> tolerance {comparison.tolerances[worst]:.6g}")
+        raise CommandError(
+            f"output {worst} differs from eager: max abs error {comparison.errors[worst]:.6g} "
+            f"> tolerance {comparison.tolerances[worst]:.6g}"
+        )
 
 
 def _cmd_run(args: argparse.Namespace) -> None:
-    from . import device
+    from . import device, registration
 
     project = _project(args)
     pte = _pte(args, project, device.DEVICE)
     _steps(args)
     shape = _shape(args.shape, _exported_shape(pte))
     inputs = _inputs(args, pte, shape)
-    device.require_op_package_support(for_device=True)
+    registration.require_op_package_support(for_device=True)
     serial = device.serial_from(args.device)
     folders = device.device_folders(args.build_folder, args.direct_build_folder)
     print(f"running {pte} on device {serial} (LPAI, direct mode)")
-    comparison, delegates = device.run_device(project, pte, inputs, folders, serial, args.adb_host,
-                                              debug=args.debug, steps=_steps(args))
+    comparison, delegates = device.run_device(
+        project, pte, inputs, folders, serial, args.adb_host, debug=args.debug, steps=_steps(args)
+    )
     _finish(comparison, delegates)
 
 
@@ -257,7 +280,7 @@ def _sidecar_data(pte: Path) -> dict:
 
 
 def _exported_shape(pte: Path):
-    from .device import DEFAULT_SHAPE
+    from .device_data import DEFAULT_SHAPE
 
     try:
         return tuple(int(v) for v in _sidecar_data(pte)["inputs"][0]["shape"])
@@ -275,13 +298,13 @@ def _target_of(pte: Path) -> str:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> None:
-    from . import device
+    from . import device, registration
 
     project = _project(args)
     _steps(args)
     _value(args.input_value, "--input-value")
     lowering = _lowering(args, project, device.SIMULATOR)
-    device.require_op_package_support(for_device=False)
+    registration.require_op_package_support(for_device=False)
     folders = device.simulator_folders(args.build_folder)
     pte = _export(args, project, device.SIMULATOR, folders, lowering)
     inputs = _inputs(args, pte, _shape(args.shape, _exported_shape(pte)))
@@ -298,8 +321,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m norm_ops", description=__doc__,
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(
+        prog=f"python -m {NAMESPACE}",
+        description=__doc__.replace("<namespace>", NAMESPACE),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     def command(name, func, help_text, project=True):
@@ -310,25 +336,35 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     def model_options(p):
-        p.add_argument("--model", help="your model instead of the package's: package.module:attribute, an "
-                       "nn.Module, a class or a factory called without arguments (imported from the project "
-                       "folder); needs --calibration")
-        p.add_argument("--example-inputs", help="the model's example inputs: a torch.save'd tuple of tensors "
-                       "(default: the first calibration batch)")
+        p.add_argument(
+            "--model",
+            help="your model instead of the package's: package.module:attribute, an "
+            "nn.Module, a class or a factory called without arguments (imported from the project "
+            "folder); needs --calibration",
+        )
+        p.add_argument(
+            "--example-inputs",
+            help="the model's example inputs: a torch.save'd tuple of tensors (default: the first calibration batch)",
+        )
 
     def data_options(p, calibration=True, inputs=True):
         p.add_argument("--shape", help="package model: shape of every input tensor, e.g. 1,32,28,28")
         if calibration:
             group = p.add_mutually_exclusive_group()
             group.add_argument("--calibration", help="calibration batches: a torch.save'd list of input tuples")
-            group.add_argument("--calibration-value", type=float,
-                               help="package model: calibrate on constant tensors of this value")
+            group.add_argument(
+                "--calibration-value", type=float, help="package model: calibrate on constant tensors of this value"
+            )
         if inputs:
             group = p.add_mutually_exclusive_group()
             group.add_argument("--inputs", help="inference inputs: a torch.save'd tuple of tensors")
             group.add_argument("--input-value", type=float, help="run on constant tensors of this value")
-            p.add_argument("--tolerance-steps", type=float, help="allowed error per output, in 8-bit steps of its "
-                           "calibrated range (default 4 for the package model, 8 for yours)")
+            p.add_argument(
+                "--tolerance-steps",
+                type=float,
+                help="allowed error per output, in 8-bit steps of its "
+                "calibrated range (default 4 for the package model, 8 for yours)",
+            )
 
     command("info", _cmd_info, "list the ops of this package", project=False)
     command("spec", _cmd_spec, "print the spec of this project (for copier update --data-file)", project=False)
@@ -340,24 +376,28 @@ def build_parser() -> argparse.ArgumentParser:
     command("sign", _cmd_sign, "sign both DSP libraries into build/signed/")
     p = command("export", _cmd_export, "lower the package's model (or yours) with the op package registered")
     p.add_argument("--target", choices=["device", "simulator"], default="device")
-    p.add_argument("--pte", help="output .pte (default: build/artifacts/<target>/norm_ops.pte)")
+    p.add_argument("--pte", help=f"output .pte (default: build/artifacts/<target>/{NAMESPACE}.pte)")
     p.add_argument("--build-folder", help="ExecuTorch build folder (device: build-android, simulator: build-x86)")
     p.add_argument("--direct-build-folder", help="ExecuTorch direct-mode build folder (build-direct)")
     p.add_argument("--device", help="device serial (optional for export)")
     model_options(p)
     data_options(p, inputs=False)
     p = command("run", _cmd_run, "run the exported .pte on the device and compare with eager")
-    p.add_argument("--pte", help="the .pte (default: build/artifacts/device/norm_ops.pte)")
+    p.add_argument("--pte", help=f"the .pte (default: build/artifacts/device/{NAMESPACE}.pte)")
     p.add_argument("--device", help="device serial (default: $ANDROID_SERIAL)")
     p.add_argument("--adb-host", help="host the device is attached to (adb -H)")
     p.add_argument("--build-folder", help="ExecuTorch Android build folder (default: $EXECUTORCH_BUILD_FOLDER)")
-    p.add_argument("--direct-build-folder", help="ExecuTorch direct-mode build folder "
-                   "(default: $EXECUTORCH_DIRECT_BUILD_FOLDER)")
-    p.add_argument("--debug", action="store_true", help="FARF mask 0x1f next to the runner; the device log "
-                   "(logcat) lands in build/logs/logcat.txt")
+    p.add_argument(
+        "--direct-build-folder", help="ExecuTorch direct-mode build folder (default: $EXECUTORCH_DIRECT_BUILD_FOLDER)"
+    )
+    p.add_argument(
+        "--debug",
+        action="store_true",
+        help="FARF mask 0x1f next to the runner; the device log (logcat) lands in build/logs/logcat.txt",
+    )
     data_options(p, calibration=False)
     p = command("simulate", _cmd_simulate, "export for and run on the LPAI x86_64 simulator, compare with eager")
-    p.add_argument("--pte", help="the .pte (default: build/artifacts/simulator/norm_ops.pte)")
+    p.add_argument("--pte", help=f"the .pte (default: build/artifacts/simulator/{NAMESPACE}.pte)")
     p.add_argument("--build-folder", help="ExecuTorch x86_64 build folder (default: $EXECUTORCH_X86_BUILD_FOLDER)")
     model_options(p)
     data_options(p)
@@ -393,10 +433,11 @@ def main(argv: list[str] | None = None) -> int:
         print("error: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - the last resort: one line, the traceback on request
-        if os.environ.get("NORM_OPS_TRACEBACK"):
+        if os.environ.get(TRACEBACK_ENV):
             raise
         text = " ".join(str(exc).split()) or "no message"
-        print(f"error: unexpected {type(exc).__name__}: {text} (set NORM_OPS_TRACEBACK=1 "
-              "for the traceback)", file=sys.stderr)
+        print(
+            f"error: unexpected {type(exc).__name__}: {text} (set {TRACEBACK_ENV}=1 for the traceback)", file=sys.stderr
+        )
         return 1
     return 0

@@ -26,8 +26,9 @@ def check_same_shape(op: str, *tensors: torch.Tensor) -> None:
     first = tensors[0]
     for other in tensors[1:]:
         if other.shape != first.shape:
-            raise ValueError(f"{op}: inputs must have the same shape, got {tuple(first.shape)} and {tuple(other.shape)}")
-
+            raise ValueError(
+                f"{op}: inputs must have the same shape, got {tuple(first.shape)} and {tuple(other.shape)}"
+            )
 
 
 def my_norm(x: torch.Tensor) -> torch.Tensor:
@@ -35,8 +36,7 @@ def my_norm(x: torch.Tensor) -> torch.Tensor:
     result = _user_my_norm(x)
     if not isinstance(result, torch.Tensor) or result.shape != x.shape:
         raise ValueError(
-            "norm_ops::my_norm: user/my_norm.py must return a tensor shaped like "
-            f"x {tuple(x.shape)}"
+            f"norm_ops::my_norm: user/my_norm.py must return a tensor shaped like x {tuple(x.shape)}",
         )
     return result
 
@@ -44,6 +44,8 @@ def my_norm(x: torch.Tensor) -> torch.Tensor:
 def double_it(x: torch.Tensor) -> torch.Tensor:
     """Doubles the input."""
     # expr: 2 * x
+    # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
+    # would only drop redundant parentheses or wrap a long expression).
+    result = (2.0 * x)  # noqa: UP034  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty_like(x).copy_((2.0 * x))
-
+    return torch.empty_like(x).copy_(result)

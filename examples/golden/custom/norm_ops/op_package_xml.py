@@ -78,8 +78,11 @@ def parse(source: str | Path) -> OpDefCollection:
             raise OpDefError(f"{where}: an OpDef has no <Name>")
         backends = tuple((b.text or "").strip() for b in opdef.findall("SupportedBackend"))
         param_types = tuple(_text(p, "Datatype") for p in opdef.findall("Parameter"))
-        ops.append(OpDef(name, _names(opdef, "Input"), _names(opdef, "Output"),
-                         _names(opdef, "Parameter"), backends, param_types))
+        ops.append(
+            OpDef(
+                name, _names(opdef, "Input"), _names(opdef, "Output"), _names(opdef, "Parameter"), backends, param_types
+            )
+        )
     if not ops:
         raise OpDefError(f"{where}: no OpDef")
     duplicates = sorted({op.name for op in ops if [o.name for o in ops].count(op.name) > 1})
@@ -100,8 +103,10 @@ def check_matches(collection: OpDefCollection, package_name: str, qnn_types: dic
         if "LPAI" not in op.backends:
             raise OpDefError(f"OpDef {qnn_type!r} does not list SupportedBackend LPAI")
         if len(op.inputs) != n_inputs or len(op.outputs) != 1:
-            raise OpDefError(f"OpDef {qnn_type!r} has {len(op.inputs)} inputs and {len(op.outputs)} outputs, "
-                             f"expected {n_inputs} and 1")
+            raise OpDefError(
+                f"OpDef {qnn_type!r} has {len(op.inputs)} inputs and {len(op.outputs)} outputs, "
+                f"expected {n_inputs} and 1"
+            )
 
 
 def check_params(opdef: OpDef, sent: list[tuple[str, str]]) -> None:

@@ -9,13 +9,12 @@ requantization), so no 16-bit config is offered here.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import torch
 
+from ._package import SOC_MODEL
 from .ops import OPS
-
-SOC_MODEL = "SM8850"
 
 
 def annotator():

@@ -13,8 +13,9 @@ REFERENCES = {}
 def double_it(x):
     x = np.asarray(x, dtype=np.float64)
     with np.errstate(all="ignore"):
-        return np.broadcast_to((2.0 * x), x.shape)
+        # As the model spells it, one line (`fmt: skip`: see eager.py).
+        value = (2.0 * x)  # noqa: UP034  # fmt: skip
+    return np.broadcast_to(value, x.shape)
 
 
 REFERENCES["double_it"] = double_it
-

@@ -4,8 +4,14 @@ the tests, independent of the package under test."""
 
 # What the spec says each op's schemas are; compared through torch's own parser/printer.
 SPEC_SCHEMAS = {
-    "my_norm": ("norm_ops::my_norm(Tensor x) -> Tensor", "norm_ops::my_norm.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)"),
-    "double_it": ("norm_ops::double_it(Tensor x) -> Tensor", "norm_ops::double_it.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)"),
+    "my_norm": (
+        "norm_ops::my_norm(Tensor x) -> Tensor",
+        "norm_ops::my_norm.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)",
+    ),
+    "double_it": (
+        "norm_ops::double_it(Tensor x) -> Tensor",
+        "norm_ops::double_it.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)",
+    ),
 }
 
 

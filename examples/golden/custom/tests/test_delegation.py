@@ -9,11 +9,12 @@ and simulator tests, which need the SDK.
 
 import pytest
 
-from lowering import all_ops_inputs, lower
-from norm_ops.device import PackageModel
 from norm_ops.delegation import DelegationError, check_delegated
+from norm_ops.device_data import PackageModel
 from norm_ops.ops import OPS
 from norm_ops.quant import quantize
+
+from lowering import all_ops_inputs, lower
 
 NAMES = [op.qualified_name for op in OPS]
 

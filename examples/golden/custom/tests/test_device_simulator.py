@@ -14,9 +14,10 @@ EXECUTORCH_X86_BUILD_FOLDER (ExecuTorch built for x86_64 with the Qualcomm backe
 import numpy as np
 import pytest
 
-from fakes.tools import PROJECT, skip_unless_set, step
-from norm_ops import cli, device
+from norm_ops import cli, device, device_data
 from norm_ops.ops import OPS
+
+from fakes.tools import PROJECT, skip_unless_set, step
 
 REQUIRED = ("QNN_SDK_ROOT", "EXECUTORCH_X86_BUILD_FOLDER")
 SHAPE = (1, 32, 28, 28)
@@ -32,16 +33,26 @@ def host_library():
 @pytest.mark.parametrize("calibration, inference", [(1.0, 0.25), (1.0, 2.0)], ids=["biased-low-code", "saturating"])
 def test_requantization_edge_case(host_library, capsys, tmp_path, calibration, inference):
     pte = tmp_path / "simulator.pte"
-    out = step(capsys, "simulate", "--pte", str(pte), "--shape", ",".join(map(str, SHAPE)),
-               "--calibration-value", str(calibration), "--input-value", str(inference))
+    out = step(
+        capsys,
+        "simulate",
+        "--pte",
+        str(pte),
+        "--shape",
+        ",".join(map(str, SHAPE)),
+        "--calibration-value",
+        str(calibration),
+        "--input-value",
+        str(inference),
+    )
     assert "delegated: yes" in out and "FAILED" not in out
     ranges = device.load_sidecar(pte, device.SIMULATOR)
     clamped = min(inference, calibration)
-    eager = device.PackageModel()(*device.constant_inputs(clamped, SHAPE))
+    eager = device_data.PackageModel()(*device_data.constant_inputs(clamped, SHAPE))
     for i, (op, want) in enumerate(zip(OPS, eager)):
         got = np.fromfile(tmp_path / "outputs" / f"output_0_{i}.raw", dtype=np.float32)
         lo, hi = ranges.outputs[i]
-        tolerance = device.tolerances(ranges)[i]
+        tolerance = device_data.tolerances(ranges)[i]
         assert np.abs(got - want.clamp(lo, hi).numpy().ravel()).max() <= tolerance, op.qualified_name
         if op.name == "mul3" and inference > calibration:
             assert np.allclose(got, 3.0, atol=tolerance), "mul3 must saturate to 3.0"

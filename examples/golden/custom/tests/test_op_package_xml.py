@@ -8,8 +8,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from norm_ops._package import PACKAGE_NAME
+from norm_ops.ops import OPS
+
 import op_package_host as host
-from norm_ops.ops import OPS, PACKAGE_NAME
+
 
 # What ExecuTorch's op builder sends for a param, by the Python type of its value
 # (executorch.backends.qualcomm.builders.node_visitor.QNN_TENSOR_TYPE_MAP): read from

@@ -12,7 +12,6 @@ from __future__ import annotations
 import torch
 
 
-
 def _scalar(value: float) -> torch.Tensor:
     # Params become 0-d float32 tensors: torch functions such as minimum() need tensors,
     # and a 0-d tensor never changes the dtype of the result.
@@ -25,14 +24,17 @@ def check_same_shape(op: str, *tensors: torch.Tensor) -> None:
     first = tensors[0]
     for other in tensors[1:]:
         if other.shape != first.shape:
-            raise ValueError(f"{op}: inputs must have the same shape, got {tuple(first.shape)} and {tuple(other.shape)}")
-
+            raise ValueError(
+                f"{op}: inputs must have the same shape, got {tuple(first.shape)} and {tuple(other.shape)}"
+            )
 
 
 def mul3(input: torch.Tensor, factor: float = 3.0) -> torch.Tensor:
     """Multiplies the input by a factor."""
     factor = _scalar(factor)
     # expr: input * factor
+    # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
+    # would only drop redundant parentheses or wrap a long expression).
+    result = (input * factor)  # noqa: UP034  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty_like(input).copy_((input * factor))
-
+    return torch.empty_like(input).copy_(result)

@@ -20,15 +20,14 @@ The math lives in eager.py (generated) or user/ (yours).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import torch
 
 from . import eager
+from ._package import NAMESPACE
 
-NAMESPACE = "my_ops"
-PACKAGE_NAME = "ScaleOpPackage"
 # ExecuTorch sends an int param to QNN as UINT_32 (and fails on a negative one).
 UINT32_MAX = 2**32 - 1
 
@@ -83,9 +82,10 @@ def _check_int_params(op: str, **values: int) -> None:
     # Refused here (eager, fake and `.out` alike) rather than deep inside lowering.
     for name, value in values.items():
         if not 0 <= value <= UINT32_MAX:
-            raise ValueError(f"{op}: param {name} must be in [0, {UINT32_MAX}], got {value}: "
-                             "ExecuTorch sends int params to QNN as UINT_32")
-
+            raise ValueError(
+                f"{op}: param {name} must be in [0, {UINT32_MAX}], got {value}: "
+                "ExecuTorch sends int params to QNN as UINT_32"
+            )
 
 
 @torch.library.custom_op("my_ops::mul3", mutates_args=(), schema="(Tensor input, float factor) -> Tensor")
@@ -104,7 +104,9 @@ _lib.define("mul3.out(Tensor input, float factor, *, Tensor(a!) out) -> Tensor(a
 def _mul3_out(input: torch.Tensor, factor: float, *, out: torch.Tensor) -> torch.Tensor:
     result = eager.mul3(input, factor)
     if out.shape != result.shape:
-        raise ValueError(f"my_ops::mul3.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}")
+        raise ValueError(
+            f"my_ops::mul3.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}",
+        )
     out.copy_(result)
     return out
 

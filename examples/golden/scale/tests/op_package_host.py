@@ -52,11 +52,12 @@ def compilers() -> list[str]:
 
 
 def make(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(["make", "--no-print-directory", *args], cwd=OP_DIR, capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        ["make", "--no-print-directory", *args], cwd=OP_DIR, capture_output=True, text=True, timeout=timeout
+    )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def library() -> ctypes.CDLL:
     build = "build/host/pytest-lib"
     result = make("host-lib", f"BUILD={build}", "-j2")
@@ -139,8 +140,14 @@ class Rejected(Exception):
 PATHS = {"auto": 0, "reference": 1, "direct": 2, "table": 3}
 
 
-def run(op_type: str, inputs: list[tuple[Tensor, torch.Tensor]], output: Tensor,
-        params: list[tuple[str, object]] = (), reference: bool = False, path: str = "auto") -> torch.Tensor:
+def run(
+    op_type: str,
+    inputs: list[tuple[Tensor, torch.Tensor]],
+    output: Tensor,
+    params: list[tuple[str, object]] = (),
+    reference: bool = False,
+    path: str = "auto",
+) -> torch.Tensor:
     """Runs one node; returns the output as torch codes (uint8, output.shape).
     `reference=True` is `path="reference"`. Raises Rejected when the kernel refuses the node."""
     lib = library()
@@ -195,8 +202,14 @@ def quantize(values: torch.Tensor, scale: float, zero_point: int) -> torch.Tenso
     return torch.where(torch.isnan(values), torch.zeros_like(codes), codes)
 
 
-def compare(kernel: torch.Tensor, expected: torch.Tensor, result: torch.Tensor, out_scale: float,
-            out_zp: int, tie_tolerance: float = 1e-4) -> str | None:
+def compare(
+    kernel: torch.Tensor,
+    expected: torch.Tensor,
+    result: torch.Tensor,
+    out_scale: float,
+    out_zp: int,
+    tie_tolerance: float = 1e-4,
+) -> str | None:
     """None when every code is identical, or one off only where the float result lies
     within `tie_tolerance` (in codes) of a rounding tie; else a description."""
     diff = (kernel.to(torch.int32) - expected.to(torch.int32)).abs()
@@ -208,9 +221,11 @@ def compare(kernel: torch.Tensor, expected: torch.Tensor, result: torch.Tensor, 
     if not bool(bad.any()):
         return None
     idx = bad.flatten().nonzero()[:5].flatten().tolist()
-    return (f"{int(bad.sum())} codes differ beyond the tie rule; first at flat index {idx}: "
-            f"kernel {kernel.flatten()[idx].tolist()} torch {expected.flatten()[idx].tolist()} "
-            f"float result {result.flatten()[idx].tolist()}")
+    return (
+        f"{int(bad.sum())} codes differ beyond the tie rule; first at flat index {idx}: "
+        f"kernel {kernel.flatten()[idx].tolist()} torch {expected.flatten()[idx].tolist()} "
+        f"float result {result.flatten()[idx].tolist()}"
+    )
 
 
 def random_scale(gen: torch.Generator) -> float:

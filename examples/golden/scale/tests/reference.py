@@ -14,8 +14,9 @@ def mul3(input, factor=3.0):
     input = np.asarray(input, dtype=np.float64)
     factor = float(factor)
     with np.errstate(all="ignore"):
-        return np.broadcast_to((input * factor), input.shape)
+        # As the model spells it, one line (`fmt: skip`: see eager.py).
+        value = (input * factor)  # noqa: UP034  # fmt: skip
+    return np.broadcast_to(value, input.shape)
 
 
 REFERENCES["mul3"] = mul3
-

@@ -4,13 +4,18 @@ the tests, independent of the package under test."""
 
 # What the spec says each op's schemas are; compared through torch's own parser/printer.
 SPEC_SCHEMAS = {
-    "mul3": ("my_ops::mul3(Tensor input, float factor) -> Tensor", "my_ops::mul3.out(Tensor input, float factor, *, Tensor(a!) out) -> Tensor(a!)"),
+    "mul3": (
+        "my_ops::mul3(Tensor input, float factor) -> Tensor",
+        "my_ops::mul3.out(Tensor input, float factor, *, Tensor(a!) out) -> Tensor(a!)",
+    ),
 }
 
 
 # The spec's param defaults, written out by the template (not read from the package).
 SPEC_DEFAULTS = {
-    "mul3": {"factor": 3.0},
+    "mul3": {
+        "factor": 3.0,
+    },
 }
 
 

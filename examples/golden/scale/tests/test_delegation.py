@@ -9,11 +9,12 @@ and simulator tests, which need the SDK.
 
 import pytest
 
-from lowering import all_ops_inputs, lower
-from my_ops.device import PackageModel
 from my_ops.delegation import DelegationError, check_delegated
+from my_ops.device_data import PackageModel
 from my_ops.ops import OPS
 from my_ops.quant import quantize
+
+from lowering import all_ops_inputs, lower
 
 NAMES = [op.qualified_name for op in OPS]
 

@@ -21,12 +21,14 @@ import warnings
 import pytest
 import torch
 
+from my_ops import op_package_xml
+from my_ops._package import PACKAGE_NAME
+from my_ops.device_data import PackageModel
+from my_ops.ops import OPS
+from my_ops.quant import quantize
+
 import op_package_host as host
 from conftest import make_inputs
-from my_ops import op_package_xml
-from my_ops.device import PackageModel
-from my_ops.ops import OPS, PACKAGE_NAME
-from my_ops.quant import quantize
 from spec_values import SPEC_DEFAULTS, other_params
 
 UFIXED_8 = "QNN_DATATYPE_UFIXED_POINT_8"
@@ -45,8 +47,9 @@ def expected_params(op, how):
 
 
 def inputs(seed=0):
-    return tuple(t for i, op in enumerate(OPS) for t in make_inputs(op, seed=seed + i, shape=(1, 2, 4, 4),
-                                                                    low=-2.0, high=2.0))
+    return tuple(
+        t for i, op in enumerate(OPS) for t in make_inputs(op, seed=seed + i, shape=(1, 2, 4, 4), low=-2.0, high=2.0)
+    )
 
 
 def lower_to_edge(module, example):
@@ -58,19 +61,21 @@ def lower_to_edge(module, example):
     exported = torch.export.export(module, example, strict=True)
     manager = get_qnn_pass_manager_cls(QnnExecuTorchBackendType.kLpaiBackend)()
     aten = manager.transform_for_export_pipeline(exported)
-    passes = [p for p in manager.get_to_edge_transform_passes(exported)
-              if type(p).__name__ != "LpaiPartitionFallbackSupport"]
-    return to_edge_transform_and_lower(aten, transform_passes=passes,
-                                       compile_config=qnn_edge_config()).exported_program()
+    passes = [
+        p for p in manager.get_to_edge_transform_passes(exported) if type(p).__name__ != "LpaiPartitionFallbackSupport"
+    ]
+    return to_edge_transform_and_lower(
+        aten, transform_passes=passes, compile_config=qnn_edge_config()
+    ).exported_program()
 
 
 def package_infos():
-    """The infos `export` registers (device.op_package_info), for the host library. This
+    """The infos `export` registers (registration.op_package_info), for the host library. This
     ExecuTorch may lack the LPAI target (1.5.1 does): then CPU stands in, which
     define_node does not read."""
     from executorch.backends.qualcomm.serialization import qc_schema
 
-    from my_ops.device import op_package_info
+    from my_ops.registration import op_package_info
 
     target = "LPAI" if hasattr(qc_schema.QnnExecuTorchOpPackageTarget, "LPAI") else "CPU"
     return [op_package_info(op, qc_schema, target, "X86_64", str(host.OP_DIR / "libs")) for op in OPS]
@@ -132,8 +137,11 @@ def lowered(request):
 
 def op_nodes(edge):
     by_name = {str(op.default): op for op in OPS}
-    found = [(by_name[n.target.__name__], n) for n in edge.graph.nodes
-             if n.op == "call_function" and getattr(n.target, "__name__", "") in by_name]
+    found = [
+        (by_name[n.target.__name__], n)
+        for n in edge.graph.nodes
+        if n.op == "call_function" and getattr(n.target, "__name__", "") in by_name
+    ]
     assert sorted(op.name for op, _ in found) == sorted(op.name for op in OPS)
     return found
 
@@ -199,4 +207,3 @@ def test_a_node_with_a_dropped_param_is_refused(lowered, builder):
         node.args = full  # the fixture's program is shared
     assert recorded is None
     assert "mismatch the number of args" in why
-

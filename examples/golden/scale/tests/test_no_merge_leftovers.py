@@ -29,8 +29,20 @@ BASE = "|" * 7 + " "
 MIDDLE_IS_TEXT = (".md", ".rst", ".txt")
 
 # Never scanned: version control, caches, virtual environments and build outputs.
-SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",
-             ".tox", ".nox", ".venv", "venv", "node_modules"}
+SKIP_DIRS = {
+    ".git",
+    ".hg",
+    ".svn",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".tox",
+    ".nox",
+    ".venv",
+    "venv",
+    "node_modules",
+}
 SKIP_PATHS = {"build", "artifacts"}
 SKIP_UNDER_OP_PACKAGE = {"build", "libs", "obj"}
 MAX_BYTES = 4 * 1024 * 1024
@@ -78,8 +90,7 @@ def conflict_markers(root: Path = ROOT) -> list[str]:
 def test_no_conflict_markers():
     found = conflict_markers()
     assert not found, (
-        "conflict markers left by `copier update` (resolve each, then rerun the tests):\n  "
-        + "\n  ".join(found)
+        "conflict markers left by `copier update` (resolve each, then rerun the tests):\n  " + "\n  ".join(found)
     )
 
 

@@ -4,10 +4,11 @@
 import pytest
 import torch
 
-from lowering import all_ops_inputs
-from my_ops.device import PackageModel
+from my_ops.device_data import PackageModel
 from my_ops.ops import OPS
 from my_ops.quant import quantize
+
+from lowering import all_ops_inputs
 
 Q = torch.ops.quantized_decomposed.quantize_per_tensor.default
 DQ = torch.ops.quantized_decomposed.dequantize_per_tensor.default

@@ -21,11 +21,12 @@ from pathlib import Path
 import pytest
 
 from norm_ops import cli
-from norm_ops.toolchain import DIRECT_RUNNER, DIRECT_STUB, PACKAGE_NAME, X86_RUNNER
+from norm_ops._package import PACKAGE_NAME
+from norm_ops.toolchain import DIRECT_RUNNER, DIRECT_STUB, X86_RUNNER
 
 WATCHED_ENV = ("QNN_SDK_ROOT", "HEXAGON_SDK_ROOT", "HEXAGON_TOOLS_VERSION", "CC", "CXX", "LD_LIBRARY_PATH")
 
-_PRELUDE = '''
+_PRELUDE = """
 import json, os, shutil, sys
 from pathlib import Path
 
@@ -37,10 +38,10 @@ def log(tool, stdin=None, extra=None):
     entry.update(extra or {})
     with open(os.environ["FAKE_TOOLS_LOG"], "a") as f:
         f.write(json.dumps(entry) + "\\n")
-'''
+"""
 
 # make: writes the files FAKE_MAKE_OUTPUTS lists for the target it is asked to build.
-_MAKE = '''
+_MAKE = """
 log("make")
 target = next((a for a in sys.argv[1:] if "=" not in a and not a.startswith("-")), "all")
 if os.environ.get("FAKE_MAKE_FAIL") == target:
@@ -51,10 +52,10 @@ for rel in json.loads(os.environ.get("FAKE_MAKE_OUTPUTS", "{}")).get(target, [])
     path = Path(rel)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"\\x7fELF fake " + target.encode() + b" " + os.environ.get("FAKE_BUILD_ID", "1").encode())
-'''
+"""
 
 # elfsigner.py: -i LIB -o DIR; asks for confirmation first, like the real one.
-_SIGNER = '''
+_SIGNER = """
 answer = sys.stdin.readline()
 log("signer", answer)
 if not answer.lower().startswith("y"):
@@ -75,14 +76,14 @@ out.mkdir(parents=True, exist_ok=True)
 data = lib.read_bytes()
 (out / lib.name).write_bytes(data if mode == "copy" else data + b"--fake-signature--")
 print(f"Signed {lib.name}")
-'''
+"""
 
 # adb: a device is a folder (FAKE_DEVICE_ROOT).  `adb shell` runs its one command line
 # like the device's shell does for the commands ExecuTorch sends: `a && b && ...`, each of
 # cd, chmod, export, mkdir -p, rm -rf, `echo V > FILE`, logcat -c / -d, and the runner.
 # The runner logs the FARF mask it finds next to itself, appends a line to the device
 # log (what logcat -d prints) and writes FAKE_DEVICE_OUTPUTS/* as its outputs.
-_ADB = '''
+_ADB = """
 args = sys.argv[1:]
 if args[:1] == ["-H"]:
     args = args[2:]
@@ -156,13 +157,13 @@ elif args[0] == "shell":
 else:
     print(f"fake adb: unsupported {args}", file=sys.stderr)
     sys.exit(1)
-'''
+"""
 
 
 # qnn_executor_runner for x86_64 (the LPAI simulator): reads its input list, writes
 # FAKE_DEVICE_OUTPUTS/* into --output_folder_path; fails without the SDK's libraries on
 # LD_LIBRARY_PATH, like the real one.
-_X86_RUNNER = '''
+_X86_RUNNER = """
 args = sys.argv[1:]
 log("x86-runner")
 libs = os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep)
@@ -177,7 +178,7 @@ if not inputs or missing:
 out = Path(args[args.index("--output_folder_path") + 1])
 for raw in sorted(Path(os.environ["FAKE_DEVICE_OUTPUTS"]).iterdir()):
     shutil.copy2(raw, out / raw.name)
-'''
+"""
 
 
 def _script(path: Path, body: str) -> Path:
@@ -250,8 +251,14 @@ def make_fakes(base: Path, sdk_version: str = "2.49.0.260101", with_lpai: bool =
     if with_lpai:
         _touch(qnn / "include/QNN/LPAI/QnnLpaiOpPackage.h", b"/* fake */\n")
         _touch(qnn / "share/QNN/OpPackageGenerator/makefiles/LPAI/Makefile.hexagon-v79", b"# fake\n")
-    for name in ("libqnn_executorch_backend.so", "libqnn_executorch_skel.so", "libQnnLpai.so",
-                 "libQnnSystem.so", "libc++abi.so.1", "libc++.so.1"):
+    for name in (
+        "libqnn_executorch_backend.so",
+        "libqnn_executorch_skel.so",
+        "libQnnLpai.so",
+        "libQnnSystem.so",
+        "libc++abi.so.1",
+        "libc++.so.1",
+    ):
         _touch(qnn / "lib/lpai-v6/signed" / name)
     # The Hexagon SDK: tools version folder with hexagon-clang, and the signer.
     hexagon = base / "hexagon sdk" / "6.4.0"
@@ -273,8 +280,9 @@ def make_fakes(base: Path, sdk_version: str = "2.49.0.260101", with_lpai: bool =
     device_root.mkdir(parents=True, exist_ok=True)
     outputs = base / "device-outputs"
     outputs.mkdir(parents=True, exist_ok=True)
-    return Fakes(base, bin_dir, base / "tools.log", qnn, hexagon, tools_version, android, direct, x86,
-                 device_root, outputs)
+    return Fakes(
+        base, bin_dir, base / "tools.log", qnn, hexagon, tools_version, android, direct, x86, device_root, outputs
+    )
 
 
 OPDEF_XML = """<?xml version="1.0" encoding="UTF-8"?>

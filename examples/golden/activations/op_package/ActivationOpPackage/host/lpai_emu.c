@@ -1,6 +1,10 @@
 /* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
 /*
- * Host emulator of the LPAI kernel interface for ActivationOpPackage: implementation.
+ * Host emulator of the LPAI kernel interface for this op package, part 3 of 3: the
+ * test-facing API of lpai_emu.h (build a node, read its output, check its padding) and
+ * the runtime's side (load the package through its interface provider, register,
+ * validate and execute an op). Parts 1 and 2, included here: the emulated node
+ * (lpai_emu_node.h) and the infrastructure table the kernels call (lpai_emu_infra.h).
  * The behaviour it imitates is the measured one (docs/conventions/); where the device
  * behaviour is not public (getParamTensor, getTempBuffer) it does the plausible thing
  * and the kernels mark their reliance on it.
@@ -12,113 +16,20 @@
 
 #include "lpai_sdk.h"
 #include "lpai_emu.h"
+#include "lpai_emu_infra.h"
+#include "lpai_emu_node.h"
+#include "lpai_package.h"
 
-Qnn_ErrorHandle_t ActivationOpPackageInterfaceProvider(QnnOpPackage_Interface_t *interface);
+/* The package's entry point (src/<Package>Interface.c; its name: lpai_package.h). */
+Qnn_ErrorHandle_t LPAI_PACKAGE_INTERFACE_PROVIDER(QnnOpPackage_Interface_t *interface);
 
-/* Defined by the package (src/ActivationOpPackageInterface.c) in emulator builds. */
+/* Defined by the package (src/<Package>Interface.c) in emulator builds. */
 extern int lpai_host_use_reference;
 extern const char *lpai_host_last_path;
 extern const char *lpai_host_last_reject;
 extern int lpai_host_quiet;
 
-#define EMU_MAX_INPUTS 4u
-#define EMU_MAX_PARAMS 8u
-#define EMU_CANARY 0xA5u
-
-struct LpaiEmuTensor {
-    lpai_emu_desc d;
-    uint8_t *buf;
-    size_t bytes;
-    uint8_t param_storage[16]; /* parameters sit at an odd address on purpose (C9) */
-};
-
-struct LpaiEmuNode {
-    struct LpaiEmuTensor in[EMU_MAX_INPUTS];
-    struct LpaiEmuTensor out;
-    struct LpaiEmuTensor param[EMU_MAX_PARAMS];
-    uint32_t n_in, n_out, n_param;
-    int drop_params;
-    void *temp;
-};
-
 static struct LpaiEmuNode g_node;
-
-static uint32_t elem_bytes(const lpai_emu_desc *d)
-{
-    return d->bits <= 8u ? 1u : d->bits / 8u;
-}
-
-static uint32_t shown_rank(const lpai_emu_desc *d)
-{
-    return d->rank < LPAI_EMU_MAX_DIMS ? d->rank : LPAI_EMU_MAX_DIMS;
-}
-
-/* Dense strides in layout order when the test gave none. */
-static void fill_strides(lpai_emu_desc *d)
-{
-    const uint32_t r = shown_rank(d);
-    for (uint32_t i = 0; i < r; ++i) {
-        if (d->stride[i] != 0u) {
-            return;
-        }
-    }
-    uint32_t s = elem_bytes(d);
-    for (uint32_t i = r; i-- > 0;) {
-        d->stride[i] = s;
-        s *= d->dims[d->order[i] < r ? d->order[i] : 0];
-    }
-}
-
-static uint64_t count_of(const lpai_emu_desc *d)
-{
-    uint64_t n = 1u;
-    for (uint32_t i = 0; i < shown_rank(d); ++i) {
-        n *= d->dims[i];
-    }
-    return n;
-}
-
-/* Byte offset of logical element e (row-major over dims). */
-static uint64_t offset_of(const lpai_emu_desc *d, uint64_t e)
-{
-    const uint32_t r = shown_rank(d);
-    uint64_t coord[LPAI_EMU_MAX_DIMS] = {0};
-    for (uint32_t i = r; i-- > 0;) {
-        coord[i] = e % d->dims[i];
-        e /= d->dims[i];
-    }
-    uint64_t off = 0;
-    for (uint32_t i = 0; i < r; ++i) {
-        off += coord[d->order[i] < r ? d->order[i] : 0] * d->stride[i];
-    }
-    return off;
-}
-
-static int32_t alloc_tensor(struct LpaiEmuTensor *t, const lpai_emu_desc *d)
-{
-    memset(t, 0, sizeof *t);
-    t->d = *d;
-    if (shown_rank(d) != d->rank || d->bits == 0u) {
-        return LPAI_EMU_E_ARG;
-    }
-    fill_strides(&t->d);
-    const uint64_t n = count_of(&t->d);
-    size_t bytes = 1u;
-    if (n > 0u) {
-        uint64_t max_off = 0;
-        for (uint32_t i = 0; i < d->rank; ++i) {
-            max_off += (uint64_t)(t->d.dims[t->d.order[i] < d->rank ? t->d.order[i] : 0] - 1u) * t->d.stride[i];
-        }
-        bytes = (size_t)max_off + elem_bytes(d);
-    }
-    t->buf = (uint8_t *)malloc(bytes);
-    if (!t->buf) {
-        return LPAI_EMU_E_ARG;
-    }
-    memset(t->buf, EMU_CANARY, bytes);
-    t->bytes = bytes;
-    return 0;
-}
 
 static void free_node(void)
 {
@@ -214,202 +125,11 @@ int32_t lpai_emu_int_scale(float scale, int32_t shift, int32_t *iscale)
     return 0;
 }
 
-/* ---- the infrastructure the kernels call ---------------------------------------- */
-/* Handles are pointers to the emulator's own structs; the casts go through void *
- * so the same code also builds against the SDK's handle types. */
-static struct LpaiEmuTensor *T(QnnLpai_CustomOpTensor_t t)
-{
-    return (struct LpaiEmuTensor *)(void *)t;
-}
-
-static struct LpaiEmuNode *N(QnnLpai_CustomOpNode_t node)
-{
-    return (struct LpaiEmuNode *)(void *)node;
-}
-
-static QnnLpai_CustomOpTensor_t H(struct LpaiEmuTensor *t)
-{
-    return (QnnLpai_CustomOpTensor_t)(void *)t;
-}
-
-static uint32_t emu_num_inputs(QnnLpai_CustomOpNode_t node)
-{
-    return node ? N(node)->n_in : 0u;
-}
-
-static uint32_t emu_num_outputs(QnnLpai_CustomOpNode_t node)
-{
-    return node ? N(node)->n_out : 0u;
-}
-
-static QnnLpai_CustomOpTensor_t emu_input(QnnLpai_CustomOpNode_t node, uint32_t i)
-{
-    return (node && i < N(node)->n_in) ? H(&N(node)->in[i]) : NULL;
-}
-
-static QnnLpai_CustomOpTensor_t emu_output(QnnLpai_CustomOpNode_t node, uint32_t i)
-{
-    return (node && i < N(node)->n_out) ? H(&N(node)->out) : NULL;
-}
-
-static QnnLpai_CustomOpTensor_t emu_param(QnnLpai_CustomOpNode_t node, uint32_t i)
-{
-    if (!node || N(node)->drop_params || i >= N(node)->n_param) {
-        return NULL;
-    }
-    return H(&N(node)->param[i]);
-}
-
-static QnnLpaiCustomOp_Error_t emu_shape_rank(QnnLpai_CustomOpTensor_t t, uint32_t *rank)
-{
-    if (!t || !rank) {
-        return LPAI_CUSTOM_OP_INVALID_ARGUMENT;
-    }
-    *rank = T(t)->d.rank;
-    return LPAI_CUSTOM_OP_SUCCESS;
-}
-
-static QnnLpaiCustomOp_Error_t emu_layout_rank(QnnLpai_CustomOpTensor_t t, uint32_t *rank)
-{
-    if (!t || !rank) {
-        return LPAI_CUSTOM_OP_INVALID_ARGUMENT;
-    }
-    *rank = T(t)->d.layout_rank ? T(t)->d.layout_rank : T(t)->d.rank;
-    return LPAI_CUSTOM_OP_SUCCESS;
-}
-
-static QnnLpaiCustomOp_Error_t emu_dim(QnnLpai_CustomOpTensor_t t, uint32_t i, uint32_t *size)
-{
-    if (!t || !size || i >= T(t)->d.rank) {
-        return LPAI_CUSTOM_OP_INVALID_ARGUMENT;
-    }
-    *size = T(t)->d.dims[i];
-    return LPAI_CUSTOM_OP_SUCCESS;
-}
-
-static QnnLpaiCustomOp_Error_t emu_layout(QnnLpai_CustomOpTensor_t t, QnnLpaiCustomOp_Layout_t *l)
-{
-    if (!t || !l) {
-        return LPAI_CUSTOM_OP_INVALID_ARGUMENT;
-    }
-    const lpai_emu_desc *d = &T(t)->d;
-    memset(l, 0, sizeof *l);
-    l->layoutForm = (QnnLpaiCustomOp_LayoutForm_t)d->layout_form;
-    for (uint32_t i = 0; i < d->rank && i < QNN_LPAI_CUSTOM_OP_MAX_LAYOUT_RANK; ++i) {
-        l->layoutOrder[i] = d->order[i];
-        l->layoutStride[i] = d->stride[i];
-        l->layoutDim[i] = d->order[i] < d->rank ? d->dims[d->order[i]] : 0u;
-    }
-    return LPAI_CUSTOM_OP_SUCCESS;
-}
-
-/* C4: the device reports INT_8 for unsigned 8-bit tensors; so does the emulator. */
-static QnnLpaiCustomOp_Error_t emu_type(QnnLpai_CustomOpTensor_t t, QnnLpaiCustomOp_DataType_t *type)
-{
-    if (!t || !type) {
-        return LPAI_CUSTOM_OP_INVALID_ARGUMENT;
-    }
-    const lpai_emu_desc *d = &T(t)->d;
-    if (d->report_type >= 0) {
-        *type = (QnnLpaiCustomOp_DataType_t)d->report_type;
-    } else if (d->bits == 8u) {
-        *type = LPAI_CUSTOM_OP_DATATYPE_INT_8;
-    } else if (d->bits == 16u) {
-        *type = LPAI_CUSTOM_OP_DATATYPE_INT_16;
-    } else {
-        *type = LPAI_CUSTOM_OP_DATATYPE_INT_32;
-    }
-    return LPAI_CUSTOM_OP_SUCCESS;
-}
-
-static QnnLpaiCustomOp_Error_t emu_data_size(QnnLpai_CustomOpTensor_t t, uint32_t *bytes)
-{
-    if (!t || !bytes) {
-        return LPAI_CUSTOM_OP_INVALID_ARGUMENT;
-    }
-    *bytes = (uint32_t)T(t)->bytes;
-    return LPAI_CUSTOM_OP_SUCCESS;
-}
-
-static QnnLpaiCustomOp_Error_t emu_quant_type(QnnLpai_CustomOpTensor_t t, QnnLpaiCustomOp_QuantType_t *type)
-{
-    if (!t || !type) {
-        return LPAI_CUSTOM_OP_INVALID_ARGUMENT;
-    }
-    *type = LPAI_EMU_QUANT_PER_TENSOR;
-    return LPAI_CUSTOM_OP_SUCCESS;
-}
-
-static QnnLpaiCustomOp_Error_t emu_quant(QnnLpai_CustomOpTensor_t t, QnnLpaiCustomOp_PerTensorQuantInfo_t *q)
-{
-    if (!t || !q) {
-        return LPAI_CUSTOM_OP_INVALID_ARGUMENT;
-    }
-    const lpai_emu_desc *d = &T(t)->d;
-    memset(q, 0, sizeof *q);
-    q->offset = d->zero_point - 128;
-    int32_t iscale = 0;
-    switch (d->scale_form) {
-    case LPAI_EMU_SCALE_FLOAT:
-        q->scale.type = QNN_LPAI_CUSTOM_OP_QUANT_SCALE_TYPE_FLOAT;
-        q->scale.fScale = d->scale;
-        break;
-    case LPAI_EMU_SCALE_INT:
-        if (lpai_emu_int_scale(d->scale, d->shift, &iscale) != 0) {
-            return LPAI_CUSTOM_OP_FAIL;
-        }
-        q->scale.type = QNN_LPAI_CUSTOM_OP_QUANT_SCALE_TYPE_INT;
-        q->scale.iScale.scale = iscale;
-        q->scale.iScale.shift = d->shift;
-        break;
-    default:
-        /* The union holds a perfectly usable integer scale: a kernel that reads
-         * UNDEFINED as INT would run and look right. It has to refuse. */
-        q->scale.type = QNN_LPAI_CUSTOM_OP_QUANT_SCALE_TYPE_UNDEFINED;
-        q->scale.iScale.scale = 538976288;
-        q->scale.iScale.shift = 37;
-        break;
-    }
-    return LPAI_CUSTOM_OP_SUCCESS;
-}
-
-static void *emu_data(QnnLpai_CustomOpTensor_t t)
-{
-    if (!t) {
-        return NULL;
-    }
-    struct LpaiEmuTensor *x = T(t);
-    return x->buf ? (void *)x->buf : (void *)(x->param_storage + 1);
-}
-
-static void *emu_temp(QnnLpai_CustomOpNode_t node)
-{
-    return (node && !N(node)->drop_params) ? N(node)->temp : NULL;
-}
-
-static QnnLpaiOpPackage_GlobalInfrastructure_t g_infra = {
-    .getNumInputTensors = emu_num_inputs,
-    .getNumOutputTensors = emu_num_outputs,
-    .getInputTensor = emu_input,
-    .getOutputTensor = emu_output,
-    .getParamTensor = emu_param,
-    .getTensorShapeRank = emu_shape_rank,
-    .getTensorLayoutRank = emu_layout_rank,
-    .getTensorShapeDimSize = emu_dim,
-    .getTensorLayout = emu_layout,
-    .getTensorDataType = emu_type,
-    .getTensorDataSize = emu_data_size,
-    .getTensorQuantType = emu_quant_type,
-    .getPerTensorQuantParams = emu_quant,
-    .getTensorData = emu_data,
-    .getTempBuffer = emu_temp,
-};
-
 /* ---- the package, registered as the runtime would ---------------------------------- */
 static int32_t open_package(QnnOpPackage_Interface_t *itf, const QnnOpPackage_Info_t **info)
 {
     memset(itf, 0, sizeof *itf);
-    if (ActivationOpPackageInterfaceProvider(itf) != QNN_SUCCESS || !itf->v1_4.init || !itf->v1_4.getInfo) {
+    if (LPAI_PACKAGE_INTERFACE_PROVIDER(itf) != QNN_SUCCESS || !itf->v1_4.init || !itf->v1_4.getInfo) {
         return LPAI_EMU_E_PACKAGE;
     }
     if (itf->v1_4.init(&g_infra) != QNN_SUCCESS) {
@@ -580,14 +300,13 @@ int64_t lpai_emu_register(void)
         uint32_t flag = 0xFFFFFFFFu;
         /* C6: the device queries the flag while it sets up the node. */
         if (!op->getLayoutSupportFlag || op->getLayoutSupportFlag(&flag) != QNN_SUCCESS) {
-            LPAI_DIAG(
-                    "%s: no layout support flag: registration fails with AEE_EBADSTATE (0x%x), "
-                    "\"Failed to register custom op package through platform\"\n",
-                    op->opType, (unsigned)LPAI_EMU_AEE_EBADSTATE);
+            LPAI_DIAG("%s: no layout support flag: registration fails with AEE_EBADSTATE (0x%x), "
+                      "\"Failed to register custom op package through platform\"\n",
+                      op->opType, (unsigned)LPAI_EMU_AEE_EBADSTATE);
             rc = LPAI_EMU_AEE_EBADSTATE;
         }
         if (!op->executeOp || strcmp(op->opType, info->operationNames[i]) != 0) {
-            LPAI_DIAG( "%s: op info incomplete\n", info->operationNames[i]);
+            LPAI_DIAG("%s: op info incomplete\n", info->operationNames[i]);
             rc = LPAI_EMU_E_PACKAGE;
         }
     }
@@ -595,13 +314,20 @@ int64_t lpai_emu_register(void)
     return rc;
 }
 
-int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_inputs,
-                          const uint32_t *types, const uint32_t *ranks, const uint32_t *dims,
-                          uint32_t n_params, const char *const *param_names, const uint32_t *param_types)
+int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_inputs, const uint32_t *types,
+                          const uint32_t *ranks, const uint32_t *dims, uint32_t n_params,
+                          const char *const *param_names, const uint32_t *param_types)
 {
 #if defined(LPAI_INFERENCE_ONLY)
-    (void)package; (void)op_type; (void)n_inputs; (void)types; (void)ranks; (void)dims;
-    (void)n_params; (void)param_names; (void)param_types;
+    (void)package;
+    (void)op_type;
+    (void)n_inputs;
+    (void)types;
+    (void)ranks;
+    (void)dims;
+    (void)n_params;
+    (void)param_names;
+    (void)param_types;
     return LPAI_EMU_E_PACKAGE; /* the DSP build has no validateOpConfig */
 #else
     if (n_inputs > EMU_MAX_INPUTS || n_params > EMU_MAX_PARAMS) {
@@ -639,8 +365,7 @@ int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_i
     cfg.v1.inputTensors = tensors;
     cfg.v1.numOfOutputs = 1u;
     cfg.v1.outputTensors = &tensors[n_inputs];
-    const int64_t rc = itf.v1_4.validateOpConfig ? (int64_t)itf.v1_4.validateOpConfig(cfg)
-                                                 : LPAI_EMU_E_PACKAGE;
+    const int64_t rc = itf.v1_4.validateOpConfig ? (int64_t)itf.v1_4.validateOpConfig(cfg) : LPAI_EMU_E_PACKAGE;
     itf.v1_4.terminate();
     return rc;
 #endif

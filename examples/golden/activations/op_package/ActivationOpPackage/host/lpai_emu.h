@@ -2,8 +2,8 @@
 /*
  * Host emulator of the LPAI kernel interface: the test-facing API.
  *
- * It plays the runtime for libQnnActivationOpPackage.so: it registers the package through
- * ActivationOpPackageInterfaceProvider, serves host buffers with chosen shapes, permuted layouts
+ * It plays the runtime for the package's library: it registers the package through
+ * its interface provider (LPAI_PACKAGE_INTERFACE_PROVIDER, lpai_package.h), serves host buffers with chosen shapes, permuted layouts
  * and padded byte strides, per-tensor quantization in both scale forms (integer with
  * shift 37 included), and reports INT_8 for unsigned tensors as the device does.
  *
@@ -102,9 +102,8 @@ LPAI_EMU_API int64_t lpai_emu_register(void);
  * Qnn_DataType_t of each scalar parameter. Returns the
  * Qnn_ErrorHandle_t (0 = accepted); the reason is on stderr. Host library only. */
 LPAI_EMU_API int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_inputs,
-                                       const uint32_t *types, const uint32_t *ranks,
-                                       const uint32_t *dims, uint32_t n_params,
-                                       const char *const *param_names, const uint32_t *param_types);
+                                       const uint32_t *types, const uint32_t *ranks, const uint32_t *dims,
+                                       uint32_t n_params, const char *const *param_names, const uint32_t *param_types);
 
 #if defined(__cplusplus)
 }

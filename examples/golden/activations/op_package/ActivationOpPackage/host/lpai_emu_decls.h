@@ -123,8 +123,7 @@ typedef struct {
 typedef Qnn_ApiVersion_t Qnn_Version_t;
 
 typedef enum { QNN_LOG_LEVEL_ERROR = 1, QNN_LOG_LEVEL_VERBOSE = 5 } QnnLog_Level_t;
-typedef void (*QnnLog_Callback_t)(const char *fmt, QnnLog_Level_t level, uint64_t timestamp,
-                                  ...);
+typedef void (*QnnLog_Callback_t)(const char *fmt, QnnLog_Level_t level, uint64_t timestamp, ...);
 
 /* ---- LPAI custom op kernel interface ------------------------------------------- */
 typedef struct LpaiEmuNode *QnnLpai_CustomOpNode_t;
@@ -197,13 +196,11 @@ typedef struct {
     QnnLpai_CustomOpTensor_t (*getParamTensor)(QnnLpai_CustomOpNode_t node, uint32_t index); /* GUESSED */
     QnnLpaiCustomOp_Error_t (*getTensorShapeRank)(QnnLpai_CustomOpTensor_t tensor, uint32_t *rank);
     QnnLpaiCustomOp_Error_t (*getTensorLayoutRank)(QnnLpai_CustomOpTensor_t tensor, uint32_t *rank);
-    QnnLpaiCustomOp_Error_t (*getTensorShapeDimSize)(QnnLpai_CustomOpTensor_t tensor, uint32_t index,
-                                                     uint32_t *size);
-    QnnLpaiCustomOp_Error_t (*getTensorLayout)(QnnLpai_CustomOpTensor_t tensor,
-                                               QnnLpaiCustomOp_Layout_t *layout);
-    QnnLpaiCustomOp_Error_t (*getTensorDataType)(QnnLpai_CustomOpTensor_t tensor,
-                                                 QnnLpaiCustomOp_DataType_t *type);
-    QnnLpaiCustomOp_Error_t (*getTensorDataSize)(QnnLpai_CustomOpTensor_t tensor, uint32_t *bytes); /* GUESSED, unused */
+    QnnLpaiCustomOp_Error_t (*getTensorShapeDimSize)(QnnLpai_CustomOpTensor_t tensor, uint32_t index, uint32_t *size);
+    QnnLpaiCustomOp_Error_t (*getTensorLayout)(QnnLpai_CustomOpTensor_t tensor, QnnLpaiCustomOp_Layout_t *layout);
+    QnnLpaiCustomOp_Error_t (*getTensorDataType)(QnnLpai_CustomOpTensor_t tensor, QnnLpaiCustomOp_DataType_t *type);
+    QnnLpaiCustomOp_Error_t (*getTensorDataSize)(QnnLpai_CustomOpTensor_t tensor,
+                                                 uint32_t *bytes); /* GUESSED, unused */
     QnnLpaiCustomOp_Error_t (*getTensorQuantType)(QnnLpai_CustomOpTensor_t tensor,
                                                   QnnLpaiCustomOp_QuantType_t *type); /* GUESSED, unused */
     QnnLpaiCustomOp_Error_t (*getPerTensorQuantParams)(QnnLpai_CustomOpTensor_t tensor,

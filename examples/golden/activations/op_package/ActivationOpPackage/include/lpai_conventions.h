@@ -26,6 +26,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "lpai_package.h"
+
 /* The table path and the per-element path must round identically; a fused
  * multiply-add in one of them (clang contracts by default, Hexagon has FMA) would
  * make the fast path differ from its own oracle by one code near ties. The Makefiles
@@ -58,9 +60,7 @@
 /* QNN_LPAI_CUSTOM_OP_MAX_LAYOUT_RANK; lpai_sdk.h checks the SDK agrees. */
 #define LPAI_MAX_RANK 5u
 
-/* The spec's limits per op (qnn-op-template/hooks/spec.py MAX_INPUTS, MAX_PARAMS). */
-#define LPAI_MAX_INPUTS 2u
-#define LPAI_MAX_PARAMS 8u
+/* LPAI_MAX_INPUTS and LPAI_MAX_PARAMS, the spec's limits per op, come from lpai_package.h. */
 
 /* Returned by a custom op's unwritten stub (user/<Op>_math.c): the kernel rejects the
  * node naming the file to edit, and the host test fails saying so. */
@@ -158,8 +158,7 @@ typedef struct {
 
 /* Offsets are accepted only within one storage range of zero so that every sum
  * below stays far from int32 overflow (offsets come from the runtime). */
-static inline lpai_status lpai_quant_init(lpai_quant *q, float scale, int32_t offset,
-                                          uint32_t bits)
+static inline lpai_status lpai_quant_init(lpai_quant *q, float scale, int32_t offset, uint32_t bits)
 {
     if (bits != 8u && bits != 16u) {
         return LPAI_E_WIDTH;
@@ -205,9 +204,8 @@ typedef struct {
     uint8_t *data;
 } lpai_view;
 
-static inline lpai_status lpai_view_init(lpai_view *v, uint32_t rank, const uint32_t *dims,
-                                         const uint8_t *order, const uint32_t *layout_stride,
-                                         void *data)
+static inline lpai_status lpai_view_init(lpai_view *v, uint32_t rank, const uint32_t *dims, const uint8_t *order,
+                                         const uint32_t *layout_stride, void *data)
 {
     if (rank > LPAI_MAX_RANK) {
         return LPAI_E_RANK;
@@ -331,111 +329,6 @@ static inline uint32_t lpai_load_u32(const void *p)
     uint32_t v;
     memcpy(&v, p, sizeof v);
     return v;
-}
-
-/* ---- Functions the expression grammar may use besides <math.h> -----------------
- * Inline and branch-free where the libm call would stop the blocked loops of
- * lpai_elementwise.h from vectorising (a call per element, and errno). Every path of
- * the kernel (direct, table, reference) calls these same functions, so the paths stay
- * bit-identical; against torch they are within the tests' tolerance (exp: relative
- * error below 1e-7 on [-86, 88]).
- *
- * NaN follows torch: min, max and clamp return NaN when an operand is NaN (fminf and
- * fmaxf would drop it), and exp and sigmoid propagate it. What NaN becomes in the
- * output is the requantization's rule (C3): the lowest code. */
-#if defined(__GNUC__)
-#define LPAI_MATH_INLINE inline __attribute__((always_inline))
-#else
-#define LPAI_MATH_INLINE inline
-#endif
-
-static LPAI_MATH_INLINE float lpai_f32_from_bits(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static LPAI_MATH_INLINE uint32_t lpai_bits_from_f32(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-/* cond ? a : b on the bit patterns: no branch for the vectoriser to give up on. */
-static LPAI_MATH_INLINE float lpai_select(int cond, float a, float b)
-{
-    const uint32_t m = 0u - (uint32_t)(cond != 0);
-    return lpai_f32_from_bits((lpai_bits_from_f32(a) & m) | (lpai_bits_from_f32(b) & ~m));
-}
-
-/* e^x = 2^k * e^r, k = round(x / ln 2), |r| <= ln 2 / 2, e^r by the polynomial of
- * Cephes' expf (degree 7 with the 1 + r terms); relative error below 1e-7. 2^(k-1) is
- * built in the exponent field and doubled, so that k = 128 (x up to 88.75) overflows
- * to inf as it should. Outside [-86.5, 88.75] that construction is meaningless, and
- * two selects after it give +inf above (as torch) and 0 below (torch gives a
- * subnormal below 2.7e-38 there). No clamp before the computation: gcc folds a
- * clamped constant through the whole polynomial and pays it in selects (qnn-op-template/bench/). NaN
- * fails both comparisons and propagates through the arithmetic. */
-static LPAI_MATH_INLINE float lpai_expf(float x)
-{
-    const float magic = 12582912.0f; /* 1.5 * 2^23: adding it rounds to an integer */
-    const float t = x * 1.44269504089f + magic;
-    const float k = t - magic;
-    float r = x - k * 0.693359375f;
-    r = r - k * -2.12194440e-4f;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    p = p * (r * r) + r + 1.0f;
-    /* t's low mantissa bits hold k: the integer difference of the bit patterns is k
-     * (no float -> int conversion, so NaN is no undefined behaviour here). */
-    const uint32_t e = (lpai_bits_from_f32(t) - lpai_bits_from_f32(magic) + 126u) << 23;
-    const float y = (p * lpai_f32_from_bits(e)) * 2.0f;
-    return lpai_select(x < -86.5f, 0.0f, lpai_select(x > 88.75f, INFINITY, y));
-}
-
-static LPAI_MATH_INLINE float lpai_sigmoidf(float x)
-{
-    return 1.0f / (1.0f + lpai_expf(-x));
-}
-
-/* tanh(x) = sign(x) * (1 - 2 / (e^(2|x|) + 1)); below |x| = 0.125, where that
- * difference cancels, the odd series to x^7 (next term below 2e-10 relative). The
- * absolute error stays below 2e-7; e^(2|x|) = inf above 44 gives exactly +-1, NaN
- * stays NaN. */
-static LPAI_MATH_INLINE float lpai_tanhf(float x)
-{
-    const uint32_t sign = lpai_bits_from_f32(x) & 0x80000000u;
-    const float ax = lpai_f32_from_bits(lpai_bits_from_f32(x) & 0x7FFFFFFFu);
-    const float big = 1.0f - 2.0f / (lpai_expf(2.0f * ax) + 1.0f);
-    const float x2 = ax * ax;
-    const float small = ax + ax * x2 * (-0.333333333f + x2 * (0.133333333f + x2 * -0.053968254f));
-    const float t = (ax < 0.125f) ? small : big;
-    return lpai_f32_from_bits(lpai_bits_from_f32(t) | sign);
-}
-
-static LPAI_MATH_INLINE float lpai_reluf(float x)
-{
-    /* NaN stays NaN (as torch.relu keeps it) and is then clamped by the requant. */
-    return (x < 0.0f) ? 0.0f : x;
-}
-
-/* torch.minimum / torch.maximum: NaN if either operand is NaN. */
-static LPAI_MATH_INLINE float lpai_minf(float a, float b)
-{
-    const float m = (b < a) ? b : a; /* a when a is NaN */
-    return lpai_select(b != b, b, m);
-}
-
-static LPAI_MATH_INLINE float lpai_maxf(float a, float b)
-{
-    const float m = (b > a) ? b : a;
-    return lpai_select(b != b, b, m);
 }
 
 #endif /* LPAI_CONVENTIONS_H */

@@ -11,7 +11,7 @@
  *     in loops the compiler vectorises, with no per-call table at all;
  *   - an 8-bit unary op also has a table path: the same loop over the 256 possible
  *     bytes gives its whole transfer function, then each element is one lookup. The
- *     driver (lpai_glue.h) takes it when it costs less, from the op's cost that the
+ *     driver (lpai_drivers.h) takes it when it costs less, from the op's cost that the
  *     template estimates from its expression;
  *   - pointers advance incrementally, one row at a time; dimensions that are
  *     contiguous in every operand are merged first, so a dense tensor in the same
@@ -26,11 +26,14 @@
 #include <stdint.h>
 
 #include "lpai_conventions.h"
+#include "lpai_expr_math.h" /* lpai_bits_from_f32; the math the loops inline */
 
 #if defined(__GNUC__)
 #define LPAI_ALWAYS_INLINE inline __attribute__((always_inline))
+#define LPAI_NOINLINE __attribute__((noinline))
 #else
 #define LPAI_ALWAYS_INLINE inline
+#define LPAI_NOINLINE
 #endif
 
 /* The inputs and the one output. */
@@ -47,8 +50,7 @@ typedef struct {
  * views[lead_k] (its layoutOrder, slowest first: C5). Dimensions of extent 1 vanish,
  * and an outer dimension folds into its inner neighbour whenever every operand steps
  * over the inner one exactly once per outer step. */
-static inline void lpai_walk_plan_from(lpai_walk *w, const lpai_view *const *views,
-                                       uint32_t nops, uint32_t lead_k)
+static inline void lpai_walk_plan_from(lpai_walk *w, const lpai_view *const *views, uint32_t nops, uint32_t lead_k)
 {
     const lpai_view *lead = views[lead_k];
     w->nops = nops;
@@ -131,29 +133,37 @@ static inline int lpai_walk_is_dense(const lpai_walk *w)
 
 /* Advances the outer odometer by one row. Returns 0 after the last row. Runs once
  * per row, never per element. */
-static LPAI_ALWAYS_INLINE int lpai_walk_next_row(const lpai_walk *w, uint64_t *idx,
-                                                 uint8_t **ptr)
+static LPAI_ALWAYS_INLINE int lpai_walk_next_row_n(const lpai_walk *w, uint64_t *idx, uint8_t **ptr, uint32_t nops)
 {
     for (uint32_t d = w->ndim - 1u; d-- > 0;) {
         if (++idx[d] < w->n[d]) {
-            for (uint32_t k = 0; k < w->nops; ++k) {
+            for (uint32_t k = 0; k < nops; ++k) {
                 ptr[k] += w->s[k][d];
             }
             return 1;
         }
         idx[d] = 0;
-        for (uint32_t k = 0; k < w->nops; ++k) {
+        for (uint32_t k = 0; k < nops; ++k) {
             ptr[k] -= (ptrdiff_t)(w->n[d] - 1u) * w->s[k][d];
         }
     }
     return 0;
 }
 
+/* The same for the walk's own operand count; nops known at compile time (the blocked
+ * loop passes nin + 1) lets the compiler unroll the pointer updates. */
+static LPAI_ALWAYS_INLINE int lpai_walk_next_row(const lpai_walk *w, uint64_t *idx, uint8_t **ptr)
+{
+    return lpai_walk_next_row_n(w, idx, ptr, w->nops);
+}
+
 /* ---- 8-bit unary: one table lookup per element ----------------------------------
  * The table is built by the kernel from the same dequantize -> math -> requantize
  * chain as the reference path, so both are bit-identical by construction. */
-static inline void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out,
-                                     const uint8_t *table)
+/* Not inlined: it calls no op-specific function, and inlined into the kernel, next
+ * to the blocked loops, gcc spilled its pointers and the dense lookup cost 8
+ * instructions per element instead of 6 (qnn-op-template/bench/). */
+static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out, const uint8_t *table)
 {
     const uint32_t last = w->ndim - 1u;
     const uint64_t n = w->n[last];
@@ -213,13 +223,13 @@ typedef char lpai_block_is_16_lanes_groups[(LPAI_BLOCK == 16u * LPAI_LANES) ? 1 
 /* The per-element requantization of lpai_requant_store, specialised for 8-bit
  * storage (the only width the kernels accept, C8) and bit-identical to it:
  *   - adding 1.5 * 2^23 rounds the clamped code c (|c| < 2^22) to an integer, half to
- *     even, and subtracting (1.5 * 2^23 - offset) instead of 1.5 * 2^23 then yields
- *     code + offset exactly (every value involved is an integer below 2^24), so the
- *     re-bias costs no instruction of its own;
+ *     even, and the sum's bit pattern is then 0x4B400000 + code: its low byte plus
+ *     the offset is the stored byte (no float -> int conversion, which SSE2 and HVX
+ *     pay for);
  *   - the narrowing store wraps modulo 2^8, which is the mask of lpai_requant_store. */
 typedef struct {
     float inv_scale, lo, hi;
-    float magic_less_offset; /* 1.5 * 2^23 - output offset */
+    uint32_t offset_u; /* the output offset, as unsigned (|offset| <= 256, lpai_quant_init) */
 } lpai_requant_u8;
 
 static inline lpai_requant_u8 lpai_requant_u8_from(const lpai_requant *r)
@@ -228,8 +238,7 @@ static inline lpai_requant_u8 lpai_requant_u8_from(const lpai_requant *r)
     q.inv_scale = r->inv_scale;
     q.lo = r->lo;
     q.hi = r->hi;
-    /* offset_u holds the offset (|offset| <= 256, lpai_quant_init) as unsigned. */
-    q.magic_less_offset = 12582912.0f - (float)(int32_t)r->offset_u;
+    q.offset_u = r->offset_u;
     return q;
 }
 
@@ -238,7 +247,7 @@ static LPAI_ALWAYS_INLINE uint8_t lpai_requant_u8_store(float value, const lpai_
     float c = value * r->inv_scale;
     c = (c > r->lo) ? c : r->lo; /* NaN lands on lo, as in lpai_requant_store */
     c = (c < r->hi) ? c : r->hi;
-    return (uint8_t)(int32_t)((c + 12582912.0f) - r->magic_less_offset);
+    return (uint8_t)(lpai_bits_from_f32(c + 12582912.0f) + r->offset_u);
 }
 
 /* stored byte -> value, the arithmetic of lpai_code_from_stored for 8 bits: the
@@ -259,26 +268,67 @@ static inline lpai_dequant_u8 lpai_dequant_u8_from(const lpai_quant *q)
 }
 
 #define LPAI_DEQ(d, byte) ((d).scale * (float)((int32_t)(uint8_t)((uint32_t)(byte) + (d).add) + (d).lo))
-#define LPAI_ONE(j)                                                                            \
-    lpai_requant_u8_store(nin == 1u ? f1(LPAI_DEQ(d0, r0[j]), params)                         \
-                                    : f2(LPAI_DEQ(d0, r0[j]), LPAI_DEQ(d1, r1[j]), params), \
-                          &r)
+#define LPAI_ONE(j)        \
+    lpai_requant_u8_store( \
+        nin == 1u ? f1(LPAI_DEQ(d0, r0[j]), params) : f2(LPAI_DEQ(d0, r0[j]), LPAI_DEQ(d1, r1[j]), params), &r)
 
-/* Copies n bytes that lie `step` apart into a dense buffer, or back. A call to
- * memcpy costs about 20 instructions: short runs are copied inline. */
+/* n contiguous bytes. A call to memcpy costs about 20 instructions, most of a
+ * row of 28 (the padded rows of qnn-op-template/bench/): below 64 bytes the run is copied as two or
+ * four fixed-size words (one load and one store each), the last ones overlapping
+ * those before, so that no byte outside [src, src + n) is read nor outside
+ * [dst, dst + n) written. */
+static LPAI_ALWAYS_INLINE void lpai_copy_run(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+    if (n >= 64u) {
+        memcpy(dst, src, n);
+    } else if (n >= 32u) {
+        memcpy(dst, src, 16u);
+        memcpy(dst + 16, src + 16, 16u);
+        memcpy(dst + n - 32u, src + n - 32u, 16u);
+        memcpy(dst + n - 16u, src + n - 16u, 16u);
+    } else if (n >= 16u) {
+        memcpy(dst, src, 16u);
+        memcpy(dst + n - 16u, src + n - 16u, 16u);
+    } else if (n >= 8u) {
+        memcpy(dst, src, 8u);
+        memcpy(dst + n - 8u, src + n - 8u, 8u);
+    } else if (n >= 4u) {
+        memcpy(dst, src, 4u);
+        memcpy(dst + n - 4u, src + n - 4u, 4u);
+    } else {
+        for (uint32_t j = 0; j < n; ++j) {
+            dst[j] = src[j];
+        }
+    }
+}
+
+/* Copies n bytes that lie `step` apart into a dense buffer, or back. Strided runs
+ * are copied inline, four bytes per iteration. */
 static LPAI_ALWAYS_INLINE void lpai_copy_in(uint8_t *dst, const uint8_t *src, uint32_t n, ptrdiff_t step)
 {
-    if (step == 1 && n >= 16u) {
-        memcpy(dst, src, n);
+    if (step == 1) {
+        lpai_copy_run(dst, src, n);
         return;
     }
+    /* Byte stores through a volatile pointer: gcc would otherwise merge the eight
+     * stores into one 64-bit word built with 7 shifts and 7 ors, 3.8 instructions
+     * per element against 2.5 (qnn-op-template/bench/, a channels-last input). The loads are not
+     * volatile, and what is stored is the same. */
+    volatile uint8_t *vdst = dst;
+    const ptrdiff_t s2 = 2 * step, s3 = 3 * step;
     uint32_t j = 0;
-    for (; j + 4u <= n; j += 4u) { /* four per iteration: the loop's own cost shared */
-        dst[j] = src[0];
-        dst[j + 1u] = src[step];
-        dst[j + 2u] = src[2 * step];
-        dst[j + 3u] = src[3 * step];
-        src += 4 * step;
+    for (; j + 8u <= n; j += 8u) { /* eight per iteration: the loop's own cost shared */
+        const uint8_t *s4 = src + 4 * step;
+        vdst[0] = src[0];
+        vdst[1] = src[step];
+        vdst[2] = src[s2];
+        vdst[3] = src[s3];
+        vdst[4] = s4[0];
+        vdst[5] = s4[step];
+        vdst[6] = s4[s2];
+        vdst[7] = s4[s3];
+        vdst += 8;
+        src += 8 * step;
     }
     for (; j < n; ++j) {
         dst[j] = *src;
@@ -288,8 +338,8 @@ static LPAI_ALWAYS_INLINE void lpai_copy_in(uint8_t *dst, const uint8_t *src, ui
 
 static LPAI_ALWAYS_INLINE void lpai_copy_out(uint8_t *dst, const uint8_t *src, uint32_t n, ptrdiff_t step)
 {
-    if (step == 1 && n >= 16u) {
-        memcpy(dst, src, n);
+    if (step == 1) {
+        lpai_copy_run(dst, src, n);
         return;
     }
     uint32_t j = 0;
@@ -319,9 +369,8 @@ static LPAI_ALWAYS_INLINE uint32_t lpai_lanes(uint32_t m)
 /* The math of one block: rows[k] holds at least mv readable bytes of input k, out
  * receives mv bytes. Constant trip counts (every power of two from 8 to the block),
  * which gcc -O2 and clang vectorise; no lane is wasted on more than half a tail. */
-static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *const *rows, uint32_t mv,
-                                                  uint8_t *out, const lpai_dequant_u8 *dq,
-                                                  lpai_unary_fn f1, lpai_binary_fn f2,
+static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *const *rows, uint32_t mv, uint8_t *out,
+                                                  const lpai_dequant_u8 *dq, lpai_unary_fn f1, lpai_binary_fn f2,
                                                   const float *params, const lpai_requant_u8 *rq)
 {
     const uint8_t *r0 = rows[0];
@@ -329,9 +378,9 @@ static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *c
     const lpai_dequant_u8 d0 = dq[0];
     const lpai_dequant_u8 d1 = dq[nin - 1u];
     const lpai_requant_u8 r = *rq; /* local copies: registers, no aliasing with out[] */
-#define LPAI_LANES_LOOP(count)                    \
-    for (uint32_t j = 0; j < (count); ++j) {      \
-        out[j] = LPAI_ONE(j);                     \
+#define LPAI_LANES_LOOP(count)               \
+    for (uint32_t j = 0; j < (count); ++j) { \
+        out[j] = LPAI_ONE(j);                \
     }
     if (mv == LPAI_BLOCK) {
         LPAI_LANES_LOOP(LPAI_BLOCK)
@@ -352,10 +401,11 @@ static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *c
 /* The whole walk. Full blocks are taken straight from a row (a unit-stride input is
  * read in place); the rest of each row, and short rows, are gathered into one shared
  * block across row ends, so a layout of short padded rows costs no more lanes than
- * a dense one. ptr/steps: inputs, then the output. */
-static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t nin,
-                                                   const lpai_dequant_u8 *dq, lpai_unary_fn f1,
-                                                   lpai_binary_fn f2, const float *params,
+ * a dense one. Rows shorter than a block have a loop of their own (below), which is
+ * the general loop without its full-block and row-remainder logic. ptr/steps:
+ * inputs, then the output. */
+static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t nin, const lpai_dequant_u8 *dq,
+                                                   lpai_unary_fn f1, lpai_binary_fn f2, const float *params,
                                                    const lpai_requant *rq, uint8_t *const *data)
 {
     const uint32_t last = w->ndim - 1u;
@@ -379,45 +429,106 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
     uint32_t seg_len[LPAI_BLOCK];
     uint32_t fill = 0u;
     uint32_t nseg = 0u;
-    do {
-        uint64_t j = 0u;
-        for (; fill == 0u && n - j >= LPAI_BLOCK; j += LPAI_BLOCK) {
-            for (uint32_t k = 0; k < nin; ++k) {
-                const uint8_t *src = ptr[k] + (ptrdiff_t)j * step[k];
-                if (step[k] == 1) {
-                    rows[k] = src; /* read in place */
-                } else {
-                    lpai_copy_in(buf[k], src, LPAI_BLOCK, step[k]);
-                    rows[k] = buf[k];
-                }
-            }
-            lpai_block_math_u8(nin, rows, LPAI_BLOCK, out, dq, f1, f2, params, &r);
-            lpai_copy_out(ptr[nin] + (ptrdiff_t)j * ostep, out, LPAI_BLOCK, ostep);
+#define LPAI_FLUSH_BLOCK()                                                      \
+    do {                                                                        \
+        lpai_block_math_u8(nin, rows, LPAI_BLOCK, out, dq, f1, f2, params, &r); \
+        for (uint32_t g = 0, at = 0; g < nseg; at += seg_len[g], ++g) {         \
+            lpai_copy_out(seg_dst[g], out + at, seg_len[g], ostep);             \
+        }                                                                       \
+    } while (0)
+    for (uint32_t k = 0; k < nin; ++k) {
+        rows[k] = buf[k];
+    }
+    if (n < LPAI_BLOCK) {
+        /* Rows shorter than a block (padded or strided rows of a feature map): each
+         * row goes whole into the shared block, or is split across two blocks. The
+         * same copies and lanes as the general loop below, less bookkeeping per row
+         * (qnn-op-template/bench/, rows of 28: about 1 instruction per element less). */
+        const uint32_t m = (uint32_t)n;
+        /* The next row, in registers: most rows only step the second-last dimension. */
+        const uint32_t d1 = last > 0u ? last - 1u : 0u;
+        ptrdiff_t rstep[LPAI_MAX_OPERANDS];
+        for (uint32_t k = 0; k <= nin; ++k) {
+            rstep[k] = last > 0u ? w->s[k][d1] : 0;
         }
-        while (j < n) {
-            const uint64_t left = n - j;
-            const uint32_t take = left < (uint64_t)(LPAI_BLOCK - fill) ? (uint32_t)left : LPAI_BLOCK - fill;
-            for (uint32_t k = 0; k < nin; ++k) {
-                lpai_copy_in(buf[k] + fill, ptr[k] + (ptrdiff_t)j * step[k], take, step[k]);
-            }
-            seg_dst[nseg] = ptr[nin] + (ptrdiff_t)j * ostep;
-            seg_len[nseg] = take;
-            ++nseg;
-            fill += take;
-            j += take;
-            if (fill == LPAI_BLOCK) {
+        const uint64_t rows_d1 = last > 0u ? w->n[d1] : 1u;
+        for (;;) {
+            const uint32_t room = LPAI_BLOCK - fill;
+            if (m < room) {
                 for (uint32_t k = 0; k < nin; ++k) {
-                    rows[k] = buf[k];
+                    lpai_copy_in(buf[k] + fill, ptr[k], m, step[k]);
+                }
+                seg_dst[nseg] = ptr[nin];
+                seg_len[nseg] = m;
+                ++nseg;
+                fill += m;
+            } else {
+                const uint32_t rest = m - room;
+                for (uint32_t k = 0; k < nin; ++k) {
+                    lpai_copy_in(buf[k] + fill, ptr[k], room, step[k]);
+                }
+                seg_dst[nseg] = ptr[nin];
+                seg_len[nseg] = room;
+                ++nseg;
+                LPAI_FLUSH_BLOCK();
+                for (uint32_t k = 0; k < nin; ++k) {
+                    lpai_copy_in(buf[k], ptr[k] + (ptrdiff_t)room * step[k], rest, step[k]);
+                }
+                seg_dst[0] = ptr[nin] + (ptrdiff_t)room * ostep;
+                seg_len[0] = rest;
+                nseg = rest > 0u ? 1u : 0u;
+                fill = rest;
+            }
+            if (++idx[d1] < rows_d1) {
+                for (uint32_t k = 0; k <= nin; ++k) {
+                    ptr[k] += rstep[k];
+                }
+                continue;
+            }
+            --idx[d1]; /* lpai_walk_next_row_n steps it again, and carries */
+            if (!lpai_walk_next_row_n(w, idx, ptr, nin + 1u)) {
+                break;
+            }
+        }
+    } else {
+        do {
+            uint64_t j = 0u;
+            for (; fill == 0u && n - j >= LPAI_BLOCK; j += LPAI_BLOCK) {
+                for (uint32_t k = 0; k < nin; ++k) {
+                    const uint8_t *src = ptr[k] + (ptrdiff_t)j * step[k];
+                    if (step[k] == 1) {
+                        rows[k] = src; /* read in place */
+                    } else {
+                        lpai_copy_in(buf[k], src, LPAI_BLOCK, step[k]);
+                        rows[k] = buf[k];
+                    }
                 }
                 lpai_block_math_u8(nin, rows, LPAI_BLOCK, out, dq, f1, f2, params, &r);
-                for (uint32_t g = 0, at = 0; g < nseg; at += seg_len[g], ++g) {
-                    lpai_copy_out(seg_dst[g], out + at, seg_len[g], ostep);
-                }
-                fill = 0u;
-                nseg = 0u;
+                lpai_copy_out(ptr[nin] + (ptrdiff_t)j * ostep, out, LPAI_BLOCK, ostep);
             }
-        }
-    } while (lpai_walk_next_row(w, idx, ptr));
+            while (j < n) {
+                const uint64_t left = n - j;
+                const uint32_t take = left < (uint64_t)(LPAI_BLOCK - fill) ? (uint32_t)left : LPAI_BLOCK - fill;
+                for (uint32_t k = 0; k < nin; ++k) {
+                    lpai_copy_in(buf[k] + fill, ptr[k] + (ptrdiff_t)j * step[k], take, step[k]);
+                }
+                seg_dst[nseg] = ptr[nin] + (ptrdiff_t)j * ostep;
+                seg_len[nseg] = take;
+                ++nseg;
+                fill += take;
+                j += take;
+                if (fill == LPAI_BLOCK) {
+                    for (uint32_t k = 0; k < nin; ++k) {
+                        rows[k] = buf[k]; /* the full blocks above may have pointed them into rows */
+                    }
+                    LPAI_FLUSH_BLOCK();
+                    fill = 0u;
+                    nseg = 0u;
+                }
+            }
+        } while (lpai_walk_next_row_n(w, idx, ptr, nin + 1u));
+    }
+#undef LPAI_FLUSH_BLOCK
     if (fill > 0u) {
         const uint32_t mv = lpai_lanes(fill);
         for (uint32_t k = 0; k < nin; ++k) {
@@ -433,10 +544,10 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
 
 /* Every stored byte 0..255 once: the unary table is the blocked loop run over it. */
 static const uint8_t lpai_all_bytes[256] = {
-#define LPAI_B16(h) h, h + 1, h + 2, h + 3, h + 4, h + 5, h + 6, h + 7, h + 8, h + 9, h + 10, h + 11, \
-                    h + 12, h + 13, h + 14, h + 15
-    LPAI_B16(0), LPAI_B16(16), LPAI_B16(32), LPAI_B16(48), LPAI_B16(64), LPAI_B16(80),
-    LPAI_B16(96), LPAI_B16(112), LPAI_B16(128), LPAI_B16(144), LPAI_B16(160), LPAI_B16(176),
+#define LPAI_B16(h) \
+    h, h + 1, h + 2, h + 3, h + 4, h + 5, h + 6, h + 7, h + 8, h + 9, h + 10, h + 11, h + 12, h + 13, h + 14, h + 15
+    LPAI_B16(0),   LPAI_B16(16),  LPAI_B16(32),  LPAI_B16(48),  LPAI_B16(64),  LPAI_B16(80),
+    LPAI_B16(96),  LPAI_B16(112), LPAI_B16(128), LPAI_B16(144), LPAI_B16(160), LPAI_B16(176),
     LPAI_B16(192), LPAI_B16(208), LPAI_B16(224), LPAI_B16(240)
 #undef LPAI_B16
 };
@@ -548,9 +659,8 @@ typedef float (*lpai_reference_fn)(const float *values, const float *params);
 
 #if defined(LPAI_HOST_EMULATOR)
 
-static inline void lpai_reference_map(const lpai_view *const *ins, const lpai_quant *const *qin,
-                                      uint32_t nin, const lpai_view *out,
-                                      const lpai_quant *qout, const lpai_requant *rq,
+static inline void lpai_reference_map(const lpai_view *const *ins, const lpai_quant *const *qin, uint32_t nin,
+                                      const lpai_view *out, const lpai_quant *qout, const lpai_requant *rq,
                                       lpai_reference_fn math, const float *params)
 {
     const uint64_t count = lpai_count_elements(out->dims, out->rank);

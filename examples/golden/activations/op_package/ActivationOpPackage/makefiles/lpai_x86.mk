@@ -6,6 +6,9 @@
 # gcc/g++ rather than clang, as the pull request does: the LPAI headers include
 # <cstdint>, which the SDK's clang setup did not find.
 
+# The package names (the Makefile passes them too; read here so this file runs alone).
+include makefiles/package.mk
+
 # V=1 shows the full compiler command lines.
 Q := $(if $(filter 1,$(V)),,@)
 

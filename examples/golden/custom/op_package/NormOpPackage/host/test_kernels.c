@@ -15,20 +15,22 @@
 #include "lpai_conventions.h"
 #include "lpai_elementwise.h"
 #include "lpai_glue.h"
+#include "lpai_drivers.h"
 #include "lpai_emu.h"
+#include "lpai_package.h"
 
 static int g_failures = 0;
 static int g_checks = 0;
 
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        ++g_checks;                                                        \
-        if (!(cond)) {                                                     \
-            ++g_failures;                                                  \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);         \
-            printf(__VA_ARGS__);                                           \
-            putchar('\n');                                                 \
-        }                                                                  \
+#define CHECK(cond, ...)                                           \
+    do {                                                           \
+        ++g_checks;                                                \
+        if (!(cond)) {                                             \
+            ++g_failures;                                          \
+            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+            printf(__VA_ARGS__);                                   \
+            putchar('\n');                                         \
+        }                                                          \
     } while (0)
 
 static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
@@ -52,21 +54,33 @@ typedef struct {
     int custom;
     uint32_t n_inputs;
     uint32_t n_params;
-    /* Up to 8 params, then a sentinel (the "extra parameter" case reads it). */
-    ptype ptypes[9];
-    double pdefaults[9]; /* a double holds every float and uint32 default exactly */
-    const char *pnames[9];
+    /* Up to LPAI_MAX_PARAMS params, then a sentinel (the "extra parameter" case reads it). */
+    ptype ptypes[LPAI_MAX_PARAMS + 1u];
+    double pdefaults[LPAI_MAX_PARAMS + 1u]; /* a double holds every float and uint32 default exactly */
+    const char *pnames[LPAI_MAX_PARAMS + 1u];
 } op_case;
 
 static const op_case k_ops[] = {
-    {"MyNorm", "norm_ops::my_norm", 1, 1u, 0u,
-     {P_F32},
-     {0.0},
-     {NULL}},
-    {"DoubleIt", "norm_ops::double_it", 0, 1u, 0u,
-     {P_F32},
-     {0.0},
-     {NULL}},
+    {
+        .qnn_type = "MyNorm",
+        .torch_name = "norm_ops::my_norm",
+        .custom = 1,
+        .n_inputs = 1u,
+        .n_params = 0u,
+        .ptypes = {P_F32},
+        .pdefaults = {0.0},
+        .pnames = {NULL},
+    },
+    {
+        .qnn_type = "DoubleIt",
+        .torch_name = "norm_ops::double_it",
+        .custom = 0,
+        .n_inputs = 1u,
+        .n_params = 0u,
+        .ptypes = {P_F32},
+        .pdefaults = {0.0},
+        .pnames = {NULL},
+    },
 };
 #define N_OPS (sizeof k_ops / sizeof k_ops[0])
 
@@ -105,8 +119,12 @@ static void push_params(const op_case *op)
 {
     for (uint32_t p = 0; p < op->n_params; ++p) {
         switch (op->ptypes[p]) {
-        case P_F32: lpai_emu_add_param_f32((float)op->pdefaults[p]); break;
-        case P_U32: lpai_emu_add_param_u32((uint32_t)op->pdefaults[p]); break;
+        case P_F32:
+            lpai_emu_add_param_f32((float)op->pdefaults[p]);
+            break;
+        case P_U32:
+            lpai_emu_add_param_u32((uint32_t)op->pdefaults[p]);
+            break;
         }
     }
 }
@@ -120,8 +138,8 @@ static void fill_codes(const op_case *op, uint32_t k, uint8_t *codes, uint32_t c
 }
 
 /* Runs op on the node described by the descriptors; returns the kernel's status. */
-static int32_t run(const op_case *op, const lpai_emu_desc *in, const lpai_emu_desc *out,
-                   const uint8_t *const *codes, int reference, uint8_t *result)
+static int32_t run(const op_case *op, const lpai_emu_desc *in, const lpai_emu_desc *out, const uint8_t *const *codes,
+                   int reference, uint8_t *result)
 {
     lpai_emu_reset();
     for (uint32_t k = 0; k < op->n_inputs; ++k) {
@@ -302,8 +320,8 @@ static void test_paths(const op_case *op)
         permute_padded(&pout, 3u);
         CHECK(run(op, pin, &pout, cc, 0, other) == 0, "%s: permuted layout refused", op->qnn_type);
         CHECK(lpai_emu_padding_untouched(), "%s: the kernel wrote into the output's padding", op->qnn_type);
-        CHECK(strstr(lpai_emu_last_path(), "walk") != NULL, "%s: permuted layout took path \"%s\"",
-              op->qnn_type, lpai_emu_last_path());
+        CHECK(strstr(lpai_emu_last_path(), "walk") != NULL, "%s: permuted layout took path \"%s\"", op->qnn_type,
+              lpai_emu_last_path());
         diff = 0;
         for (uint32_t e = 0; e < count; ++e) {
             diff += other[e] != fast[e];
@@ -338,10 +356,66 @@ static void test_paths(const op_case *op)
     free(other);
 }
 
+/* ---- padded rows: unit-step rows shorter than a block ----------------------------
+ * The blocked loop packs rows shorter than LPAI_BLOCK across row ends into one block
+ * (lpai_map_blocked_u8's short-row loop) and copies unit-step runs with fixed-size
+ * words (lpai_copy_run: 1-3, 4-7, 8-15, 16-31, 32-63 and 64+ bytes); the row lengths
+ * below reach every copy size, rows split across blocks, and rows of a block and
+ * more. Identity order, padded rows and planes, each operand padded differently. */
+static void pad_rows(lpai_emu_desc *d, uint32_t pad_row, uint32_t pad_plane)
+{
+    d->stride[3] = 1u;
+    d->stride[2] = d->dims[3] + pad_row;
+    d->stride[1] = d->stride[2] * d->dims[2] + pad_plane;
+    d->stride[0] = d->stride[1] * d->dims[1] + pad_plane;
+}
+
+static void test_padded_rows(const op_case *op)
+{
+    static const uint32_t widths[] = {3u, 6u, 12u, 28u, 40u, 100u, 127u, 130u};
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; ++i) {
+        const uint32_t wd = widths[i], n = 3u * 5u * wd;
+        uint8_t *a = (uint8_t *)malloc(n), *b = (uint8_t *)malloc(n);
+        uint8_t *ref = (uint8_t *)malloc(n), *got = (uint8_t *)malloc(n);
+        for (uint32_t e = 0; e < n; ++e) {
+            a[e] = (uint8_t)rnd();
+            b[e] = (uint8_t)rnd();
+        }
+        lpai_emu_desc in[2] = {desc4(1u, 3u, 5u, wd), desc4(1u, 3u, 5u, wd)};
+        lpai_emu_desc out = desc4(1u, 3u, 5u, wd);
+        pad_rows(&in[0], 4u, 16u);
+        pad_rows(&in[1], 1u, 0u);
+        pad_rows(&out, 3u, 5u);
+        in[0].scale = rnd_scale();
+        in[1].scale = rnd_scale();
+        in[0].zero_point = (int32_t)(rnd() % 256u);
+        out.scale = rnd_scale();
+        out.zero_point = (int32_t)(rnd() % 256u);
+        const uint8_t *cc[2] = {a, b};
+        CHECK(run(op, in, &out, cc, LPAI_EMU_PATH_REFERENCE, ref) == 0, "%s: reference on rows of %u", op->qnn_type, wd);
+        for (int mode = LPAI_EMU_PATH_AUTO; mode <= LPAI_EMU_PATH_TABLE; ++mode) {
+            if (mode == LPAI_EMU_PATH_REFERENCE || (mode == LPAI_EMU_PATH_TABLE && op->n_inputs != 1u)) {
+                continue;
+            }
+            CHECK(run(op, in, &out, cc, mode, got) == 0, "%s: path %d on rows of %u", op->qnn_type, mode, wd);
+            CHECK(strstr(lpai_emu_last_path(), "walk") != NULL, "%s: padded rows of %u took path \"%s\"",
+                  op->qnn_type, wd, lpai_emu_last_path());
+            CHECK(lpai_emu_padding_untouched(), "%s: path %s wrote into the output's padding (rows of %u)",
+                  op->qnn_type, lpai_emu_last_path(), wd);
+            CHECK(memcmp(got, ref, n) == 0, "%s: path %s differs from reference on padded rows of %u",
+                  op->qnn_type, lpai_emu_last_path(), wd);
+        }
+        free(a);
+        free(b);
+        free(ref);
+        free(got);
+    }
+}
+
 /* ---- every size: block tails, the cost-based choice ------------------------------ */
 static void test_sizes(const op_case *op)
 {
-    static const uint32_t sizes[] = {1u, 7u, 16u, 63u, 64u, 65u, 200u, 300u, 1000u, 4096u};
+    static const uint32_t sizes[] = {1u, 7u, 12u, 16u, 40u, 63u, 64u, 65u, 200u, 300u, 1000u, 4096u};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         const uint32_t n = sizes[i];
         uint8_t *a = (uint8_t *)malloc(n), *b = (uint8_t *)malloc(n);
@@ -358,7 +432,8 @@ static void test_sizes(const op_case *op)
         out.scale = rnd_scale();
         out.zero_point = (int32_t)(rnd() % 256u);
         const uint8_t *cc[2] = {a, b};
-        CHECK(run(op, in, &out, cc, LPAI_EMU_PATH_REFERENCE, ref) == 0, "%s: reference at %u elements", op->qnn_type, n);
+        CHECK(run(op, in, &out, cc, LPAI_EMU_PATH_REFERENCE, ref) == 0, "%s: reference at %u elements", op->qnn_type,
+              n);
         for (int mode = LPAI_EMU_PATH_AUTO; mode <= LPAI_EMU_PATH_TABLE; ++mode) {
             if (mode == LPAI_EMU_PATH_REFERENCE) {
                 continue;
@@ -368,8 +443,8 @@ static void test_sizes(const op_case *op)
                   lpai_emu_last_path(), n);
             if (mode == LPAI_EMU_PATH_AUTO && n <= 256u) {
                 /* The table costs 256 evaluations: it never pays below 256 elements. */
-                CHECK(strcmp(lpai_emu_last_path(), "direct-dense") == 0, "%s: %u elements took %s",
-                      op->qnn_type, n, lpai_emu_last_path());
+                CHECK(strcmp(lpai_emu_last_path(), "direct-dense") == 0, "%s: %u elements took %s", op->qnn_type, n,
+                      lpai_emu_last_path());
             }
         }
         free(a);
@@ -379,7 +454,7 @@ static void test_sizes(const op_case *op)
     }
 }
 
-/* ---- the cost model's choice (lpai_glue.h) --------------------------------------- */
+/* ---- the cost model's choice (lpai_drivers.h) --------------------------------------- */
 static void test_cost_model(void)
 {
     static const uint32_t costs[] = {0u, 1u, 10u, 40u, 100u, 1000u};
@@ -392,8 +467,8 @@ static void test_cost_model(void)
                     int was = 0;
                     for (uint64_t n = 1u; n < (1ull << 40); n *= 3u) {
                         const int now = lpai_unary_table_pays(n, costs[i], vec, copies, 8u, dense);
-                        CHECK(now >= was, "choice not monotone in the element count (cost %u, %llu)",
-                              costs[i], (unsigned long long)n);
+                        CHECK(now >= was, "choice not monotone in the element count (cost %u, %llu)", costs[i],
+                              (unsigned long long)n);
                         was = now;
                     }
                 }
@@ -415,14 +490,46 @@ typedef struct {
     void (*mutate)(lpai_emu_desc *in, lpai_emu_desc *out);
 } bad_case;
 
-static void m_undef_in(lpai_emu_desc *i, lpai_emu_desc *o) { (void)o; i->scale_form = LPAI_EMU_SCALE_UNDEFINED; }
-static void m_undef_out(lpai_emu_desc *i, lpai_emu_desc *o) { (void)i; o->scale_form = LPAI_EMU_SCALE_UNDEFINED; }
-static void m_zero_in(lpai_emu_desc *i, lpai_emu_desc *o) { (void)o; i->scale = 0.0f; }
-static void m_neg_out(lpai_emu_desc *i, lpai_emu_desc *o) { (void)i; o->scale = -0.5f; }
-static void m_nan_in(lpai_emu_desc *i, lpai_emu_desc *o) { (void)o; i->scale = NAN; }
-static void m_inf_out(lpai_emu_desc *i, lpai_emu_desc *o) { (void)i; o->scale = INFINITY; }
-static void m_ratio(lpai_emu_desc *i, lpai_emu_desc *o) { i->scale = 1e30f; o->scale = 1e-30f; }
-static void m_tiny_out(lpai_emu_desc *i, lpai_emu_desc *o) { (void)i; o->scale = 1e-45f; }
+static void m_undef_in(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    (void)o;
+    i->scale_form = LPAI_EMU_SCALE_UNDEFINED;
+}
+static void m_undef_out(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    (void)i;
+    o->scale_form = LPAI_EMU_SCALE_UNDEFINED;
+}
+static void m_zero_in(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    (void)o;
+    i->scale = 0.0f;
+}
+static void m_neg_out(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    (void)i;
+    o->scale = -0.5f;
+}
+static void m_nan_in(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    (void)o;
+    i->scale = NAN;
+}
+static void m_inf_out(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    (void)i;
+    o->scale = INFINITY;
+}
+static void m_ratio(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    i->scale = 1e30f;
+    o->scale = 1e-30f;
+}
+static void m_tiny_out(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    (void)i;
+    o->scale = 1e-45f;
+}
 static void m_rank6(lpai_emu_desc *i, lpai_emu_desc *o)
 {
     for (lpai_emu_desc *d = i; d; d = (d == i) ? o : NULL) {
@@ -433,13 +540,41 @@ static void m_rank6(lpai_emu_desc *i, lpai_emu_desc *o)
         d->order[5] = 5u;
     }
 }
-static void m_layout_rank(lpai_emu_desc *i, lpai_emu_desc *o) { (void)o; i->layout_rank = 3u; }
-static void m_shape(lpai_emu_desc *i, lpai_emu_desc *o) { (void)i; o->dims[3] = 8u; }
-static void m_16bit(lpai_emu_desc *i, lpai_emu_desc *o) { i->bits = 16u; o->bits = 16u; }
-static void m_int32(lpai_emu_desc *i, lpai_emu_desc *o) { (void)o; i->report_type = LPAI_CUSTOM_OP_DATATYPE_INT_32; }
-static void m_form(lpai_emu_desc *i, lpai_emu_desc *o) { (void)i; o->layout_form = 1; }
-static void m_order(lpai_emu_desc *i, lpai_emu_desc *o) { (void)o; i->order[1] = 0u; }
-static void m_offset(lpai_emu_desc *i, lpai_emu_desc *o) { (void)o; i->zero_point = 100000; }
+static void m_layout_rank(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    (void)o;
+    i->layout_rank = 3u;
+}
+static void m_shape(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    (void)i;
+    o->dims[3] = 8u;
+}
+static void m_16bit(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    i->bits = 16u;
+    o->bits = 16u;
+}
+static void m_int32(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    (void)o;
+    i->report_type = LPAI_CUSTOM_OP_DATATYPE_INT_32;
+}
+static void m_form(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    (void)i;
+    o->layout_form = 1;
+}
+static void m_order(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    (void)o;
+    i->order[1] = 0u;
+}
+static void m_offset(lpai_emu_desc *i, lpai_emu_desc *o)
+{
+    (void)o;
+    i->zero_point = 100000;
+}
 /* 2^64 elements (the product wraps to 0): tiny buffers, one non-zero stride each. */
 static void m_count(lpai_emu_desc *i, lpai_emu_desc *o)
 {
@@ -505,8 +640,7 @@ static void test_rejections(const op_case *op)
             CHECK(lpai_emu_output_untouched(), "%s: %s: output written before the refusal", op->qnn_type,
                   k_bad[b].what);
             CHECK(strstr(lpai_emu_last_reject(), k_bad[b].reason) != NULL,
-                  "%s: %s refused for the wrong reason: \"%s\"", op->qnn_type, k_bad[b].what,
-                  lpai_emu_last_reject());
+                  "%s: %s refused for the wrong reason: \"%s\"", op->qnn_type, k_bad[b].what, lpai_emu_last_reject());
         }
     }
     if (op->n_params > 0u) {
@@ -536,8 +670,8 @@ static int test_custom(const op_case *op)
     lpai_emu_desc out = desc4(1u, 1u, 16u, 16u);
     const int32_t rc = run(op, in, &out, cc, 0, result);
     if (rc != 0 && strstr(lpai_emu_last_reject(), "not written yet")) {
-        printf("NOTE %s (%s): user math not written yet; the Python kernel test fails until it is\n",
-               op->qnn_type, op->torch_name);
+        printf("NOTE %s (%s): user math not written yet; the Python kernel test fails until it is\n", op->qnn_type,
+               op->torch_name);
         return 0;
     }
     CHECK(rc == 0, "%s: custom op failed: %s", op->qnn_type, lpai_emu_last_reject());
@@ -560,8 +694,7 @@ static uint32_t qnn_param_type(ptype t)
 }
 
 static int64_t validate_typed(const op_case *op, uint32_t in_type, uint32_t out_type, uint32_t rank,
-                              uint32_t out_last_dim, const char *const *names, const uint32_t *ptypes,
-                              uint32_t n_names)
+                              uint32_t out_last_dim, const char *const *names, const uint32_t *ptypes, uint32_t n_names)
 {
     uint32_t types[3], ranks[3], dims[3 * LPAI_EMU_MAX_DIMS];
     for (uint32_t k = 0; k <= op->n_inputs; ++k) {
@@ -571,16 +704,15 @@ static int64_t validate_typed(const op_case *op, uint32_t in_type, uint32_t out_
             dims[k * LPAI_EMU_MAX_DIMS + d] = (d == 3u && k == op->n_inputs) ? out_last_dim : 4u;
         }
     }
-    return lpai_emu_validate("NormOpPackage", op->qnn_type, op->n_inputs, types, ranks, dims,
-                             n_names, names, ptypes);
+    return lpai_emu_validate(LPAI_PACKAGE_NAME, op->qnn_type, op->n_inputs, types, ranks, dims, n_names, names, ptypes);
 }
 
 /* With the parameter types ExecuTorch sends for this op. */
-static int64_t validate(const op_case *op, uint32_t in_type, uint32_t out_type, uint32_t rank,
-                        uint32_t out_last_dim, const char *const *names, uint32_t n_names)
+static int64_t validate(const op_case *op, uint32_t in_type, uint32_t out_type, uint32_t rank, uint32_t out_last_dim,
+                        const char *const *names, uint32_t n_names)
 {
-    uint32_t ptypes[9];
-    for (uint32_t p = 0; p < 9u; ++p) {
+    uint32_t ptypes[LPAI_MAX_PARAMS + 1u];
+    for (uint32_t p = 0; p < LPAI_MAX_PARAMS + 1u; ++p) {
         ptypes[p] = p < op->n_params ? qnn_param_type(op->ptypes[p]) : (uint32_t)QNN_DATATYPE_FLOAT_32;
     }
     return validate_typed(op, in_type, out_type, rank, out_last_dim, names, ptypes, n_names);
@@ -591,25 +723,31 @@ static void test_validation(const op_case *op)
     const char *const *names = op->pnames;
     const uint32_t np = op->n_params;
     /* C7: both spellings, also mixed, since validation runs before and after folding. */
-    CHECK(validate(op, QNN_DATATYPE_UINT_8, QNN_DATATYPE_UINT_8, 4u, 4u, names, np) == 0, "%s: UINT_8 refused", op->qnn_type);
+    CHECK(validate(op, QNN_DATATYPE_UINT_8, QNN_DATATYPE_UINT_8, 4u, 4u, names, np) == 0, "%s: UINT_8 refused",
+          op->qnn_type);
     CHECK(validate(op, QNN_DATATYPE_UFIXED_POINT_8, QNN_DATATYPE_UFIXED_POINT_8, 4u, 4u, names, np) == 0,
           "%s: UFIXED_POINT_8 refused", op->qnn_type);
     CHECK(validate(op, QNN_DATATYPE_UINT_8, QNN_DATATYPE_UFIXED_POINT_8, 4u, 4u, names, np) == 0,
           "%s: mixed 8-bit spellings refused", op->qnn_type);
     /* C8 */
-    CHECK(validate(op, QNN_DATATYPE_INT_32, QNN_DATATYPE_INT_32, 4u, 4u, names, np) != 0, "%s: INT_32 accepted", op->qnn_type);
+    CHECK(validate(op, QNN_DATATYPE_INT_32, QNN_DATATYPE_INT_32, 4u, 4u, names, np) != 0, "%s: INT_32 accepted",
+          op->qnn_type);
     CHECK(validate(op, QNN_DATATYPE_UFIXED_POINT_16, QNN_DATATYPE_UFIXED_POINT_16, 4u, 4u, names, np) != 0,
           "%s: 16-bit accepted", op->qnn_type);
-    CHECK(validate(op, QNN_DATATYPE_UINT_8, QNN_DATATYPE_UINT_8, 6u, 4u, names, np) != 0, "%s: rank 6 accepted", op->qnn_type);
+    CHECK(validate(op, QNN_DATATYPE_UINT_8, QNN_DATATYPE_UINT_8, 6u, 4u, names, np) != 0, "%s: rank 6 accepted",
+          op->qnn_type);
     CHECK(validate(op, QNN_DATATYPE_UINT_8, QNN_DATATYPE_UINT_8, 4u, 5u, names, np) != 0,
           "%s: mismatched shapes accepted", op->qnn_type);
     if (np > 0u) {
-        const char *wrong[8] = {"not_a_param", "x", "x", "x", "x", "x", "x", "x"};
+        const char *wrong[LPAI_MAX_PARAMS];
+        for (uint32_t p = 0; p < LPAI_MAX_PARAMS; ++p) {
+            wrong[p] = p == 0u ? "not_a_param" : "x";
+        }
         CHECK(validate(op, QNN_DATATYPE_UINT_8, QNN_DATATYPE_UINT_8, 4u, 4u, wrong, np) != 0,
               "%s: wrong parameter name accepted", op->qnn_type);
         /* The types an OpDef would naturally declare (INT_32, BOOL_8) and a float where
          * a uint32 is expected are what the kernel would misread: refused. */
-        uint32_t ptypes[8];
+        uint32_t ptypes[LPAI_MAX_PARAMS];
         for (uint32_t p = 0; p < np; ++p) {
             ptypes[p] = qnn_param_type(op->ptypes[p]);
         }
@@ -648,6 +786,7 @@ int main(void)
         } else {
             test_paths(op);
             test_sizes(op);
+            test_padded_rows(op);
         }
 #if !defined(LPAI_INFERENCE_ONLY)
         test_validation(op);

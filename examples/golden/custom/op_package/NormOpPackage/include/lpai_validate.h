@@ -35,31 +35,27 @@ static inline Qnn_ErrorHandle_t lpai_validate_activations(const char *op, const 
         /* C8: a 16-bit activation arrives as INT_32 and only half of its output
          * comes back correct on the device: refuse it here, where the user sees why. */
         if (bits != LPAI_SUPPORTED_BITS) {
-            LPAI_DIAG(
-                    "%s: %s %u has a %u-bit data type (0x%x); LPAI custom ops support 8-bit "
-                    "activations only (16-bit returns half a tensor on the backend)\n",
-                    op, role, idx, bits, (unsigned)t->v1.dataType);
+            LPAI_DIAG("%s: %s %u has a %u-bit data type (0x%x); LPAI custom ops support 8-bit "
+                      "activations only (16-bit returns half a tensor on the backend)\n",
+                      op, role, idx, bits, (unsigned)t->v1.dataType);
             return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
         }
         if (t->v1.rank > LPAI_MAX_RANK) {
-            LPAI_DIAG( "%s: %s %u has rank %u, the maximum is %u\n", op, role, idx,
-                    t->v1.rank, (unsigned)LPAI_MAX_RANK);
+            LPAI_DIAG("%s: %s %u has rank %u, the maximum is %u\n", op, role, idx, t->v1.rank, (unsigned)LPAI_MAX_RANK);
             return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
         }
         if (is_out) {
             continue;
         }
         if (t->v1.rank != out->v1.rank) {
-            LPAI_DIAG( "%s: input %u has rank %u but the output has rank %u\n", op, k,
-                    t->v1.rank, out->v1.rank);
+            LPAI_DIAG("%s: input %u has rank %u but the output has rank %u\n", op, k, t->v1.rank, out->v1.rank);
             return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
         }
         for (uint32_t d = 0; d < t->v1.rank; ++d) {
             if (t->v1.dimensions[d] != out->v1.dimensions[d]) {
-                LPAI_DIAG(
-                        "%s: input %u and the output differ in dimension %u (%u vs %u); "
-                        "the op needs identical shapes (no broadcasting)\n",
-                        op, k, d, t->v1.dimensions[d], out->v1.dimensions[d]);
+                LPAI_DIAG("%s: input %u and the output differ in dimension %u (%u vs %u); "
+                          "the op needs identical shapes (no broadcasting)\n",
+                          op, k, d, t->v1.dimensions[d], out->v1.dimensions[d]);
                 return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
             }
         }
@@ -72,23 +68,22 @@ static inline Qnn_ErrorHandle_t lpai_validate_activations(const char *op, const 
  * ExecuTorch sends: FLOAT_32 for a float, UINT_32 for an int and for a bool
  * (lpai_glue.h). A mismatch here is a node the kernel would misread. */
 static inline Qnn_ErrorHandle_t lpai_validate_params(const char *op, const Qnn_OpConfig_t *cfg,
-                                                     const char *const *names, const Qnn_DataType_t *types,
-                                                     uint32_t n)
+                                                     const char *const *names, const Qnn_DataType_t *types, uint32_t n)
 {
     if (cfg->v1.numOfParams != n) {
-        LPAI_DIAG( "%s: expected %u parameters, got %u\n", op, n, cfg->v1.numOfParams);
+        LPAI_DIAG("%s: expected %u parameters, got %u\n", op, n, cfg->v1.numOfParams);
         return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
     }
     for (uint32_t i = 0; i < n; ++i) {
         const char *got = cfg->v1.params[i].name;
         if (!got || strcmp(got, names[i]) != 0) {
-            LPAI_DIAG( "%s: parameter %u is \"%s\", expected \"%s\" (OpDef order)\n", op, i,
-                    got ? got : "(null)", names[i]);
+            LPAI_DIAG("%s: parameter %u is \"%s\", expected \"%s\" (OpDef order)\n", op, i, got ? got : "(null)",
+                      names[i]);
             return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
         }
         const Qnn_Param_t *p = &cfg->v1.params[i];
         if (p->paramType != QNN_PARAMTYPE_SCALAR || p->scalarParam.dataType != types[i]) {
-            LPAI_DIAG( "%s: parameter \"%s\" is not a scalar of type 0x%x\n", op, names[i], (unsigned)types[i]);
+            LPAI_DIAG("%s: parameter \"%s\" is not a scalar of type 0x%x\n", op, names[i], (unsigned)types[i]);
             return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
         }
     }
@@ -115,8 +110,8 @@ static inline size_t lpai_qnn_count(const Qnn_Tensor_t *t)
 
 /* validateOp. The package's validateOpConfig has checked the counts and the type lists. */
 static inline Qnn_ErrorHandle_t lpai_validate_op(const char *op, const Qnn_OpConfig_t *cfg,
-                                                 const char *const *param_names,
-                                                 const Qnn_DataType_t *param_types, uint32_t nparams)
+                                                 const char *const *param_names, const Qnn_DataType_t *param_types,
+                                                 uint32_t nparams)
 {
     Qnn_ErrorHandle_t err = lpai_validate_activations(op, cfg);
     if (err != QNN_SUCCESS) {
@@ -139,9 +134,9 @@ static inline Qnn_ErrorHandle_t lpai_temp_bytes_elementwise(const Qnn_OpConfig_t
 }
 
 /* getTempBufferSize of a custom op: every input and the output as float, the kernel's
- * dequantized copies. Must match the partition in lpai_execute_custom (lpai_glue.h). */
-static inline Qnn_ErrorHandle_t lpai_temp_bytes_custom(const char *op, const Qnn_OpConfig_t *cfg,
-                                                       uint32_t nin, size_t *bytes)
+ * dequantized copies. Must match the partition in lpai_execute_custom (lpai_drivers.h). */
+static inline Qnn_ErrorHandle_t lpai_temp_bytes_custom(const char *op, const Qnn_OpConfig_t *cfg, uint32_t nin,
+                                                       size_t *bytes)
 {
     if (!bytes) {
         return QNN_OP_PACKAGE_ERROR_INVALID_ARGUMENT;
@@ -165,8 +160,8 @@ static inline QnnOpPackage_OperationInfo_t lpai_compiler_info(QnnOpPackage_Opera
     /* C7: both spellings of an 8-bit activation, for each input and the output.
      * Statics of a static inline function: one set per op's file. */
     static Qnn_DataType_t types[] = {QNN_DATATYPE_UFIXED_POINT_8, QNN_DATATYPE_UINT_8};
-    static QnnLpaiOpPackage_DataTypeInfo_t inputs[LPAI_MAX_INPUTS] = { {2u, types}, {2u, types} };
-    static QnnLpaiOpPackage_DataTypeInfo_t outputs[] = { {2u, types} };
+    static QnnLpaiOpPackage_DataTypeInfo_t inputs[LPAI_MAX_INPUTS] = {{2u, types}, {2u, types}};
+    static QnnLpaiOpPackage_DataTypeInfo_t outputs[] = {{2u, types}};
     info->validateOp = validate;
     info->getTempBufferSize = temp_bytes;
     info->inputDatatypes = inputs;

@@ -3,6 +3,9 @@
 # DSP library and island library for hexagon-$(DSP_ARCH): inference side only
 # (LPAI_INFERENCE_ONLY), the same kernel sources as the host library.
 
+# The package names (the Makefile passes them too; read here so this file runs alone).
+include makefiles/package.mk
+
 # V=1 shows the full compiler command lines.
 Q := $(if $(filter 1,$(V)),,@)
 
@@ -15,7 +18,7 @@ OBJ_DIR := obj/$(TARGET)
 LIBRARY := $(LIB_DIR)/$(LIBRARY_NAME)
 
 # Fixed by the LPAI runtime; see `make help` about deploying two packages.
-ISLAND_LIBRARY := $(LIB_DIR)/libLpaiOpPackageIsland.so
+ISLAND_LIBRARY := $(LIB_DIR)/$(ISLAND_LIBRARY_NAME)
 # Linker script and version note ship with the QNN SDK (>= 2.48) and stay there.
 ISLAND_ASSETS  := $(QNN_SDK_ROOT)/share/QNN/OpPackageGenerator/makefiles/LPAI/island
 ISLAND_LCS     := $(ISLAND_ASSETS)/uimage_v2.lcs

@@ -13,6 +13,7 @@
 
 #include "lpai_sdk.h"
 #include "lpai_glue.h"
+#include "lpai_package.h"
 
 #define OP_COUNT 2u
 
@@ -25,8 +26,11 @@ QnnOpPackage_OperationInfo_t get_DoubleIt_opInfo_Inference(void);
 QnnOpPackage_OperationInfo_t get_DoubleIt_opInfo_Compiler(void);
 #endif
 
-static char g_package_name[] = "NormOpPackage";
-static const char *g_op_names[OP_COUNT] = {"MyNorm", "DoubleIt"};
+static char g_package_name[] = LPAI_PACKAGE_NAME;
+static const char *g_op_names[OP_COUNT] = {
+    "MyNorm", /* 0 */
+    "DoubleIt", /* 1 */
+};
 static QnnOpPackage_OperationInfo_t g_op_infos[OP_COUNT];
 static QnnOpPackage_Info_t g_package_info = QNN_OP_PACKAGE_INFO_INIT;
 static bool g_initialized = false;
@@ -113,12 +117,12 @@ static bool type_listed(Qnn_DataType_t type, const QnnLpaiOpPackage_DataTypeInfo
 static Qnn_ErrorHandle_t pkg_validate_op_config(Qnn_OpConfig_t cfg)
 {
     if (!g_initialized) {
-        LPAI_DIAG( "NormOpPackage: validateOpConfig before init\n");
+        LPAI_DIAG(LPAI_PACKAGE_NAME ": validateOpConfig before init\n");
         return QNN_OP_PACKAGE_ERROR_LIBRARY_NOT_INITIALIZED;
     }
     if (!cfg.v1.packageName || strcmp(cfg.v1.packageName, g_package_name) != 0) {
-        LPAI_DIAG( "NormOpPackage: node is for package \"%s\"\n",
-                cfg.v1.packageName ? cfg.v1.packageName : "(null)");
+        LPAI_DIAG(LPAI_PACKAGE_NAME ": node is for package \"%s\"\n",
+                  cfg.v1.packageName ? cfg.v1.packageName : "(null)");
         return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
     }
     QnnOpPackage_OperationInfo_t op = NULL;
@@ -128,31 +132,29 @@ static Qnn_ErrorHandle_t pkg_validate_op_config(Qnn_OpConfig_t cfg)
         }
     }
     if (!op) {
-        LPAI_DIAG( "NormOpPackage: unknown op type \"%s\"\n",
-                cfg.v1.typeName ? cfg.v1.typeName : "(null)");
+        LPAI_DIAG(LPAI_PACKAGE_NAME ": unknown op type \"%s\"\n", cfg.v1.typeName ? cfg.v1.typeName : "(null)");
         return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
     }
     const char *name = cfg.v1.typeName;
     if (cfg.v1.numOfInputs != op->numOfInputs || cfg.v1.numOfOutputs != op->numOfOutputs) {
-        LPAI_DIAG( "%s: expected %u inputs and %u outputs, got %u and %u\n", name,
-                op->numOfInputs, op->numOfOutputs, cfg.v1.numOfInputs, cfg.v1.numOfOutputs);
+        LPAI_DIAG("%s: expected %u inputs and %u outputs, got %u and %u\n", name, op->numOfInputs, op->numOfOutputs,
+                  cfg.v1.numOfInputs, cfg.v1.numOfOutputs);
         return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
     }
     if (cfg.v1.numOfParams != op->numOfParams) {
-        LPAI_DIAG( "%s: expected %u parameters, got %u\n", name, op->numOfParams,
-                cfg.v1.numOfParams);
+        LPAI_DIAG("%s: expected %u parameters, got %u\n", name, op->numOfParams, cfg.v1.numOfParams);
         return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
     }
     for (uint32_t i = 0; i < cfg.v1.numOfInputs; ++i) {
         if (!type_listed(cfg.v1.inputTensors[i].v1.dataType, &op->inputDatatypes[i])) {
-            LPAI_DIAG( "%s: input %u has data type 0x%x, not one of the declared ones\n",
-                    name, i, (unsigned)cfg.v1.inputTensors[i].v1.dataType);
+            LPAI_DIAG("%s: input %u has data type 0x%x, not one of the declared ones\n", name, i,
+                      (unsigned)cfg.v1.inputTensors[i].v1.dataType);
             return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
         }
     }
     if (!type_listed(cfg.v1.outputTensors[0].v1.dataType, &op->outputDatatypes[0])) {
-        LPAI_DIAG( "%s: output 0 has data type 0x%x, not one of the declared ones\n", name,
-                (unsigned)cfg.v1.outputTensors[0].v1.dataType);
+        LPAI_DIAG("%s: output 0 has data type 0x%x, not one of the declared ones\n", name,
+                  (unsigned)cfg.v1.outputTensors[0].v1.dataType);
         return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
     }
     return op->validateOp ? op->validateOp(cfg) : QNN_OP_PACKAGE_NO_ERROR;
@@ -178,9 +180,10 @@ static Qnn_ErrorHandle_t pkg_log_terminate(void)
     return QNN_OP_PACKAGE_NO_ERROR;
 }
 
-LPAI_EXPORT Qnn_ErrorHandle_t NormOpPackageInterfaceProvider(QnnOpPackage_Interface_t *interface);
+/* The runtime looks this function up by name (LPAI_PACKAGE_INTERFACE_PROVIDER, lpai_package.h). */
+LPAI_EXPORT Qnn_ErrorHandle_t LPAI_PACKAGE_INTERFACE_PROVIDER(QnnOpPackage_Interface_t *interface);
 
-LPAI_EXPORT Qnn_ErrorHandle_t NormOpPackageInterfaceProvider(QnnOpPackage_Interface_t *interface)
+LPAI_EXPORT Qnn_ErrorHandle_t LPAI_PACKAGE_INTERFACE_PROVIDER(QnnOpPackage_Interface_t *interface)
 {
     if (!interface) {
         return QNN_OP_PACKAGE_ERROR_INVALID_ARGUMENT;

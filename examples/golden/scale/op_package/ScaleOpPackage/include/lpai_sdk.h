@@ -47,11 +47,11 @@ extern "C" int lpai_host_quiet;
 #else
 extern int lpai_host_quiet;
 #endif
-#define LPAI_DIAG(...)                        \
-    do {                                      \
-        if (!lpai_host_quiet) {               \
-            fprintf(stderr, __VA_ARGS__);     \
-        }                                     \
+#define LPAI_DIAG(...)                    \
+    do {                                  \
+        if (!lpai_host_quiet) {           \
+            fprintf(stderr, __VA_ARGS__); \
+        }                                 \
     } while (0)
 #else
 #define LPAI_DIAG(...) fprintf(stderr, __VA_ARGS__)

@@ -7,22 +7,29 @@
 
 extern "C" QnnOpPackage_OperationInfo_t get_ScaledTanh_opInfo_Inference(void);
 
-static const char *const g_ScaledTanh_param_names[] = {"gain", "shift"};
+// In OpDef order, one a line (a trailing comment keeps clang-format from packing them).
+static const char *const k_param_names[] = {
+    "gain", // float
+    "shift", // int
+};
 // The scalar types ExecuTorch's op builder sends for them.
-static const Qnn_DataType_t g_ScaledTanh_param_types[] = {QNN_DATATYPE_FLOAT_32, QNN_DATATYPE_UINT_32};
+static const Qnn_DataType_t k_param_types[] = {
+    QNN_DATATYPE_FLOAT_32, // gain
+    QNN_DATATYPE_UINT_32, // shift
+};
 
-static Qnn_ErrorHandle_t ScaledTanh_validateOp(Qnn_OpConfig_t cfg)
+static Qnn_ErrorHandle_t validate_op(Qnn_OpConfig_t cfg)
 {
-    return lpai_validate_op("ScaledTanh", &cfg, g_ScaledTanh_param_names, g_ScaledTanh_param_types, 2u);
+    return lpai_validate_op("ScaledTanh", &cfg, k_param_names, k_param_types, 2u);
 }
 
-static Qnn_ErrorHandle_t ScaledTanh_getTempBufferSize(Qnn_OpConfig_t cfg, size_t *bytes)
+static Qnn_ErrorHandle_t temp_buffer_size(Qnn_OpConfig_t cfg, size_t *bytes)
 {
     return lpai_temp_bytes_elementwise(&cfg, bytes);
 }
 
 extern "C" QnnOpPackage_OperationInfo_t get_ScaledTanh_opInfo_Compiler(void)
 {
-    return lpai_compiler_info(get_ScaledTanh_opInfo_Inference(), ScaledTanh_validateOp,
-                              ScaledTanh_getTempBufferSize);
+    const auto inference = get_ScaledTanh_opInfo_Inference();
+    return lpai_compiler_info(inference, validate_op, temp_buffer_size);
 }

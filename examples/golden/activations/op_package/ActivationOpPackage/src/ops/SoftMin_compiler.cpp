@@ -7,18 +7,18 @@
 
 extern "C" QnnOpPackage_OperationInfo_t get_SoftMin_opInfo_Inference(void);
 
-static Qnn_ErrorHandle_t SoftMin_validateOp(Qnn_OpConfig_t cfg)
+static Qnn_ErrorHandle_t validate_op(Qnn_OpConfig_t cfg)
 {
     return lpai_validate_op("SoftMin", &cfg, nullptr, nullptr, 0u);
 }
 
-static Qnn_ErrorHandle_t SoftMin_getTempBufferSize(Qnn_OpConfig_t cfg, size_t *bytes)
+static Qnn_ErrorHandle_t temp_buffer_size(Qnn_OpConfig_t cfg, size_t *bytes)
 {
     return lpai_temp_bytes_elementwise(&cfg, bytes);
 }
 
 extern "C" QnnOpPackage_OperationInfo_t get_SoftMin_opInfo_Compiler(void)
 {
-    return lpai_compiler_info(get_SoftMin_opInfo_Inference(), SoftMin_validateOp,
-                              SoftMin_getTempBufferSize);
+    const auto inference = get_SoftMin_opInfo_Inference();
+    return lpai_compiler_info(inference, validate_op, temp_buffer_size);
 }

@@ -6,7 +6,9 @@
  * expr: min(a, b) + 0.1 * sigmoid(a - b)
  */
 #include "lpai_sdk.h"
-#include "lpai_glue.h"
+#include "lpai_drivers.h"
+#include "lpai_expr_math.h" /* the functions the expression calls */
+#include "lpai_package.h"
 
 #define OP_TYPE "SoftMin"
 #define N_INPUTS 2u
@@ -16,7 +18,10 @@
 
 /* The math, generated from the spec's expression. Inputs arrive dequantized, the
  * result is requantized by the caller: the function sees real values only. Every
- * path of the kernel calls it, inlined. */
+ * path of the kernel calls it, inlined.
+ * Not formatted: its lines are as long as the spec's expression and argument lists
+ * make them, one line each. */
+/* clang-format off */
 static LPAI_ALWAYS_INLINE float SoftMin_math(float in_a, float in_b)
 {
     return (lpai_minf(in_a, in_b) + (0.1f * lpai_sigmoidf((in_a - in_b))));
@@ -29,24 +34,28 @@ static inline float SoftMin_math_v(const float *in, const float *params)
     return SoftMin_math(in[0], in[1]);
 }
 
+/* clang-format off */
 static LPAI_ALWAYS_INLINE float SoftMin_math2(float a, float b, const float *params)
 {
     (void)params;
     return SoftMin_math(a, b);
 }
+/* clang-format on */
 
 static char k_op_type[] = OP_TYPE;
 
 static int32_t SoftMin_executeOp(QnnLpai_CustomOpNode_t node)
 {
-    return lpai_execute_binary_u8(node, OP_TYPE, PARAM_KINDS, N_PARAMS, SoftMin_math_v,
-                                  SoftMin_math2);
+    /* Constants at the call site: the inlined driver inlines the math too. */
+    const lpai_reference_fn math_v = SoftMin_math_v;
+    const lpai_binary_fn math2 = SoftMin_math2;
+    return lpai_execute_binary_u8(node, OP_TYPE, PARAM_KINDS, N_PARAMS, math_v, math2);
 }
 
-static QnnLpaiOpPackage_OperationInfo_t g_SoftMin_info;
+static QnnLpaiOpPackage_OperationInfo_t g_info;
 
 QnnOpPackage_OperationInfo_t get_SoftMin_opInfo_Inference(void)
 {
-    return lpai_op_info_init(&g_SoftMin_info, k_op_type, SoftMin_executeOp, N_INPUTS,
-                             N_PARAMS);
+    int32_t (*const execute)(QnnLpai_CustomOpNode_t) = SoftMin_executeOp;
+    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_PARAMS);
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "lpai_conventions.h"
+#include "lpai_expr_math.h" /* lpai_expf, lpai_sigmoidf, ... for the user math */
 
 /* An unwritten stub returns LPAI_USER_MATH_MISSING (lpai_conventions.h): the host
  * test then names the file to edit. */

@@ -7,18 +7,18 @@
 
 extern "C" QnnOpPackage_OperationInfo_t get_DoubleIt_opInfo_Inference(void);
 
-static Qnn_ErrorHandle_t DoubleIt_validateOp(Qnn_OpConfig_t cfg)
+static Qnn_ErrorHandle_t validate_op(Qnn_OpConfig_t cfg)
 {
     return lpai_validate_op("DoubleIt", &cfg, nullptr, nullptr, 0u);
 }
 
-static Qnn_ErrorHandle_t DoubleIt_getTempBufferSize(Qnn_OpConfig_t cfg, size_t *bytes)
+static Qnn_ErrorHandle_t temp_buffer_size(Qnn_OpConfig_t cfg, size_t *bytes)
 {
     return lpai_temp_bytes_elementwise(&cfg, bytes);
 }
 
 extern "C" QnnOpPackage_OperationInfo_t get_DoubleIt_opInfo_Compiler(void)
 {
-    return lpai_compiler_info(get_DoubleIt_opInfo_Inference(), DoubleIt_validateOp,
-                              DoubleIt_getTempBufferSize);
+    const auto inference = get_DoubleIt_opInfo_Inference();
+    return lpai_compiler_info(inference, validate_op, temp_buffer_size);
 }

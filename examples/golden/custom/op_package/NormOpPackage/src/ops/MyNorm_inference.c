@@ -7,7 +7,9 @@
  * in user/MyNorm_math.c and requantizes the result.
  */
 #include "lpai_sdk.h"
-#include "lpai_glue.h"
+#include "lpai_drivers.h"
+#include "lpai_expr_math.h" /* the functions the expression calls */
+#include "lpai_package.h"
 #include "ops/MyNorm_user.h"
 
 #define OP_TYPE "MyNorm"
@@ -15,8 +17,6 @@
 #define N_PARAMS 0u
 
 #define PARAM_KINDS NULL
-
-
 
 static char k_op_type[] = OP_TYPE;
 
@@ -33,16 +33,18 @@ static int MyNorm_call(const lpai_custom_call *c)
     return MyNorm_compute(&args);
 }
 
+#define USER_MATH_MISSING "user math not written yet: op_package/" LPAI_PACKAGE_NAME "/user/" OP_TYPE "_math.c"
+
 static int32_t MyNorm_executeOp(QnnLpai_CustomOpNode_t node)
 {
-    return lpai_execute_custom(node, OP_TYPE, N_INPUTS, PARAM_KINDS, N_PARAMS, MyNorm_call,
-                               "user math not written yet: op_package/NormOpPackage/user/MyNorm_math.c");
+    const lpai_custom_fn call = MyNorm_call;
+    return lpai_execute_custom(node, OP_TYPE, N_INPUTS, PARAM_KINDS, N_PARAMS, call, USER_MATH_MISSING);
 }
 
-static QnnLpaiOpPackage_OperationInfo_t g_MyNorm_info;
+static QnnLpaiOpPackage_OperationInfo_t g_info;
 
 QnnOpPackage_OperationInfo_t get_MyNorm_opInfo_Inference(void)
 {
-    return lpai_op_info_init(&g_MyNorm_info, k_op_type, MyNorm_executeOp, N_INPUTS,
-                             N_PARAMS);
+    int32_t (*const execute)(QnnLpai_CustomOpNode_t) = MyNorm_executeOp;
+    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_PARAMS);
 }

@@ -7,22 +7,27 @@
 
 extern "C" QnnOpPackage_OperationInfo_t get_ExampleCustomOp_opInfo_Inference(void);
 
-static const char *const g_ExampleCustomOp_param_names[] = {"factor"};
+// In OpDef order, one a line (a trailing comment keeps clang-format from packing them).
+static const char *const k_param_names[] = {
+    "factor", // float
+};
 // The scalar types ExecuTorch's op builder sends for them.
-static const Qnn_DataType_t g_ExampleCustomOp_param_types[] = {QNN_DATATYPE_FLOAT_32};
+static const Qnn_DataType_t k_param_types[] = {
+    QNN_DATATYPE_FLOAT_32, // factor
+};
 
-static Qnn_ErrorHandle_t ExampleCustomOp_validateOp(Qnn_OpConfig_t cfg)
+static Qnn_ErrorHandle_t validate_op(Qnn_OpConfig_t cfg)
 {
-    return lpai_validate_op("ExampleCustomOp", &cfg, g_ExampleCustomOp_param_names, g_ExampleCustomOp_param_types, 1u);
+    return lpai_validate_op("ExampleCustomOp", &cfg, k_param_names, k_param_types, 1u);
 }
 
-static Qnn_ErrorHandle_t ExampleCustomOp_getTempBufferSize(Qnn_OpConfig_t cfg, size_t *bytes)
+static Qnn_ErrorHandle_t temp_buffer_size(Qnn_OpConfig_t cfg, size_t *bytes)
 {
     return lpai_temp_bytes_elementwise(&cfg, bytes);
 }
 
 extern "C" QnnOpPackage_OperationInfo_t get_ExampleCustomOp_opInfo_Compiler(void)
 {
-    return lpai_compiler_info(get_ExampleCustomOp_opInfo_Inference(), ExampleCustomOp_validateOp,
-                              ExampleCustomOp_getTempBufferSize);
+    const auto inference = get_ExampleCustomOp_opInfo_Inference();
+    return lpai_compiler_info(inference, validate_op, temp_buffer_size);
 }
