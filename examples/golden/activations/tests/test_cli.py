@@ -492,8 +492,14 @@ def test_the_xml_reader_sees_the_ops_torch_registered():
     expected = []
     for op in OPS:
         arguments = op.default._schema.arguments
-        expected.append((op.qnn_type, tuple(a.name for a in arguments if str(a.type) == "Tensor"),
-                         tuple(a.name for a in arguments if str(a.type) != "Tensor"), ("LPAI",)))
+        expected.append(
+            (
+                op.qnn_type,
+                tuple(a.name for a in arguments if str(a.type) == "Tensor"),
+                tuple(a.name for a in arguments if str(a.type) != "Tensor"),
+                ("LPAI",),
+            )
+        )
     assert [(d.name, d.inputs, d.params, d.backends) for d in collection.ops] == expected
     op_package_xml.check_matches(collection, PACKAGE, {op.qnn_type: len(op.inputs) for op in OPS})
 
@@ -504,8 +510,10 @@ def _broken_xmls(text):
     end = text.index("</OpDef>", start) + len("</OpDef>")
     yield "is for package", text.replace(f'PackageName="{PACKAGE}"', 'PackageName="OtherPackage"')
     yield "no OpDef", text[:start] + text[end:]  # (for a one-op package: none left)
-    yield "SupportedBackend LPAI", text.replace("<SupportedBackend>LPAI</SupportedBackend>",
-                                                "<SupportedBackend>HTP</SupportedBackend>", 1)
+    yield (
+        "SupportedBackend LPAI",
+        text.replace("<SupportedBackend>LPAI</SupportedBackend>", "<SupportedBackend>HTP</SupportedBackend>", 1),
+    )
     yield "inputs", text.replace(f"<Name>{first}</Name>", f"<Name>{first}</Name><Input><Name>extra</Name></Input>", 1)
     yield "more than once", text[:end] + text[start:end] + text[end:]
 
