@@ -392,18 +392,19 @@ static void test_padded_rows(const op_case *op)
         out.scale = rnd_scale();
         out.zero_point = (int32_t)(rnd() % 256u);
         const uint8_t *cc[2] = {a, b};
-        CHECK(run(op, in, &out, cc, LPAI_EMU_PATH_REFERENCE, ref) == 0, "%s: reference on rows of %u", op->qnn_type, wd);
+        CHECK(run(op, in, &out, cc, LPAI_EMU_PATH_REFERENCE, ref) == 0, "%s: reference on rows of %u", op->qnn_type,
+              wd);
         for (int mode = LPAI_EMU_PATH_AUTO; mode <= LPAI_EMU_PATH_TABLE; ++mode) {
             if (mode == LPAI_EMU_PATH_REFERENCE || (mode == LPAI_EMU_PATH_TABLE && op->n_inputs != 1u)) {
                 continue;
             }
             CHECK(run(op, in, &out, cc, mode, got) == 0, "%s: path %d on rows of %u", op->qnn_type, mode, wd);
-            CHECK(strstr(lpai_emu_last_path(), "walk") != NULL, "%s: padded rows of %u took path \"%s\"",
-                  op->qnn_type, wd, lpai_emu_last_path());
+            CHECK(strstr(lpai_emu_last_path(), "walk") != NULL, "%s: padded rows of %u took path \"%s\"", op->qnn_type,
+                  wd, lpai_emu_last_path());
             CHECK(lpai_emu_padding_untouched(), "%s: path %s wrote into the output's padding (rows of %u)",
                   op->qnn_type, lpai_emu_last_path(), wd);
-            CHECK(memcmp(got, ref, n) == 0, "%s: path %s differs from reference on padded rows of %u",
-                  op->qnn_type, lpai_emu_last_path(), wd);
+            CHECK(memcmp(got, ref, n) == 0, "%s: path %s differs from reference on padded rows of %u", op->qnn_type,
+                  lpai_emu_last_path(), wd);
         }
         free(a);
         free(b);
