@@ -134,3 +134,12 @@ def test_ops_table_rows_are_laid_out_as_ruff_format_writes_them(n_params, n_inpu
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout == snippet
+
+
+def test_template_sources_are_lint_clean():
+    """`make lint` (scripts/lint.sh) inside `make test`, so CI, which runs README's test
+    command only, fails on a ruff or clang-format finding in the template's own sources."""
+    run = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "lint.sh")], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
