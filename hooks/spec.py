@@ -32,11 +32,22 @@ KINDS = ("elementwise", "custom")
 PARAM_TYPES = ("float", "int", "bool")
 
 TOP_KEYS = ("package_name", "namespace", "soc_model", "op_package_arch", "activation_dtype", "ops")
-OP_KEYS = ("name", "qnn_type", "kind", "doc", "inputs", "params", "expr")
+OP_KEYS = ("name", "qnn_type", "kind", "doc", "inputs", "params", "expr", "outputs", "rowwise")
 PARAM_KEYS = ("name", "type", "default")
+OUTPUT_KEYS = ("name", "shape")
+SHAPE_KEYS = ("like", "reduce", "dims", "keepdim")
 
 MAX_OPS = 32
-MAX_INPUTS = 2
+# No LPAI limit on a custom op's tensor count is public.  Four covers the forms real ops
+# take (x, weight, bias, mask; a value and its statistics), keeps the kernel's per-tensor
+# arrays (shape, strides, pointers) small on the island's stack, and keeps the kernel
+# tests affordable (two inputs are tested on all 65536 code pairs, three or more on a
+# dense sample).  docs/spec.md "Limits" gives the workaround beyond it.
+MAX_INPUTS = 4
+MAX_OUTPUTS = 4
+# The kernels size their shape arrays by LPAI_MAX_RANK (include/lpai_conventions.h); a
+# reduce dim must name one of these axes.
+MAX_RANK = 5
 MAX_PARAMS = 8
 MAX_DOC = 200
 # Numbers as people write them in YAML: YAML 1.1 (PyYAML, copier) reads `1e-6` as a
@@ -50,6 +61,25 @@ MAX_RAW_TEXT = 200_000
 # (node_visitor.QNN_TENSOR_TYPE_MAP); a negative int fails inside AddScalarParam while
 # lowering.  So an int param is a uint32 everywhere: spec default, call-time check, XML, C.
 UINT32_MAX = 2**32 - 1
+
+
+# What people write that the template does not support: the rule and the workaround,
+# so that the refusal reads as a limit, not as a typo ("unknown key").
+DTYPE_WORKAROUND = ("not supported: every input and output is an 8-bit quantized tensor (activation_dtype "
+                    "uint8); workaround: return an integer result as a float output and round it on the CPU "
+                    "after the op (`.round().long()`, exact for up to 256 values), or keep a 16-bit or float "
+                    "op out of the delegated graph (docs/spec.md, Limits)")
+SHAPE_WORKAROUND = ("workaround: reshape, permute, expand, slice or cat in torch before or after the op (the "
+                    "QNN backend lowers those itself), and declare the op's own outputs with kind: custom "
+                    "(docs/spec.md, Limits)")
+UNSUPPORTED_OP_KEYS = {
+    "dtype": DTYPE_WORKAROUND,
+    "shape": ("not supported: inputs take any shape at run time and an output's shape follows from its "
+              "inputs; declare outputs: [{name, shape: {like: <input>}}] or {reduce: <input>, dims: [...]} "
+              "with kind: custom; " + SHAPE_WORKAROUND),
+    "output": "not supported; the key is `outputs:`, a list (kind: custom only; docs/spec.md)",
+}
+UNSUPPORTED_OUTPUT_KEYS = {"dtype": DTYPE_WORKAROUND, "type": DTYPE_WORKAROUND}
 
 
 class SpecError(ValueError):
@@ -186,6 +216,44 @@ class Input:
 
 
 @dataclass(frozen=True)
+class OutputShape:
+    """How an output's shape follows from the inputs' shapes (checked at every layer:
+    the fake kernel, the XML's text, the kernel's validation of the output dims).
+
+    - `broadcast`: the torch (numpy) broadcast of every input (elementwise ops only);
+    - `like`: the shape of `source`;
+    - `reduce`: the shape of `source` without `dims` (set to 1 with `keepdim`).
+    """
+
+    kind: str  # "broadcast" | "like" | "reduce"
+    source: Input | None = None
+    dims: tuple[int, ...] = ()
+    keepdim: bool = False
+
+    @property
+    def text(self) -> str:
+        """For people: docs, comments, the XML description (no spec text but names and ints)."""
+        if self.kind == "broadcast":
+            return "the broadcast shape of the inputs"
+        if self.kind == "like":
+            return f"the shape of {self.source.name}"
+        kept = ", kept as 1" if self.keepdim else ""
+        return f"the shape of {self.source.name} reduced over dims {list(self.dims)}{kept}"
+
+    def answers(self) -> dict[str, Any]:
+        if self.kind == "like":
+            return {"like": self.source.name}
+        return {"reduce": self.source.name, "dims": list(self.dims), "keepdim": self.keepdim}
+
+
+@dataclass(frozen=True)
+class Output:
+    name: str
+    index: int
+    shape: OutputShape
+
+
+@dataclass(frozen=True)
 class Op:
     namespace: str
     name: str
@@ -196,6 +264,25 @@ class Op:
     params: tuple[Param, ...]
     expr: str | None = None
     tree: Any = field(default=None, repr=False, compare=False)
+    outputs: tuple[Output, ...] = ()
+    # kind: custom only: the user function runs once per row (last dim) on a bounded
+    # stack buffer instead of whole-tensor scratch from getTempBuffer.
+    rowwise: bool = False
+
+    @property
+    def n_outputs(self) -> int:
+        return len(self.outputs)
+
+    @property
+    def output_names(self) -> list[str]:
+        return [o.name for o in self.outputs]
+
+    @property
+    def outputs_are_default(self) -> bool:
+        """One output named `out` shaped like the first input: what a custom op without
+        `outputs:` gets (and what its user math from before outputs existed writes)."""
+        return (len(self.outputs) == 1 and self.outputs[0].name == "out"
+                and self.outputs[0].shape == OutputShape("like", self.inputs[0]))
 
     @property
     def qualified_name(self) -> str:
@@ -423,6 +510,10 @@ class Package:
                 entry["params"] = [{k: v for k, v in asdict(p).items() if k != "index"} for p in op.params]
             if op.expr is not None:
                 entry["expr"] = op.expr
+            if op.kind == "custom" and not op.outputs_are_default:
+                entry["outputs"] = [{"name": o.name, "shape": o.shape.answers()} for o in op.outputs]
+            if op.rowwise:
+                entry["rowwise"] = True
             out["ops"].append(entry)
         return out
 
@@ -540,6 +631,7 @@ def validate(raw: Any) -> Package:
 
 def _validate_op(path: str, raw: Any, namespace: str) -> Op:
     op = _require_mapping(path, raw)
+    _unsupported_keys(path, op, UNSUPPORTED_OP_KEYS)
     _unknown_keys(path, op, OP_KEYS)
     if op.get("name") in (None, ""):
         raise SpecError(f"{path}.name", "is required")
@@ -563,13 +655,20 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
 
     inputs_raw = op.get("inputs")
     if inputs_raw is None:
-        raise SpecError(f"{path}.inputs", "is required (one or two tensor names)")
-    if not isinstance(inputs_raw, list) or not 1 <= len(inputs_raw) <= MAX_INPUTS:
-        raise SpecError(f"{path}.inputs", f"must be a list of one or two tensor names, got {inputs_raw!r:.60}")
+        raise SpecError(f"{path}.inputs", f"is required (1 to {MAX_INPUTS} tensor names)")
+    if not isinstance(inputs_raw, list) or not inputs_raw:
+        raise SpecError(f"{path}.inputs", f"must be a list of 1 to {MAX_INPUTS} tensor names, got {inputs_raw!r:.60}")
+    if len(inputs_raw) > MAX_INPUTS:
+        raise SpecError(f"{path}.inputs", f"more than {MAX_INPUTS} inputs are not supported; workaround: "
+                        "torch.stack or torch.cat inputs of one shape into one tensor before the op, or "
+                        "split the op in two (docs/spec.md, Limits)")
     inputs: list[Input] = []
     used: dict[str, str] = {}
     for j, value in enumerate(inputs_raw):
         fp = f"{path}.inputs[{j}]"
+        if isinstance(value, dict):
+            raise SpecError(fp, "must be a tensor name: a per-input shape or dtype is not supported (every "
+                            "input is an 8-bit tensor of any shape; docs/spec.md, Limits)")
         n = _name(fp, names.check_snake, value)
         _name(fp, lambda v: names.check_free(v, argument_reserved()), n)
         _check_not_function(fp, n)
@@ -614,7 +713,127 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
         except expr_mod.ExprError as exc:
             raise SpecError(f"{path}.expr", str(exc)) from None
         expr_text = expr_text.strip()
-    return Op(namespace, name, qnn_type, kind, doc, tuple(inputs), tuple(params), expr_text, tree)
+
+    outputs = _validate_outputs(path, op, kind, inputs, used)
+    rowwise = _validate_rowwise(path, op, kind, outputs)
+    model = Op(namespace, name, qnn_type, kind, doc, tuple(inputs), tuple(params), expr_text, tree,
+               outputs, rowwise)
+    if kind == "custom":
+        _check_shape_members(model, used)
+    return model
+
+
+def _unsupported_keys(field_path: str, mapping: dict, unsupported: dict[str, str]) -> None:
+    for key in mapping:
+        if key in unsupported:
+            raise SpecError(f"{field_path}.{key}", unsupported[key])
+
+
+def _validate_outputs(path: str, op: dict, kind: str, inputs: list[Input],
+                      used: dict[str, str]) -> tuple[Output, ...]:
+    """The op's outputs; `used` holds the input and param names (output names join it)."""
+    outputs_raw = op.get("outputs")
+    if kind == "elementwise":
+        if outputs_raw is not None:
+            raise SpecError(f"{path}.outputs", "not supported for elementwise ops (their one output has the "
+                            "broadcast shape of the inputs); workaround: kind: custom, which may declare "
+                            f"up to {MAX_OUTPUTS} outputs of their own shapes")
+        return (Output("out", 0, OutputShape("broadcast")),)
+    if outputs_raw is None:
+        return (Output("out", 0, OutputShape("like", inputs[0])),)
+    if not isinstance(outputs_raw, list) or not outputs_raw:
+        raise SpecError(f"{path}.outputs", f"must be a list of 1 to {MAX_OUTPUTS} outputs "
+                        f"({{name, shape}}), got {outputs_raw!r:.60}")
+    if len(outputs_raw) > MAX_OUTPUTS:
+        raise SpecError(f"{path}.outputs", f"more than {MAX_OUTPUTS} outputs are not supported; workaround: "
+                        "split the op into several ops, or torch.stack outputs of one shape into one "
+                        "(docs/spec.md, Limits)")
+    by_name = {i.name: i for i in inputs}
+    outputs: list[Output] = []
+    for j, oraw in enumerate(outputs_raw):
+        fp = f"{path}.outputs[{j}]"
+        o = _require_mapping(fp, oraw)
+        _unsupported_keys(fp, o, UNSUPPORTED_OUTPUT_KEYS)
+        _unknown_keys(fp, o, OUTPUT_KEYS)
+        for key in OUTPUT_KEYS:
+            if key not in o:
+                raise SpecError(f"{fp}.{key}", "is required")
+        n = _name(f"{fp}.name", names.check_snake, o["name"])
+        if n == "out" and j != 0:
+            # `args->out` is the first output in the C API (user math written before
+            # outputs existed writes there).
+            raise SpecError(f"{fp}.name", "'out' may only name the first output (args->out in the C API)")
+        if n != "out":
+            _name(f"{fp}.name", lambda v: names.check_free(v, argument_reserved()), n)
+        if n in used:
+            raise SpecError(f"{fp}.name", f"duplicate name {n!r} (also {used[n]})")
+        used[n] = f"{fp}.name"
+        outputs.append(Output(n, j, _validate_shape(f"{fp}.shape", o["shape"], by_name)))
+    return tuple(outputs)
+
+
+def _check_shape_members(op: Op, used: dict[str, str]) -> None:
+    """The C API of a custom op gives every input and output `args-><name>_shape`
+    (include/ops/<qnn_type>_user.h): no other name may be one of those."""
+    for n in op.input_names + op.output_names:
+        member = f"{n}_shape"
+        if member in used:
+            raise SpecError(used[member], f"{member!r} is the member that holds the shape of {n!r} "
+                            f"in a custom op's args struct (args->{member})")
+
+
+def _validate_shape(fp: str, raw: Any, inputs: dict[str, Input]) -> OutputShape:
+    forms = "{like: <input>} or {reduce: <input>, dims: [ints], keepdim: bool}"
+    if isinstance(raw, list):
+        raise SpecError(fp, f"a fixed shape is not supported (a shape is {forms}); {SHAPE_WORKAROUND}")
+    if not isinstance(raw, dict):
+        raise SpecError(fp, f"must be {forms}, got {raw!r:.40}")
+    for key in raw:
+        if key not in SHAPE_KEYS:
+            raise SpecError(f"{fp}.{key}", f"shape form {str(key)!r:.40} is not supported (a shape is {forms}); "
+                            f"{SHAPE_WORKAROUND}")
+    if ("like" in raw) == ("reduce" in raw):
+        raise SpecError(fp, f"must hold exactly one of like, reduce: {forms}")
+    form = "like" if "like" in raw else "reduce"
+    source = raw[form]
+    if not isinstance(source, str) or source not in inputs:
+        raise SpecError(f"{fp}.{form}", f"must name an input of the op ({', '.join(inputs)}), got {source!r:.40}")
+    if form == "like":
+        for key in ("dims", "keepdim"):
+            if key in raw:
+                raise SpecError(f"{fp}.{key}", "is only for a reduce shape")
+        return OutputShape("like", inputs[source])
+    if "dims" not in raw:
+        raise SpecError(f"{fp}.dims", "is required for a reduce shape (a list of dims, e.g. [-1])")
+    dims = raw["dims"]
+    if not isinstance(dims, list) or not dims:
+        raise SpecError(f"{fp}.dims", f"must be a non-empty list of dims, got {dims!r:.40}")
+    for k, d in enumerate(dims):
+        if isinstance(d, bool) or not isinstance(d, int) or not -MAX_RANK <= d < MAX_RANK:
+            raise SpecError(f"{fp}.dims[{k}]", f"must be an integer in [{-MAX_RANK}, {MAX_RANK - 1}] "
+                            f"(tensors have at most {MAX_RANK} dims), got {d!r:.40}")
+        if d in dims[:k]:
+            raise SpecError(f"{fp}.dims[{k}]", f"duplicate dim {d}")
+    keepdim = _given(raw, "keepdim", False)
+    if not isinstance(keepdim, bool):
+        raise SpecError(f"{fp}.keepdim", f"must be true or false, got {keepdim!r:.40}")
+    return OutputShape("reduce", inputs[source], tuple(dims), keepdim)
+
+
+def _validate_rowwise(path: str, op: dict, kind: str, outputs: tuple[Output, ...]) -> bool:
+    rowwise = _given(op, "rowwise", False)
+    if not isinstance(rowwise, bool):
+        raise SpecError(f"{path}.rowwise", f"must be true or false, got {rowwise!r:.40}")
+    if not rowwise:
+        return False
+    if kind != "custom":
+        raise SpecError(f"{path}.rowwise", "is only for kind: custom (an elementwise kernel needs no scratch)")
+    for o in outputs:
+        if not (o.shape.kind == "like" or (o.shape.kind == "reduce" and o.shape.dims == (-1,))):
+            raise SpecError(f"{path}.rowwise", f"needs every output like an input or reduced over dims [-1] "
+                            f"(one row in, one row or one value out); output {o.name!r} is {o.shape.text}; "
+                            "workaround: rowwise: false (whole-tensor scratch)")
+    return True
 
 
 def _given(mapping: dict, key: str, default: Any) -> Any:
