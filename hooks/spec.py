@@ -252,6 +252,26 @@ class Output:
     index: int
     shape: OutputShape
 
+    @property
+    def py_spec_rule(self) -> str:
+        """The rule as the spec states it, a Python literal for the rendered tests
+        (tests/spec_values.py): ("broadcast",) | ("like", input name) |
+        ("reduce", input name, dims, keepdim)."""
+        sh = self.shape
+        if sh.kind == "broadcast":
+            return '("broadcast",)'
+        if sh.kind == "like":
+            return f'("like", "{sh.source.name}")'
+        return f'("reduce", "{sh.source.name}", {tuple(sh.dims)!r}, {sh.keepdim!r})'
+
+    @property
+    def xml_rank(self) -> str:
+        """`<Rank>` of the OpDef XML: 4D, the configuration verified on device, less the
+        dims a reduce without keepdim removes."""
+        if self.shape.kind == "reduce" and not self.shape.keepdim:
+            return f"{4 - len(self.shape.dims)}D"
+        return "4D"
+
 
 @dataclass(frozen=True)
 class Op:
@@ -276,6 +296,17 @@ class Op:
     @property
     def output_names(self) -> list[str]:
         return [o.name for o in self.outputs]
+
+    @property
+    def xml_input_shape_text(self) -> str:
+        if self.kind == "custom":
+            return "any shape"
+        return "same shape as the output" if self.n_inputs == 1 else "broadcasts with the other inputs (torch rules)"
+
+    def xml_output_shape_text(self, output: Output) -> str:
+        if output.shape.kind == "broadcast":
+            return "same shape as the inputs" if self.n_inputs == 1 else "the broadcast shape of the inputs"
+        return output.shape.text
 
     @property
     def outputs_are_default(self) -> bool:
@@ -404,18 +435,60 @@ class Op:
         return ", ".join(args)
 
     @property
+    def _schema_returns(self) -> str:
+        # Several outputs: a tuple, which ExecuTorch's builder turns into one QNN output
+        # tensor each (CustomOp.define_node reads node.meta["val"] as a tuple).
+        if self.n_outputs == 1:
+            return "Tensor"
+        return "(" + ", ".join("Tensor" for _ in self.outputs) + ")"
+
+    @property
     def schema(self) -> str:
         """The functional op, the one that is quantized, lowered and delegated."""
-        return f"{self.name}({self._schema_args}) -> Tensor"
+        return f"{self.name}({self._schema_args}) -> {self._schema_returns}"
 
     @property
     def custom_op_schema(self) -> str:
         """`schema=` of torch.library.custom_op: the functional schema without the name."""
-        return f"({self._schema_args}) -> Tensor"
+        return f"({self._schema_args}) -> {self._schema_returns}"
 
     @property
     def out_schema(self) -> str:
-        return f"{self.name}.out({self._schema_args}, *, Tensor(a!) out) -> Tensor(a!)"
+        """One keyword-only `Tensor(x!)` per output, named like the output, each with its
+        own alias set (a, b, c, d), returned in order: torch's convention for out variants
+        with several outputs (`var_mean.correction_out`)."""
+        sets = "abcd"
+        outs = ", ".join(f"Tensor({sets[o.index]}!) {o.name}" for o in self.outputs)
+        returns = [f"Tensor({sets[o.index]}!)" for o in self.outputs]
+        ret = returns[0] if len(returns) == 1 else "(" + ", ".join(returns) + ")"
+        return f"{self.name}.out({self._schema_args}, *, {outs}) -> {ret}"
+
+    @property
+    def py_returns(self) -> str:
+        """The return annotation of the op's Python functions."""
+        if self.n_outputs == 1:
+            return "torch.Tensor"
+        return "tuple[" + ", ".join("torch.Tensor" for _ in self.outputs) + "]"
+
+    @property
+    def py_out_kwargs(self) -> str:
+        """The keyword-only output arguments of the `.out` implementation."""
+        return ", ".join(f"{o.name}: torch.Tensor" for o in self.outputs)
+
+    @property
+    def py_output_rules(self) -> str:
+        """Each output's shape rule as a Python literal, read by ops.output_shapes:
+        ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim)."""
+        rules = []
+        for o in self.outputs:
+            sh = o.shape
+            if sh.kind == "broadcast":
+                rules.append('("broadcast",)')
+            elif sh.kind == "like":
+                rules.append(f'("like", {sh.source.index})')
+            else:
+                rules.append(f'("reduce", {sh.source.index}, {tuple(sh.dims)!r}, {sh.keepdim!r})')
+        return "(" + ", ".join(rules) + ("," if len(rules) == 1 else "") + ")"
 
     @property
     def torch_ops_path(self) -> str:
@@ -429,7 +502,7 @@ class Op:
             return None
         args = [f"Tensor {i.name}" for i in self.inputs]
         args += [f"{p.schema_type} {p.name}={_schema_default(p)}" for p in self.params]
-        return f"{self.name}.defaults({', '.join(args)}) -> Tensor"
+        return f"{self.name}.defaults({', '.join(args)}) -> {self._schema_returns}"
 
     @property
     def py_signature(self) -> str:
