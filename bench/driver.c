@@ -85,7 +85,7 @@ typedef struct {
 /* The tensor's layout in the given benchmark layout. `lead` is input 0: in the
  * transposed layout it alone is channels-last, so the kernel has to walk two
  * different memory orders at once. */
-static void make_desc(lpai_emu_desc *d, const shape_t *s, int layout, int lead, float scale,
+static void make_desc(lpai_emu_desc *d, const shape_t *s, int layout, int lead, int is_output, float scale,
                       int32_t zp)
 {
     memset(d, 0, sizeof *d);
@@ -107,7 +107,7 @@ static void make_desc(lpai_emu_desc *d, const shape_t *s, int layout, int lead, 
             d->stride[i] = st;
             st = st * s->dims[i] + (i + 1u == s->rank ? 4u : 16u);
         }
-    } else if (layout == L_BROADCAST && !lead) {
+    } else if (layout == L_BROADCAST && !lead && !is_output) {
         for (uint32_t i = 0; i < s->rank; ++i) {
             d->dims[i] = (i == 1u && s->rank >= 3u) ? s->dims[i] : 1u;
         }
@@ -182,7 +182,7 @@ static int setup(bench_case *c, const bench_op *o, const shape_t *s, int layout)
     }
     for (uint32_t k = 0; k < o->nin; ++k) {
         lpai_emu_desc d;
-        make_desc(&d, s, layout, k == 0, k_in_scale[k], k_in_zp[k]);
+        make_desc(&d, s, layout, k == 0, 0, k_in_scale[k], k_in_zp[k]);
         for (uint64_t e = 0; e < c->n; ++e) {
             codes[e] = next_byte();
         }
@@ -193,7 +193,7 @@ static int setup(bench_case *c, const bench_op *o, const shape_t *s, int layout)
     }
     free(codes);
     lpai_emu_desc d;
-    make_desc(&d, s, layout, 0, k_out_scale, k_out_zp);
+    make_desc(&d, s, layout, 0, 1, k_out_scale, k_out_zp);
     if (lpai_emu_add_output(&d) < 0) {
         return -1;
     }
