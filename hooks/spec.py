@@ -191,15 +191,22 @@ class StructField:
 
 
 # The one declaration of the fixed members of `<QnnType>_args`: the header and the
-# kernel are rendered from it, and its names are reserved for inputs and params.
+# kernel are rendered from it, and its names are reserved for inputs and params. They
+# describe the first output, as they did when a custom op had exactly one output of its
+# first input's shape: user math written then keeps compiling and computing the same.
+# Every tensor also has its own `<name>_shape` (Op.c_args_members).
 ARGS_STRUCT_FIELDS = (
-    StructField("out", "float *out", "write `count` values here (real values, not codes)",
-                "args.out = c->out;"),
-    StructField("rank", "uint32_t rank", "number of dims", "args.rank = c->rank;"),
-    StructField("dims", "uint32_t dims[LPAI_MAX_RANK]", "logical shape, dims[rank - 1] moves fastest",
-                "memcpy(args.dims, c->dims, sizeof args.dims);"),
-    StructField("count", "uint64_t count", "elements per tensor", "args.count = c->count;"),
+    StructField("out", "float *out", "the first output: write `count` real values (not codes)",
+                "args.out = c->out[0];"),
+    StructField("rank", "uint32_t rank", "rank of the first output", "args.rank = c->out_shape[0].rank;"),
+    StructField("dims", "uint32_t dims[LPAI_MAX_RANK]",
+                "the first output's logical shape, dims[rank - 1] moves fastest",
+                "memcpy(args.dims, c->out_shape[0].dims, sizeof args.dims);"),
+    StructField("count", "uint64_t count", "elements of the first output", "args.count = c->out_shape[0].count;"),
 )
+
+# The C spelling of each shape rule (enum of include/lpai_shapes.h).
+C_SHAPE_KINDS = {"broadcast": "LPAI_SHAPE_BROADCAST", "like": "LPAI_SHAPE_LIKE", "reduce": "LPAI_SHAPE_REDUCE"}
 
 
 @dataclass(frozen=True)
@@ -333,12 +340,23 @@ class Op:
         return doc_yaml(self.doc)
 
     @property
+    def _c_fixed_fields(self) -> list[StructField]:
+        """ARGS_STRUCT_FIELDS without `out` when the first output is itself named `out`."""
+        return [f for f in ARGS_STRUCT_FIELDS if not (f.name == "out" and self.outputs[0].name == "out")]
+
+    @property
     def c_args_members(self) -> list[str]:
         """The lines of `<QnnType>_args` (include/ops/<QnnType>_user.h) of a custom op:
-        the inputs, the fixed members of ARGS_STRUCT_FIELDS, the params."""
-        rows = [(f"const float *{i.name};", f'input "{i.name}", dequantized, `count` values')
-                for i in self.inputs]
-        rows += [(f"{f.decl};", f.comment) for f in ARGS_STRUCT_FIELDS]
+        each input and output with its own shape, the fixed members of
+        ARGS_STRUCT_FIELDS (the first output's), the params."""
+        rows = []
+        for i in self.inputs:
+            rows.append((f"const float *{i.name};", f'input "{i.name}", dequantized: {i.name}_shape.count values'))
+            rows.append((f"lpai_shape {i.name}_shape;", f'rank, dims and count of "{i.name}"'))
+        for o in self.outputs:
+            rows.append((f"float *{o.name};", f'output "{o.name}": write {o.name}_shape.count real values'))
+            rows.append((f"lpai_shape {o.name}_shape;", f"{o.shape.text}"))
+        rows += [(f"{f.decl};", f.comment) for f in self._c_fixed_fields]
         rows += [(f"float {p.name};", f'parameter "{p.name}" ({p.type}), default {p.default_xml}')
                  for p in self.params]
         width = max(len(decl) for decl, _ in rows)
@@ -347,9 +365,27 @@ class Op:
     @property
     def c_args_fill(self) -> list[str]:
         """The statements of `<QnnType>_call` that fill `args` from the dequantized call `c`."""
-        lines = [f"args.{i.name} = c->in[{i.index}];" for i in self.inputs]
-        lines += [f.fill for f in ARGS_STRUCT_FIELDS]
+        lines = []
+        for i in self.inputs:
+            lines += [f"args.{i.name} = c->in[{i.index}];", f"args.{i.name}_shape = c->in_shape[{i.index}];"]
+        for o in self.outputs:
+            lines += [f"args.{o.name} = c->out[{o.index}];", f"args.{o.name}_shape = c->out_shape[{o.index}];"]
+        lines += [f.fill for f in self._c_fixed_fields]
         lines += [f"args.{p.name} = c->params[{p.index}];" for p in self.params]
+        return lines
+
+    @property
+    def c_output_rules(self) -> list[str]:
+        """One `lpai_shape_rule` initialiser per output (include/lpai_shapes.h), with the
+        rule in words: the kernel and validateOp check each output's dims with it."""
+        lines = []
+        for o in self.outputs:
+            shape = o.shape
+            source = shape.source.index if shape.source is not None else 0
+            dims = list(shape.dims) + [0] * (5 - len(shape.dims))
+            init = (f"{{{C_SHAPE_KINDS[shape.kind]}, {source}u, {1 if shape.keepdim else 0}u, "
+                    f"{len(shape.dims)}u, {{{', '.join(str(d) for d in dims)}}}}}")
+            lines.append(f"{init}, /* {o.name}: {shape.text} */")
         return lines
 
     @property
