@@ -312,6 +312,11 @@ class Op:
         return output.shape.text
 
     @property
+    def outputs_md(self) -> str:
+        """The README's cell of the outputs: each name and its shape rule."""
+        return "; ".join(f"`{o.name}`: {doc_markdown(self.xml_output_shape_text(o))}" for o in self.outputs)
+
+    @property
     def outputs_are_default(self) -> bool:
         """One output named `out` shaped like the first input: what a custom op without
         `outputs:` gets (and what its user math from before outputs existed writes)."""

@@ -395,13 +395,15 @@ def test_the_args_struct_is_emitted_from_the_declaration_and_its_members_are_res
     body = re.search(r"typedef struct \{(.*?)\} MyNorm_args;", header, re.DOTALL).group(1)
     body = re.sub(r"/\*.*?\*/", "", body, flags=re.DOTALL)
     members = re.findall(r"(\w+)\s*(?:\[[^\]]*\])?\s*;", body)
-    assert members[:2] == ["a", "b"] and members[-1] == "scale"
-    fixed = members[2:-1]
-    assert fixed == [f.name for f in spec.ARGS_STRUCT_FIELDS]
+    # Each input and the default output `out` with its own shape, then the fixed members
+    # (the first output's rank, dims, count; `out` is already there), then the params.
+    assert members[:6] == ["a", "a_shape", "b", "b_shape", "out", "out_shape"] and members[-1] == "scale"
+    fixed = members[6:-1]
+    assert fixed == [f.name for f in spec.ARGS_STRUCT_FIELDS if f.name != "out"]
     kernel = render_template("op_package/*/src/ops/*_inference.c.jinja", pkg, op)
     for member in members:
         assert re.search(rf"args\.{member}\b", kernel), f"{member} is never filled"
-    for member in fixed:
+    for member in [f.name for f in spec.ARGS_STRUCT_FIELDS]:
         for field in ("inputs", "params"):
             raw = {"name": "my_norm", "kind": "custom", "inputs": ["a"]}
             if field == "inputs":
