@@ -481,6 +481,16 @@ class Op:
         return ", ".join(f"{o.name}: torch.Tensor" for o in self.outputs)
 
     @property
+    def py_output_names(self) -> str:
+        """The output names as a Python tuple of strings: `("mean", "centered")`, `("out",)`."""
+        return _py_tuple([f'"{o.name}"' for o in self.outputs])
+
+    @property
+    def py_output_vars(self) -> str:
+        """The `.out` keyword arguments as a Python tuple: `(mean, centered)`, `(out,)`."""
+        return _py_tuple(self.output_names)
+
+    @property
     def py_output_rules(self) -> str:
         """Each output's shape rule as a Python literal, read by ops.output_shapes:
         ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim)."""
@@ -493,7 +503,7 @@ class Op:
                 rules.append(f'("like", {sh.source.index})')
             else:
                 rules.append(f'("reduce", {sh.source.index}, {tuple(sh.dims)!r}, {sh.keepdim!r})')
-        return "(" + ", ".join(rules) + ("," if len(rules) == 1 else "") + ")"
+        return _py_tuple(rules)
 
     @property
     def torch_ops_path(self) -> str:
@@ -594,6 +604,11 @@ class Package:
                 entry["rowwise"] = True
             out["ops"].append(entry)
         return out
+
+
+def _py_tuple(items: list[str]) -> str:
+    """A Python tuple display of `items` (already Python source)."""
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
 
 def _schema_default(p: Param) -> str:
