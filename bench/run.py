@@ -37,7 +37,7 @@ sys.path.insert(0, str(REPO))
 
 from hooks import spec as spec_mod  # noqa: E402  (the template's own spec model)
 
-DEFAULT_SPECS = ("examples/scale.yaml", "examples/activations.yaml", "bench/nary.yaml")
+DEFAULT_SPECS = ("examples/scale.yaml", "examples/activations.yaml", "examples/shapes.yaml")
 # What LPAI's always-on models run (tens to a few thousand elements) and two large
 # feature maps.
 DEFAULT_SHAPES = ("1,16", "1,64", "1,8,8,8", "1,40,49", "1,32,28,28", "1,64,112,112")

@@ -49,6 +49,9 @@ MAX_OUTPUTS = 4
 # reduce dim must name one of these axes.
 MAX_RANK = 5
 MAX_PARAMS = 8
+# The longest row of a `rowwise: true` custom op (LPAI_ROW_MAX, include/lpai_conventions.h):
+# the docs compute the stack buffer from it.
+LPAI_ROW_MAX = 256
 MAX_DOC = 200
 # Numbers as people write them in YAML: YAML 1.1 (PyYAML, copier) reads `1e-6` as a
 # string (it wants `1.0e-6`), so a float param's default may be such a string.
@@ -378,6 +381,47 @@ class Op:
         lines += [f.fill for f in self._c_fixed_fields]
         lines += [f"args.{p.name} = c->params[{p.index}];" for p in self.params]
         return lines
+
+    # The shape the docs use to put a figure on a custom op's scratch: a mid-sized
+    # feature map of the always-on models LPAI runs (bench/run.py measures the same).
+    SCRATCH_SAMPLE_SHAPE = (1, 32, 28, 28)
+
+    def output_shape_for(self, output: Output, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+        """The shape of `output` for inputs of `shapes`, by its rule (as lpai_shapes.h)."""
+        rule = output.shape
+        if rule.kind == "broadcast":
+            rank = max(len(s) for s in shapes)
+            padded = [(1,) * (rank - len(s)) + tuple(s) for s in shapes]
+            return tuple(max(dims) for dims in zip(*padded))
+        source = tuple(shapes[rule.source.index])
+        if rule.kind == "like":
+            return source
+        reduced = {d % len(source) for d in rule.dims}
+        return tuple(1 if d in reduced else n for d, n in enumerate(source)
+                     if d not in reduced or rule.keepdim)
+
+    @property
+    def scratch_bytes(self) -> int:
+        """Bytes of scratch of a custom op for inputs of SCRATCH_SAMPLE_SHAPE: whole
+        tensors, every input and output as float in the getTempBuffer buffer; rowwise,
+        (inputs + outputs) x LPAI_ROW_MAX floats of the kernel's stack."""
+        if self.rowwise:
+            return (self.n_inputs + self.n_outputs) * LPAI_ROW_MAX * 4
+        shapes = [self.SCRATCH_SAMPLE_SHAPE] * self.n_inputs
+        counts = [math.prod(s) for s in shapes]
+        counts += [math.prod(self.output_shape_for(o, shapes)) for o in self.outputs]
+        return 4 * sum(counts)
+
+    @property
+    def scratch_md(self) -> str:
+        """The scratch of a custom op in words (README, Markdown; names and ints only)."""
+        names = " + ".join(f"`{n}`" for n in self.input_names + [o.name for o in self.outputs])
+        if self.rowwise:
+            return (f"rowwise: ({self.n_inputs} + {self.n_outputs}) x LPAI_ROW_MAX ({LPAI_ROW_MAX}) floats on "
+                    f"the kernel's stack, {self.scratch_bytes:,} bytes; no getTempBuffer")
+        sample = ", ".join(str(n) for n in self.SCRATCH_SAMPLE_SHAPE)
+        return (f"whole tensors from getTempBuffer: 4 bytes x the elements of {names}; "
+                f"{self.scratch_bytes:,} bytes for inputs of shape ({sample})")
 
     @property
     def c_output_rules(self) -> list[str]:

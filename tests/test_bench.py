@@ -24,10 +24,10 @@ RUN = ROOT / "bench" / "run.py"
 # tails and no two dimensions of the padded layout merge.
 TINY = "1,3,5,7"
 # Elementwise ops of examples/scale.yaml (1 unary), examples/activations.yaml (2 unary,
-# 2 binary) and bench/nary.yaml (1 of three inputs): every op runs in three layouts, the
-# ops of two or more inputs also with their other inputs broadcast.
-N_OPS = 6
-N_MULTI_INPUT = 3
+# 2 binary) and examples/shapes.yaml (1 binary, 1 of three inputs): every op runs in
+# three layouts, the ops of two or more inputs also with their other inputs broadcast.
+N_OPS = 7
+N_MULTI_INPUT = 4
 LAYOUTS = {"contig", "strided", "transposed", "broadcast"}
 N_CASES = N_OPS * 3 + N_MULTI_INPUT
 
@@ -64,7 +64,7 @@ def test_kernel_output_equals_baseline_byte_for_byte(bench_run):
     inputs = {re.search(r"op=(\w+) inputs=(\d)", line).groups() for line in checks}
     assert ("fma3", "3") in inputs and ("add_scaled", "2") in inputs
     assert {line.split()[1] for line in checks if "layout=broadcast" in line} == {
-        "op=add_scaled", "op=soft_min", "op=fma3"}
+        "op=add_scaled", "op=soft_min", "op=add_bias", "op=fma3"}
     for line in checks:
         assert line.endswith("kernel==baseline==reference"), line
     # The layouts really exercise both loops of the kernels.
