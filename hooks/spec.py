@@ -525,6 +525,44 @@ class Op:
         return ", ".join(f"{o.name}: torch.Tensor" for o in self.outputs)
 
     @property
+    def py_inputs(self) -> str:
+        """The input names as Python call arguments: `x, bias`."""
+        return ", ".join(self.input_names)
+
+    @property
+    def py_input_shapes(self) -> str:
+        """A Python list of the inputs' shapes: `[x.shape, bias.shape]`."""
+        return "[" + ", ".join(f"{n}.shape" for n in self.input_names) + "]"
+
+    @property
+    def py_output_returns(self) -> str:
+        """What the `.out` implementation returns: its output arguments, `mean, centered`."""
+        return ", ".join(self.output_names)
+
+    @property
+    def py_spec_outputs(self) -> str:
+        """tests/spec_values.py: a tuple of (name, rule as the spec states it) per output."""
+        return _py_tuple([f'("{o.name}", {o.py_spec_rule})' for o in self.outputs])
+
+    @property
+    def output_labels(self) -> list[str]:
+        """How the device reports name each output: the op, plus the output's name when
+        the op has several (`ns::center:mean`)."""
+        if self.n_outputs == 1:
+            return [self.qualified_name]
+        return [f"{self.qualified_name}:{o.name}" for o in self.outputs]
+
+    @property
+    def py_output_names(self) -> str:
+        """The output names as a Python tuple of strings: `("mean", "centered")`, `("out",)`."""
+        return _py_tuple([f'"{o.name}"' for o in self.outputs])
+
+    @property
+    def py_output_vars(self) -> str:
+        """The `.out` keyword arguments as a Python tuple: `(mean, centered)`, `(out,)`."""
+        return _py_tuple(self.output_names)
+
+    @property
     def py_output_rules(self) -> str:
         """Each output's shape rule as a Python literal, read by ops.output_shapes:
         ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim)."""
@@ -537,7 +575,7 @@ class Op:
                 rules.append(f'("like", {sh.source.index})')
             else:
                 rules.append(f'("reduce", {sh.source.index}, {tuple(sh.dims)!r}, {sh.keepdim!r})')
-        return "(" + ", ".join(rules) + ("," if len(rules) == 1 else "") + ")"
+        return _py_tuple(rules)
 
     @property
     def torch_ops_path(self) -> str:
@@ -638,6 +676,11 @@ class Package:
                 entry["rowwise"] = True
             out["ops"].append(entry)
         return out
+
+
+def _py_tuple(items: list[str]) -> str:
+    """A Python tuple display of `items` (already Python source)."""
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
 
 def _schema_default(p: Param) -> str:

@@ -606,3 +606,36 @@ def test_max_rank_is_the_kernels():
     header = (TEMPLATE / "op_package").glob("*/include/lpai_conventions.h*")
     text = "".join(p.read_text() for p in header)
     assert re.search(rf"#define LPAI_MAX_RANK {spec.MAX_RANK}u\b", text)
+
+
+def test_schemas_of_an_op_with_several_outputs():
+    op = spec.validate(custom(name="center", params=[{"name": "eps", "type": "float", "default": 0.5}], outputs=[
+        {"name": "mean", "shape": {"reduce": "x", "dims": [-1], "keepdim": True}},
+        {"name": "centered", "shape": {"like": "x"}}])).ops[0]
+    assert op.schema == "center(Tensor x, float eps) -> (Tensor, Tensor)"
+    assert op.custom_op_schema == "(Tensor x, float eps) -> (Tensor, Tensor)"
+    # One keyword-only out tensor per output, each its own alias set (torch's var_mean.correction_out).
+    assert op.out_schema == ("center.out(Tensor x, float eps, *, Tensor(a!) mean, Tensor(b!) centered) "
+                             "-> (Tensor(a!), Tensor(b!))")
+    assert op.defaults_schema == "center.defaults(Tensor x, float eps=0.5) -> (Tensor, Tensor)"
+    assert op.py_returns == "tuple[torch.Tensor, torch.Tensor]"
+    assert (op.py_output_names, op.py_output_vars) == ('("mean", "centered")', "(mean, centered)")
+    assert op.py_output_rules == '(("reduce", 0, (-1,), True), ("like", 0))'
+    assert [o.py_spec_rule for o in op.outputs] == ['("reduce", "x", (-1,), True)', '("like", "x")']
+    assert [o.xml_rank for o in op.outputs] == ["4D", "4D"]
+    single = spec.validate(minimal(inputs=["a", "b"], expr="a + b")).ops[0]
+    assert single.out_schema == "mul3.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)"
+    assert (single.py_returns, single.py_output_names, single.py_output_vars) == ("torch.Tensor", '("out",)', "(out,)")
+    assert single.py_output_rules == '(("broadcast",),)'
+    assert single.outputs_md == "`out`: the broadcast shape of the inputs"
+
+
+def test_schemas_parse_with_torch():
+    torch = pytest.importorskip("torch")
+    op = spec.validate(custom(outputs=[{"name": "lo", "shape": {"like": "x"}},
+                                       {"name": "hi", "shape": {"reduce": "x", "dims": [0]}}])).ops[0]
+    for text in (op.schema, op.out_schema):
+        parsed = torch._C.parse_schema(f"my_ops::{text}")
+        assert len(parsed.returns) == 2
+    out = torch._C.parse_schema(f"my_ops::{op.out_schema}")
+    assert [a.name for a in out.arguments if a.is_out] == ["lo", "hi"]
