@@ -24,8 +24,8 @@ def test_output_rules_as_c_initialisers():
     assert rules[0].startswith("{LPAI_SHAPE_REDUCE, 0u, 1u, 2u, {-1, 1, 0, 0, 0}}, /* mean: ")
     assert rules[1].startswith("{LPAI_SHAPE_LIKE, 1u, 0u, 0u, {0, 0, 0, 0, 0}}, /* centered: ")
     binary = _op({"name": "add2", "inputs": ["a", "b"], "expr": "a + b"})
-    assert binary.c_output_rules == ["{LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, "
-                                     "/* out: the broadcast shape of the inputs */"]
+    assert binary.c_output_rules == [("{LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, "
+                                      "/* out: the broadcast shape of the inputs */")]
 
 
 def test_args_struct_keeps_the_members_of_one_output():
