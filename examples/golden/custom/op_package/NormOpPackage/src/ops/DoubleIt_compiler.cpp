@@ -1,0 +1,24 @@
+// This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+//
+// DoubleIt: the compiler side of torch op norm_ops::double_it. Host library only
+// (the DSP build compiles *_inference.c alone).
+#include "lpai_sdk.h"
+#include "lpai_validate.h"
+
+extern "C" QnnOpPackage_OperationInfo_t get_DoubleIt_opInfo_Inference(void);
+
+static Qnn_ErrorHandle_t validate_op(Qnn_OpConfig_t cfg)
+{
+    return lpai_validate_op("DoubleIt", &cfg, nullptr, nullptr, 0u);
+}
+
+static Qnn_ErrorHandle_t temp_buffer_size(Qnn_OpConfig_t cfg, size_t *bytes)
+{
+    return lpai_temp_bytes_elementwise(&cfg, bytes);
+}
+
+extern "C" QnnOpPackage_OperationInfo_t get_DoubleIt_opInfo_Compiler(void)
+{
+    const auto inference = get_DoubleIt_opInfo_Inference();
+    return lpai_compiler_info(inference, validate_op, temp_buffer_size);
+}

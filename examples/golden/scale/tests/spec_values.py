@@ -1,0 +1,32 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""What the spec says about each op, written out by the template: the expected values of
+the tests, independent of the package under test."""
+
+# What the spec says each op's schemas are; compared through torch's own parser/printer.
+SPEC_SCHEMAS = {
+    "mul3": (
+        "my_ops::mul3(Tensor input, float factor) -> Tensor",
+        "my_ops::mul3.out(Tensor input, float factor, *, Tensor(a!) out) -> Tensor(a!)",
+    ),
+}
+
+
+# The spec's param defaults, written out by the template (not read from the package).
+SPEC_DEFAULTS = {
+    "mul3": {
+        "factor": 3.0,
+    },
+}
+
+
+def other_params(op):
+    """Non-default values for every param, so that a dropped param cannot go unnoticed."""
+    values = []
+    for _name, kind, default in op.params:
+        if kind == "bool":
+            values.append(not default)
+        elif kind == "int":  # stays in [0, 2**32 - 1], what ExecuTorch can send
+            values.append(default + 1 if default < 2**32 - 1 else default - 1)
+        else:
+            values.append(default * 1.5 + 0.25)
+    return values
