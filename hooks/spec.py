@@ -866,6 +866,11 @@ class Package:
         return [op for op in self.ops if op.kind == "custom"]
 
     @property
+    def custom_ops_by_name(self) -> list[Op]:
+        """The custom ops sorted by name: the order of their imports that ruff's isort keeps."""
+        return sorted(self.custom_ops, key=lambda op: op.name)
+
+    @property
     def n_ops(self) -> int:
         return len(self.ops)
 
