@@ -145,9 +145,9 @@ def _hard_swish_ish_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     _result = (_result,)
     for _name, _out, _value in zip(("out",), (out,), _result):
         if _out.shape != _value.shape:
-            # One string, whatever the op's name: the formatter leaves it as it is.
-            _message = f"act_ops::hard_swish_ish.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}"
-            raise ValueError(_message)
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::hard_swish_ish"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
         _out.copy_(_value)
     return out
 
@@ -186,9 +186,9 @@ def _scaled_tanh_out(x: torch.Tensor, gain: float, shift: int, *, out: torch.Ten
     _result = (_result,)
     for _name, _out, _value in zip(("out",), (out,), _result):
         if _out.shape != _value.shape:
-            # One string, whatever the op's name: the formatter leaves it as it is.
-            _message = f"act_ops::scaled_tanh.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}"
-            raise ValueError(_message)
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::scaled_tanh"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
         _out.copy_(_value)
     return out
 
@@ -231,9 +231,9 @@ def _add_scaled_out(a: torch.Tensor, b: torch.Tensor, alpha: float, *, out: torc
     _result = (_result,)
     for _name, _out, _value in zip(("out",), (out,), _result):
         if _out.shape != _value.shape:
-            # One string, whatever the op's name: the formatter leaves it as it is.
-            _message = f"act_ops::add_scaled.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}"
-            raise ValueError(_message)
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::add_scaled"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
         _out.copy_(_value)
     return out
 
@@ -276,9 +276,9 @@ def _soft_min_out(a: torch.Tensor, b: torch.Tensor, *, out: torch.Tensor) -> tor
     _result = (_result,)
     for _name, _out, _value in zip(("out",), (out,), _result):
         if _out.shape != _value.shape:
-            # One string, whatever the op's name: the formatter leaves it as it is.
-            _message = f"act_ops::soft_min.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}"
-            raise ValueError(_message)
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::soft_min"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
         _out.copy_(_value)
     return out
 

@@ -145,9 +145,9 @@ def _my_norm_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     _result = (_result,)
     for _name, _out, _value in zip(("out",), (out,), _result):
         if _out.shape != _value.shape:
-            # One string, whatever the op's name: the formatter leaves it as it is.
-            _message = f"norm_ops::my_norm.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}"
-            raise ValueError(_message)
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "norm_ops::my_norm"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
         _out.copy_(_value)
     return out
 
@@ -183,9 +183,9 @@ def _double_it_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     _result = (_result,)
     for _name, _out, _value in zip(("out",), (out,), _result):
         if _out.shape != _value.shape:
-            # One string, whatever the op's name: the formatter leaves it as it is.
-            _message = f"norm_ops::double_it.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}"
-            raise ValueError(_message)
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "norm_ops::double_it"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
         _out.copy_(_value)
     return out
 

@@ -145,9 +145,9 @@ def _mul3_out(input: torch.Tensor, factor: float, *, out: torch.Tensor) -> torch
     _result = (_result,)
     for _name, _out, _value in zip(("out",), (out,), _result):
         if _out.shape != _value.shape:
-            # One string, whatever the op's name: the formatter leaves it as it is.
-            _message = f"my_ops::mul3.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}"
-            raise ValueError(_message)
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "my_ops::mul3"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
         _out.copy_(_value)
     return out
 

@@ -145,9 +145,9 @@ def _add_bias_out(x: torch.Tensor, bias: torch.Tensor, *, out: torch.Tensor) -> 
     _result = (_result,)
     for _name, _out, _value in zip(("out",), (out,), _result):
         if _out.shape != _value.shape:
-            # One string, whatever the op's name: the formatter leaves it as it is.
-            _message = f"shape_ops::add_bias.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}"
-            raise ValueError(_message)
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "shape_ops::add_bias"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
         _out.copy_(_value)
     return out
 
@@ -183,9 +183,9 @@ def _fma3_out(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, *, out: torch.T
     _result = (_result,)
     for _name, _out, _value in zip(("out",), (out,), _result):
         if _out.shape != _value.shape:
-            # One string, whatever the op's name: the formatter leaves it as it is.
-            _message = f"shape_ops::fma3.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}"
-            raise ValueError(_message)
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "shape_ops::fma3"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
         _out.copy_(_value)
     return out
 
@@ -221,9 +221,9 @@ def _channel_mean_out(x: torch.Tensor, *, mean: torch.Tensor) -> torch.Tensor:
     _result = (_result,)
     for _name, _out, _value in zip(("mean",), (mean,), _result):
         if _out.shape != _value.shape:
-            # One string, whatever the op's name: the formatter leaves it as it is.
-            _message = f"shape_ops::channel_mean.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}"
-            raise ValueError(_message)
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "shape_ops::channel_mean"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
         _out.copy_(_value)
     return mean
 
@@ -258,9 +258,9 @@ def _center_out(x: torch.Tensor, *, mean: torch.Tensor, centered: torch.Tensor) 
     _result = eager.center(x)
     for _name, _out, _value in zip(("mean", "centered"), (mean, centered), _result):
         if _out.shape != _value.shape:
-            # One string, whatever the op's name: the formatter leaves it as it is.
-            _message = f"shape_ops::center.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}"
-            raise ValueError(_message)
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "shape_ops::center"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
         _out.copy_(_value)
     return mean, centered
 
@@ -296,9 +296,9 @@ def _rms_norm_out(x: torch.Tensor, eps: float, *, y: torch.Tensor) -> torch.Tens
     _result = (_result,)
     for _name, _out, _value in zip(("y",), (y,), _result):
         if _out.shape != _value.shape:
-            # One string, whatever the op's name: the formatter leaves it as it is.
-            _message = f"shape_ops::rms_norm.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}"
-            raise ValueError(_message)
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "shape_ops::rms_norm"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
         _out.copy_(_value)
     return y
 
