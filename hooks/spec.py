@@ -681,11 +681,6 @@ class Op:
         return ", ".join(f"{o.name}: torch.Tensor" for o in self.outputs)
 
     @property
-    def py_inputs(self) -> str:
-        """The input names as Python call arguments: `x, bias`."""
-        return ", ".join(self.input_names)
-
-    @property
     def py_input_shapes(self) -> str:
         """A Python list of the inputs' shapes: `[x.shape, bias.shape]`."""
         return "[" + ", ".join(f"{n}.shape" for n in self.input_names) + "]"
