@@ -3,12 +3,15 @@ PYTHON ?= python3
 SPEC ?= examples/scale.yaml
 DEST ?= build/example
 
-.PHONY: help setup example test
+.PHONY: help setup example test golden lint format
 
 help:
 	@echo "make example [SPEC=examples/scale.yaml] [DEST=build/example]"
 	@echo "              install, render SPEC into DEST (replacing it) and run its tests"
 	@echo "make test     install and run the template's whole test suite"
+	@echo "make golden   regenerate examples/golden/ (fresh renders of examples/*.yaml; tests/test_golden.py)"
+	@echo "make lint     ruff check, ruff format --check (and clang-format on bench/) on the template's sources"
+	@echo "make format   ruff format and the safe ruff fixes, in place"
 	@echo "make bench    the kernel benchmark: one BENCH line per (op, layout, shape) (docs/benchmark.md)"
 
 setup:
@@ -26,9 +29,22 @@ JOBS ?= 2
 test: setup
 	$(PYTHON) -m pytest -n $(JOBS) --dist worksteal
 
+# The template's own sources (the rendered projects are linted by tests/test_render.py).
+lint: setup
+	PYTHON=$(PYTHON) scripts/lint.sh
+
+format: setup
+	$(PYTHON) -m ruff check --fix .
+	$(PYTHON) -m ruff format .
+
 # The kernel benchmark (docs/benchmark.md): renders the example specs, builds every
 # elementwise kernel against the host emulator, checks it against the per-element
 # baseline and prints one BENCH line per (op, layout, shape). Needs valgrind.
 .PHONY: bench
 bench: setup
 	$(PYTHON) bench/run.py
+
+# The golden renders (examples/golden/<example>/): a fresh render of each example spec,
+# kept in the repository so that a pull request shows its effect on the generated code.
+golden: setup
+	$(PYTHON) tests/golden.py

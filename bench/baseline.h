@@ -11,7 +11,7 @@
  * generated kernel's: the benchmark then compares equal work, and tests/test_bench.py
  * proves it. It shares no code with the template's kernels on purpose; only the
  * helper functions of the expression grammar (lpai_sigmoidf, ...) come from the
- * rendered lpai_conventions.h, because they are part of the op's definition.
+ * rendered lpai_expr_math.h, because they are part of the op's definition.
  */
 #ifndef BENCH_BASELINE_H
 #define BENCH_BASELINE_H
@@ -35,9 +35,8 @@ typedef float (*bl_math_fn)(const float *in, const float *params);
 /* always_inline with a constant `math` at each instantiation, so the op's math is
  * inlined into the loop as it would be in a hand-written kernel: the baseline pays
  * for its approach, not for an indirect call. */
-static inline __attribute__((always_inline)) void
-bl_run(const bl_tensor *in, uint32_t nin, const bl_tensor *out, const float *params,
-       bl_math_fn math)
+static inline __attribute__((always_inline)) void bl_run(const bl_tensor *in, uint32_t nin, const bl_tensor *out,
+                                                         const float *params, bl_math_fn math)
 {
     uint64_t count = 1u;
     for (uint32_t d = 0; d < out->rank; ++d) {
@@ -61,8 +60,7 @@ bl_run(const bl_tensor *in, uint32_t nin, const bl_tensor *out, const float *par
             const int32_t in_lo = -128 - in[k].offset;
             const uint32_t stored = in[k].data[off];
             /* The stored byte minus the offset, wrapped into the code window. */
-            const int32_t code =
-                (int32_t)((stored - (uint32_t)in[k].offset - (uint32_t)in_lo) & 0xFFu) + in_lo;
+            const int32_t code = (int32_t)((stored - (uint32_t)in[k].offset - (uint32_t)in_lo) & 0xFFu) + in_lo;
             v[k] = in[k].scale * (float)code;
         }
         float c = math(v, params) * inv;

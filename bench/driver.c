@@ -30,7 +30,7 @@
 #include <time.h>
 
 #include "lpai_emu.c"
-#include "lpai_conventions.h" /* the expression grammar's helpers (lpai_sigmoidf, ...) */
+#include "lpai_expr_math.h" /* the expression grammar's helpers (lpai_sigmoidf, ...) */
 #include "baseline.h"
 
 #if defined(__has_include)
@@ -48,8 +48,7 @@
 #define CALLGRIND_DUMP_STATS_AT(label) ((void)(label))
 #endif
 
-typedef void (*bench_baseline_fn)(const bl_tensor *in, uint32_t nin, const bl_tensor *out,
-                                  const float *params);
+typedef void (*bench_baseline_fn)(const bl_tensor *in, uint32_t nin, const bl_tensor *out, const float *params);
 
 typedef struct {
     const char *name;     /* torch op name, as printed */
@@ -85,8 +84,7 @@ typedef struct {
 /* The tensor's layout in the given benchmark layout. `lead` is input 0: in the
  * transposed layout it alone is channels-last, so the kernel has to walk two
  * different memory orders at once. */
-static void make_desc(lpai_emu_desc *d, const shape_t *s, int layout, int lead, int is_output, float scale,
-                      int32_t zp)
+static void make_desc(lpai_emu_desc *d, const shape_t *s, int layout, int lead, int is_output, float scale, int32_t zp)
 {
     memset(d, 0, sizeof *d);
     d->rank = s->rank;
@@ -307,8 +305,7 @@ static int do_case(const char *mode, const bench_op *o, const shape_t *s, int la
     int bad = 0;
     const char *tag_fmt = "op=%s inputs=%u layout=%s shape=%s elems=%llu";
     char tag[256];
-    snprintf(tag, sizeof tag, tag_fmt, o->name, o->nin, k_layouts[layout], shape,
-             (unsigned long long)c.n);
+    snprintf(tag, sizeof tag, tag_fmt, o->name, o->nin, k_layouts[layout], shape, (unsigned long long)c.n);
     if (strcmp(mode, "check") == 0) {
         const size_t bytes = g_node.out[0].bytes;
         const int32_t rc_fast = run_fast(&c);
@@ -322,9 +319,8 @@ static int do_case(const char *mode, const bench_op *o, const shape_t *s, int la
         run_baseline(&c, o);
         const uint64_t d_base = count_diff(fast, c.bl_buf, bytes);
         const uint64_t d_ref = count_diff(fast, g_node.out[0].buf, bytes);
-        printf("CHECK %s path=%s rc=%d,%d bytes=%llu diff_baseline=%llu diff_reference=%llu\n", tag,
-               path, rc_fast, rc_ref, (unsigned long long)bytes, (unsigned long long)d_base,
-               (unsigned long long)d_ref);
+        printf("CHECK %s path=%s rc=%d,%d bytes=%llu diff_baseline=%llu diff_reference=%llu\n", tag, path, rc_fast,
+               rc_ref, (unsigned long long)bytes, (unsigned long long)d_base, (unsigned long long)d_ref);
         bad = rc_fast != 0 || rc_ref != 0 || d_base != 0 || d_ref != 0;
         free(fast);
     } else if (strcmp(mode, "count") == 0) {

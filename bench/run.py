@@ -52,8 +52,15 @@ BINARY_MAX = 40.0
 # Three inputs: a third dequantization and a third operand copy per element.
 NARY_MAX = 60.0
 
-CFLAGS = ("-std=c11", "-O2", "-g", "-ffp-contract=off", "-DLPAI_HOST_EMULATOR",
-          "-DLPAI_INFERENCE_ONLY", "-DLPAI_EMU_OWN_DECLS")
+CFLAGS = (
+    "-std=c11",
+    "-O2",
+    "-g",
+    "-ffp-contract=off",
+    "-DLPAI_HOST_EMULATOR",
+    "-DLPAI_INFERENCE_ONLY",
+    "-DLPAI_EMU_OWN_DECLS",
+)
 
 
 class BenchError(RuntimeError):
@@ -77,8 +84,21 @@ def have_callgrind() -> str | None:
 def render(spec: Path, dest: Path) -> None:
     # --vcs-ref HEAD: the working tree (uncommitted changes included) rather than the
     # newest tag, so the kernels benchmarked are the ones being edited.
-    cmd = [sys.executable, "-m", "copier", "copy", "--trust", "--defaults", "--quiet",
-           "--vcs-ref", "HEAD", "--data-file", str(spec), str(REPO), str(dest)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "copier",
+        "copy",
+        "--trust",
+        "--defaults",
+        "--quiet",
+        "--vcs-ref",
+        "HEAD",
+        "--data-file",
+        str(spec),
+        str(REPO),
+        str(dest),
+    ]
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
         raise BenchError(f"copier failed for {spec}:\n{res.stdout}{res.stderr}")
@@ -113,7 +133,8 @@ def ops_header(pkg) -> tuple[str, list]:
             "",
         ]
         out += lines
-        kinds = ", ".join("'%s'" % {"float": "f", "int": "i", "bool": "b"}[p.type] for p in op.params)
+        letter = {"float": "f", "int": "i", "bool": "b"}
+        kinds = ", ".join(f"'{letter[p.type]}'" for p in op.params)
         values = ", ".join(c_double(p.default) for p in op.params)
         entries.append(
             f'    {{"{op.name}", "{op.qnn_type}", {op.n_inputs}u, {op.n_params}u, {{{kinds or "0"}}}, '
@@ -134,11 +155,22 @@ def build(project: Path, work: Path) -> Path:
     sources += sorted(pkg_dir.glob("user/*.c"))
     exe = work / f"bench_{pkg_dir.name}"
     cc = os.environ.get("CC", "cc")
-    cmd = [cc, *CFLAGS, f"-I{pkg_dir / 'include'}", f"-I{pkg_dir / 'host'}", f"-I{BENCH}",
-           f"-I{work}", *map(str, sources), str(BENCH / "driver.c"), "-o", str(exe), "-lm",
-           # Bind libm at load time: the first counted call must not pay the lazy
-           # symbol resolution of expf/tanhf.
-           "-Wl,-z,now"]
+    cmd = [
+        cc,
+        *CFLAGS,
+        f"-I{pkg_dir / 'include'}",
+        f"-I{pkg_dir / 'host'}",
+        f"-I{BENCH}",
+        f"-I{work}",
+        *map(str, sources),
+        str(BENCH / "driver.c"),
+        "-o",
+        str(exe),
+        "-lm",
+        # Bind libm at load time: the first counted call must not pay the lazy
+        # symbol resolution of expf/tanhf.
+        "-Wl,-z,now",
+    ]
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
         raise BenchError(f"build failed:\n{' '.join(cmd)}\n{res.stderr}")
@@ -171,8 +203,14 @@ def count(exe: Path, shapes, work: Path, env) -> dict:
     """Instructions per call, keyed by (which, op, layout, shape)."""
     out_dir = Path(tempfile.mkdtemp(prefix="cg-", dir=work))
     base = out_dir / "cg.out"
-    prefix = ("valgrind", "--tool=callgrind", "--collect-atstart=no", "--instr-atstart=no",
-              "-q", f"--callgrind-out-file={base}")
+    prefix = (
+        "valgrind",
+        "--tool=callgrind",
+        "--collect-atstart=no",
+        "--instr-atstart=no",
+        "-q",
+        f"--callgrind-out-file={base}",
+    )
     run_driver(exe, "count", shapes, env, prefix)
     counts = {}
     for dump in out_dir.glob("cg.out.*"):
@@ -219,12 +257,17 @@ def band_summary(rows: list[tuple[int, str, int, float, float]]) -> list[str]:
             continue
         name = f"{lo:,}-{hi - 1:,}" if hi else f">={lo:,}"
         worst = min(inside, key=lambda r: r[4] / r[3])
-        most = {k: max(r[3] for r in inside if min(r[2], 3) == k) for k in (1, 2, 3)
-                if any(min(r[2], 3) == k for r in inside)}
-        lines.append(f"BAND elems={name} target_ratio>={least:g} worst_ratio={worst[4] / worst[3]:.2f} "
-                     f"({worst[1]}) max_instr_per_elem_unary={most.get(1, float('nan')):.2f} "
-                     f"max_instr_per_elem_binary={most.get(2, float('nan')):.2f} "
-                     f"max_instr_per_elem_nary={most.get(3, float('nan')):.2f}")
+        most = {
+            k: max(r[3] for r in inside if min(r[2], 3) == k)
+            for k in (1, 2, 3)
+            if any(min(r[2], 3) == k for r in inside)
+        }
+        lines.append(
+            f"BAND elems={name} target_ratio>={least:g} worst_ratio={worst[4] / worst[3]:.2f} "
+            f"({worst[1]}) max_instr_per_elem_unary={most.get(1, float('nan')):.2f} "
+            f"max_instr_per_elem_binary={most.get(2, float('nan')):.2f} "
+            f"max_instr_per_elem_nary={most.get(3, float('nan')):.2f}"
+        )
     return lines
 
 
@@ -239,8 +282,12 @@ def main(argv=None) -> int:
     ap.add_argument("--time-ms", type=float, default=150.0, help="timing budget per case")
     ap.add_argument("--workdir", help="keep renders and builds here instead of a temp dir")
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
-    ap.add_argument("--path", choices=("auto", "direct", "table"), default="auto",
-                    help="force one of the kernel's paths (table: unary ops only; binary ops run direct)")
+    ap.add_argument(
+        "--path",
+        choices=("auto", "direct", "table"),
+        default="auto",
+        help="force one of the kernel's paths (table: unary ops only; binary ops run direct)",
+    )
     args = ap.parse_args(argv)
 
     env = dict(os.environ, BENCH_TIME_MS=str(args.time_ms))
@@ -288,8 +335,10 @@ def main(argv=None) -> int:
             raise BenchError("no case ran (--ops selects no elementwise op of the specs)")
         if args.check_only or args.print_checks:
             for r in checked:
-                print(f"CHECK op={r['op']} inputs={r['inputs']} layout={r['layout']} shape={r['shape']} "
-                      f"path={r['path']} bytes={r['bytes']} kernel==baseline==reference")
+                print(
+                    f"CHECK op={r['op']} inputs={r['inputs']} layout={r['layout']} shape={r['shape']} "
+                    f"path={r['path']} bytes={r['bytes']} kernel==baseline==reference"
+                )
         if args.check_only:
             return 0
         log(f"check: {len(checked)} cases, kernel == baseline == reference, byte for byte")
@@ -316,9 +365,11 @@ def main(argv=None) -> int:
             x = fast[0] / fast[1] if fast else float("nan")
             y = base[0] / base[1] if base else float("nan")
             shape = r["shape"]
-            print(f"BENCH op={r['op']} inputs={r['inputs']} layout={r['layout']} shape={shape} "
-                  f"instr_per_elem={x:.2f} baseline_instr_per_elem={y:.2f} "
-                  f"ns_per_elem={times[key]:.3f}")
+            print(
+                f"BENCH op={r['op']} inputs={r['inputs']} layout={r['layout']} shape={shape} "
+                f"instr_per_elem={x:.2f} baseline_instr_per_elem={y:.2f} "
+                f"ns_per_elem={times[key]:.3f}"
+            )
             if fast and base:
                 rec = {"instr": x, "base": y, "inputs": int(r["inputs"]), "layout": r["layout"], "elems": fast[1]}
                 why = verdict(rec)

@@ -36,9 +36,7 @@ def _load_hooks_package():
     name = f"_qnn_op_template_hooks_{digest}"
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(
-        name, _HERE / "__init__.py", submodule_search_locations=[str(_HERE)]
-    )
+    spec = importlib.util.spec_from_file_location(name, _HERE / "__init__.py", submodule_search_locations=[str(_HERE)])
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)

@@ -25,19 +25,44 @@ MAX_DEPTH = 32
 MAX_LITERAL = 1e30
 MIN_LITERAL = 1e-30
 
+
+@dataclass(frozen=True)
+class Function:
+    """One function of the expression language, every spelling of it in one row."""
+
+    name: str
+    arity: int
+    torch: str  # str.format template over the rendered arguments
+    numpy: str  # float64, written independently of the torch form (tests/reference.py)
+    c: str  # float C; the lpai_* helpers live in the rendered C headers
+    cost: int  # instructions per evaluation, scalar (callgrind, gcc -O2, host)
+    library_call: bool = False  # a libm call: keeps the kernel's blocked loop from vectorising
+
+
+# The one table of functions: parse, to_torch, to_numpy, to_c and cost read it.
+FUNCTION_TABLE: tuple[Function, ...] = (
+    Function("abs", 1, "torch.abs({0})", "np.abs({0})", "fabsf({0})", 1),
+    Function("min", 2, "torch.minimum({0}, {1})", "np.minimum({0}, {1})", "lpai_minf({0}, {1})", 4),
+    Function("max", 2, "torch.maximum({0}, {1})", "np.maximum({0}, {1})", "lpai_maxf({0}, {1})", 4),
+    Function(
+        "clamp",
+        3,
+        "torch.clamp({0}, {1}, {2})",
+        "np.minimum(np.maximum({0}, {1}), {2})",
+        "lpai_minf(lpai_maxf({0}, {1}), {2})",
+        8,
+    ),
+    Function("exp", 1, "torch.exp({0})", "np.exp({0})", "lpai_expf({0})", 24),
+    Function("log", 1, "torch.log({0})", "np.log({0})", "logf({0})", 30, library_call=True),
+    Function("sqrt", 1, "torch.sqrt({0})", "np.sqrt({0})", "sqrtf({0})", 20, library_call=True),
+    Function("tanh", 1, "torch.tanh({0})", "np.tanh({0})", "lpai_tanhf({0})", 40),
+    Function("sigmoid", 1, "torch.sigmoid({0})", "(1.0 / (1.0 + np.exp(-({0}))))", "lpai_sigmoidf({0})", 30),
+    Function("relu", 1, "torch.relu({0})", "np.maximum({0}, 0.0)", "lpai_reluf({0})", 1),
+)
+_BY_NAME: Mapping[str, Function] = {f.name: f for f in FUNCTION_TABLE}
+
 # name -> number of arguments
-FUNCTIONS: Mapping[str, int] = {
-    "abs": 1,
-    "min": 2,
-    "max": 2,
-    "clamp": 3,
-    "exp": 1,
-    "log": 1,
-    "sqrt": 1,
-    "tanh": 1,
-    "sigmoid": 1,
-    "relu": 1,
-}
+FUNCTIONS: Mapping[str, int] = {f.name: f.arity for f in FUNCTION_TABLE}
 
 _ALPHABET = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ .+-*/(),")
 
@@ -136,8 +161,9 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
         try:
             value = float(value)
         except OverflowError:
-            raise ExprError(f"literal {_short(node.value)} is outside [{MIN_LITERAL:g}, {MAX_LITERAL:g}] "
-                            "or not finite") from None
+            raise ExprError(
+                f"literal {_short(node.value)} is outside [{MIN_LITERAL:g}, {MAX_LITERAL:g}] or not finite"
+            ) from None
         if not math.isfinite(value) or (value != 0 and not MIN_LITERAL <= abs(value) <= MAX_LITERAL):
             raise ExprError(f"literal {value!r} is outside [{MIN_LITERAL:g}, {MAX_LITERAL:g}] or not finite")
         return Num(value)
@@ -187,7 +213,9 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
         ast.NamedExpr: "assignments",
     }
     what = next((v for k, v in kinds.items() if isinstance(node, k)), type(node).__name__)
-    raise ExprError(f"{what} are not allowed (allowed: numbers, input/param names, + - * /, unary -, parentheses, {', '.join(FUNCTIONS)})")
+    raise ExprError(
+        f"{what} are not allowed (allowed: numbers, input/param names, + - * /, unary -, parentheses, {', '.join(FUNCTIONS)})"
+    )
 
 
 def _python_constant(node: Node) -> float | None:
@@ -215,8 +243,10 @@ def _check_constant_divisions(node: Node) -> None:
     divided by 0 is inf or NaN in torch and numpy, as in C)."""
     if isinstance(node, Bin):
         if node.op == "/" and _python_constant(node.left) is not None and _python_constant(node.right) == 0:
-            raise ExprError("divides by a constant equal to 0 (Python raises ZeroDivisionError where C "
-                            "gives inf); divide by an input or a param, or write the value meant")
+            raise ExprError(
+                "divides by a constant equal to 0 (Python raises ZeroDivisionError where C "
+                "gives inf); divide by an input or a param, or write the value meant"
+            )
         _check_constant_divisions(node.left)
         _check_constant_divisions(node.right)
     elif isinstance(node, Neg):
@@ -260,8 +290,12 @@ def c_float(value: float) -> str:
     return text + "f"
 
 
-def _render(node: Node, var: Callable[[Var], str], num: Callable[[float], str],
-            call: Callable[[str, list[str], tuple[Node, ...]], str]) -> str:
+def _render(
+    node: Node,
+    var: Callable[[Var], str],
+    num: Callable[[float], str],
+    call: Callable[[str, list[str], tuple[Node, ...]], str],
+) -> str:
     if isinstance(node, Num):
         return num(node.value)
     if isinstance(node, Var):
@@ -279,21 +313,8 @@ def to_torch(node: Node) -> str:
 
     def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
         # torch functions need tensors: a purely constant argument becomes a 0-d tensor.
-        args = [f"torch.as_tensor({a}, dtype=torch.float32)" if _is_constant(n) else a
-                for a, n in zip(args, nodes)]
-        table = {
-            "abs": "torch.abs({0})",
-            "min": "torch.minimum({0}, {1})",
-            "max": "torch.maximum({0}, {1})",
-            "clamp": "torch.clamp({0}, {1}, {2})",
-            "exp": "torch.exp({0})",
-            "log": "torch.log({0})",
-            "sqrt": "torch.sqrt({0})",
-            "tanh": "torch.tanh({0})",
-            "sigmoid": "torch.sigmoid({0})",
-            "relu": "torch.relu({0})",
-        }
-        return table[func].format(*args)
+        args = [f"torch.as_tensor({a}, dtype=torch.float32)" if _is_constant(n) else a for a, n in zip(args, nodes)]
+        return _BY_NAME[func].torch.format(*args)
 
     return _render(node, lambda v: v.name, py_float, call)
 
@@ -302,19 +323,7 @@ def to_numpy(node: Node) -> str:
     """float64 numpy expression, written independently of the torch mapping."""
 
     def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
-        table = {
-            "abs": "np.abs({0})",
-            "min": "np.minimum({0}, {1})",
-            "max": "np.maximum({0}, {1})",
-            "clamp": "np.minimum(np.maximum({0}, {1}), {2})",
-            "exp": "np.exp({0})",
-            "log": "np.log({0})",
-            "sqrt": "np.sqrt({0})",
-            "tanh": "np.tanh({0})",
-            "sigmoid": "(1.0 / (1.0 + np.exp(-({0}))))",
-            "relu": "np.maximum({0}, 0.0)",
-        }
-        return table[func].format(*args)
+        return _BY_NAME[func].numpy.format(*args)
 
     return _render(node, lambda v: v.name, py_float, call)
 
@@ -327,38 +336,30 @@ def to_c(node: Node) -> str:
     """float C expression; inputs are `in_<name>`, params `p_<name>`."""
 
     def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
-        table = {
-            "abs": "fabsf({0})",
-            "min": "lpai_minf({0}, {1})",
-            "max": "lpai_maxf({0}, {1})",
-            "clamp": "lpai_minf(lpai_maxf({0}, {1}), {2})",
-            "exp": "lpai_expf({0})",
-            "log": "logf({0})",
-            "sqrt": "sqrtf({0})",
-            "tanh": "lpai_tanhf({0})",
-            "sigmoid": "lpai_sigmoidf({0})",
-            "relu": "lpai_reluf({0})",
-        }
-        return table[func].format(*args)
+        return _BY_NAME[func].c.format(*args)
 
     return _render(node, lambda v: c_var(v.name, v.is_input), c_float, call)
 
 
 # ---- cost estimate, for the kernel's choice of path (lpai_glue.h) -----------------
-# Instructions per evaluation of each construct, scalar, measured with callgrind on
-# the host (gcc -O2); log and sqrt are libm calls, which also keep the kernel's
-# blocked loop from vectorising.
+# Instructions per evaluation of each operator, scalar, measured with callgrind on
+# the host (gcc -O2); the functions' costs are in FUNCTION_TABLE.
 COSTS: Mapping[str, int] = {
-    "num": 0, "var": 0, "neg": 1, "+": 1, "-": 1, "*": 1, "/": 4,
-    "abs": 1, "min": 4, "max": 4, "clamp": 8, "exp": 24, "sigmoid": 30, "relu": 1,
-    "tanh": 40, "log": 30, "sqrt": 20,
+    "num": 0,
+    "var": 0,
+    "neg": 1,
+    "+": 1,
+    "-": 1,
+    "*": 1,
+    "/": 4,
+    **{f.name: f.cost for f in FUNCTION_TABLE},
 }
-LIBRARY_CALLS = frozenset({"log", "sqrt"})
+LIBRARY_CALLS = frozenset(f.name for f in FUNCTION_TABLE if f.library_call)
 
 
 @dataclass(frozen=True)
 class Cost:
-    scalar: int       # instructions per element, one element at a time
+    scalar: int  # instructions per element, one element at a time
     vectorises: bool  # no library call: the blocked loop runs it in SIMD lanes
 
 
@@ -375,5 +376,7 @@ def cost(node: Node) -> Cost:
         left, right = cost(node.left), cost(node.right)
         return Cost(left.scalar + right.scalar + COSTS[node.op], left.vectorises and right.vectorises)
     args = [cost(a) for a in node.args]
-    return Cost(sum(a.scalar for a in args) + COSTS[node.func],
-                node.func not in LIBRARY_CALLS and all(a.vectorises for a in args))
+    return Cost(
+        sum(a.scalar for a in args) + COSTS[node.func],
+        node.func not in LIBRARY_CALLS and all(a.vectorises for a in args),
+    )

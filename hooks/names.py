@@ -71,8 +71,10 @@ class NameError_(ValueError):
 def _check_identifier(value: object, pattern: re.Pattern, style: str, max_len: int) -> str:
     if isinstance(value, bool):
         # YAML 1.1 (PyYAML, copier) reads on/off/yes/no/y/n/true/false as booleans.
-        raise NameError_(f"must be a string, got {value!r}: YAML reads on/off/yes/no/y/n unquoted "
-                         "as a boolean, quote the name ('on')")
+        raise NameError_(
+            f"must be a string, got {value!r}: YAML reads on/off/yes/no/y/n unquoted "
+            "as a boolean, quote the name ('on')"
+        )
     if not isinstance(value, str):
         raise NameError_(f"must be a string, got {type(value).__name__}")
     if not pattern.match(value):
@@ -85,8 +87,12 @@ def _check_identifier(value: object, pattern: re.Pattern, style: str, max_len: i
 
 def check_snake(value: object) -> str:
     """A snake_case identifier valid in Python, C, C++, torch schemas and shell."""
-    _check_identifier(value, SNAKE_RE, "snake_case identifier (lowercase letter first, then "
-                      "lowercase letters, digits or _)", MAX_SNAKE)
+    _check_identifier(
+        value,
+        SNAKE_RE,
+        "snake_case identifier (lowercase letter first, then lowercase letters, digits or _)",
+        MAX_SNAKE,
+    )
     if "__" in value or value.endswith("_"):
         raise NameError_(f"{value!r} must not contain '__' or end with '_' (reserved in C/C++)")
     return value
@@ -94,8 +100,9 @@ def check_snake(value: object) -> str:
 
 def check_camel(value: object) -> str:
     """A CamelCase identifier valid as a C symbol prefix, XML attribute and file name."""
-    return _check_identifier(value, CAMEL_RE, "CamelCase identifier (uppercase letter first, "
-                             "then letters or digits)", MAX_CAMEL)
+    return _check_identifier(
+        value, CAMEL_RE, "CamelCase identifier (uppercase letter first, then letters or digits)", MAX_CAMEL
+    )
 
 
 def _check_reserved(value: str) -> None:
@@ -163,7 +170,9 @@ def _rendered_name(rel: Path) -> str:
 @functools.cache
 def _python_templates() -> tuple[tuple[str, ast.Module], ...]:
     out = []
-    for path in sorted(TEMPLATE_DIR.rglob("*.py.jinja")):
+    # Plain `.py` files are copied verbatim (`_templates_suffix: .jinja`): read them too.
+    paths = [*TEMPLATE_DIR.rglob("*.py.jinja"), *TEMPLATE_DIR.rglob("*.py")]
+    for path in sorted(p for p in paths if "__pycache__" not in p.parts):
         tree = _python_of_template(path.read_text(encoding="utf-8"))
         if tree is None:
             raise RuntimeError(f"{path}: the template's Python does not parse once its Jinja is removed")
@@ -171,8 +180,12 @@ def _python_templates() -> tuple[tuple[str, ast.Module], ...]:
     return tuple(out)
 
 
-_DISPLAY = {"pkg.namespace": "<namespace>", "pkg.package_name": "<package_name>",
-            "op.name": "<op>", "op.qnn_type": "<qnn_type>"}
+_DISPLAY = {
+    "pkg.namespace": "<namespace>",
+    "pkg.package_name": "<package_name>",
+    "op.name": "<op>",
+    "op.qnn_type": "<qnn_type>",
+}
 
 
 def _display(rel: str) -> str:
@@ -216,18 +229,21 @@ def generated_modules() -> dict[str, str]:
     its root."""
     out: dict[str, str] = {}
     # Folders the project creates at its root (build outputs), as its .gitignore lists them.
-    for line in (TEMPLATE_DIR / ".gitignore.jinja").read_text(encoding="utf-8").splitlines():
+    for line in (TEMPLATE_DIR / ".gitignore").read_text(encoding="utf-8").splitlines():
         folder = line.strip().strip("/")
         if folder.isidentifier():
-            out[folder] = (f"is a folder the rendered project creates at its root ({folder}/); "
-                           "the package would clash with it")
+            out[folder] = (
+                f"is a folder the rendered project creates at its root ({folder}/); the package would clash with it"
+            )
     for root in IMPORT_ROOTS:
         for entry in sorted((TEMPLATE_DIR / root).iterdir()):
             name = _rendered_name(Path(entry.name))
             if name.isidentifier():
                 where = entry.name.removesuffix(".jinja")
-                out[name] = (f"is a module of the rendered project ({'' if root == '.' else root + '/'}{where}); "
-                             "the package would shadow it")
+                out[name] = (
+                    f"is a module of the rendered project ({'' if root == '.' else root + '/'}{where}); "
+                    "the package would shadow it"
+                )
     return out
 
 
@@ -255,7 +271,9 @@ def builtins_used_by_generated_functions() -> dict[str, str]:
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and node.id in PYTHON_BUILTINS:
-                out.setdefault(node.id, f"is a Python builtin that the generated {rel} uses; the spec's name would shadow it")
+                out.setdefault(
+                    node.id, f"is a Python builtin that the generated {rel} uses; the spec's name would shadow it"
+                )
     return out
 
 
@@ -266,8 +284,12 @@ def _class_attributes(tree: ast.Module, cls: str) -> set[str]:
             for sub in ast.walk(node):
                 if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     found.add(sub.name)
-                elif (isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store)
-                      and isinstance(sub.value, ast.Name) and sub.value.id == "self"):
+                elif (
+                    isinstance(sub, ast.Attribute)
+                    and isinstance(sub.ctx, ast.Store)
+                    and isinstance(sub.value, ast.Name)
+                    and sub.value.id == "self"
+                ):
                     found.add(sub.attr)
             return found
     return set()

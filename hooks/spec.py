@@ -21,8 +21,10 @@ from typing import Any
 from . import expr as expr_mod
 from . import names
 
-# The SoCs whose LPAI hardware ExecuTorch knows (get_soc_to_lpai_hw_ver_map in 1.5.1).
-LPAI_SOCS = ("SM8850", "SAR2230P")
+# The SoCs whose LPAI hardware ExecuTorch knows, with their LPAI hardware version
+# (get_soc_to_lpai_hw_ver_map in 1.5.1).  The rendered <namespace>/_package.py carries it.
+LPAI_HW_VERSION = {"SM8850": 6, "SAR2230P": 6}
+LPAI_SOCS = tuple(LPAI_HW_VERSION)
 # Hexagon DSP targets an op package can be built for.  Independent of the SoC: on
 # SM8850 the HTP is V81 and the LPAI hardware V6 while the op package builds for v79.
 HEXAGON_ARCHS = ("v68", "v69", "v73", "v75", "v79", "v81")
@@ -49,9 +51,12 @@ MAX_OUTPUTS = 4
 # reduce dim must name one of these axes.
 MAX_RANK = 5
 MAX_PARAMS = 8
-# The longest row of a `rowwise: true` custom op (LPAI_ROW_MAX, include/lpai_conventions.h):
-# the docs compute the stack buffer from it.
+# The longest row of a `rowwise: true` custom op: LPAI_ROW_MAX of include/lpai_package.h,
+# which sizes the kernel's stack buffer; the docs compute that buffer from it.
 LPAI_ROW_MAX = 256
+# Fixed by the QNN SDK: its LPAI makefiles name the island library so, whatever the package.
+ISLAND_LIBRARY_NAME = "libLpaiOpPackageIsland.so"
+LPAI_SDK_HEADER = "QNN/LPAI/QnnLpaiOpPackage.h"
 MAX_DOC = 200
 # Numbers as people write them in YAML: YAML 1.1 (PyYAML, copier) reads `1e-6` as a
 # string (it wants `1.0e-6`), so a float param's default may be such a string.
@@ -68,18 +73,24 @@ UINT32_MAX = 2**32 - 1
 
 # What people write that the template does not support: the rule and the workaround,
 # so that the refusal reads as a limit, not as a typo ("unknown key").
-DTYPE_WORKAROUND = ("not supported: every input and output is an 8-bit quantized tensor (activation_dtype "
-                    "uint8); workaround: return an integer result as a float output and round it on the CPU "
-                    "after the op (`.round().long()`, exact for up to 256 values), or keep a 16-bit or float "
-                    "op out of the delegated graph (docs/spec.md, Limits)")
-SHAPE_WORKAROUND = ("workaround: reshape, permute, expand, slice or cat in torch before or after the op (the "
-                    "QNN backend lowers those itself), and declare the op's own outputs with kind: custom "
-                    "(docs/spec.md, Limits)")
+DTYPE_WORKAROUND = (
+    "not supported: every input and output is an 8-bit quantized tensor (activation_dtype "
+    "uint8); workaround: return an integer result as a float output and round it on the CPU "
+    "after the op (`.round().long()`, exact for up to 256 values), or keep a 16-bit or float "
+    "op out of the delegated graph (docs/spec.md, Limits)"
+)
+SHAPE_WORKAROUND = (
+    "workaround: reshape, permute, expand, slice or cat in torch before or after the op (the "
+    "QNN backend lowers those itself), and declare the op's own outputs with kind: custom "
+    "(docs/spec.md, Limits)"
+)
 UNSUPPORTED_OP_KEYS = {
     "dtype": DTYPE_WORKAROUND,
-    "shape": ("not supported: inputs take any shape at run time and an output's shape follows from its "
-              "inputs; declare outputs: [{name, shape: {like: <input>}}] or {reduce: <input>, dims: [...]} "
-              "with kind: custom; " + SHAPE_WORKAROUND),
+    "shape": (
+        "not supported: inputs take any shape at run time and an output's shape follows from its "
+        "inputs; declare outputs: [{name, shape: {like: <input>}}] or {reduce: <input>, dims: [...]} "
+        "with kind: custom; " + SHAPE_WORKAROUND
+    ),
     "output": "not supported; the key is `outputs:`, a list (kind: custom only; docs/spec.md)",
 }
 UNSUPPORTED_OUTPUT_KEYS = {"dtype": DTYPE_WORKAROUND, "type": DTYPE_WORKAROUND}
@@ -182,6 +193,26 @@ class Param:
         """How the kernel reads the scalar (lpai_param_kind in lpai_glue.h)."""
         return {"float": "LPAI_PARAM_F32", "int": "LPAI_PARAM_U32", "bool": "LPAI_PARAM_U32_BOOL"}[self.type]
 
+    @property
+    def c_test_kind(self) -> str:
+        """The scalar type host/test_kernels.c sends it as (the emulator's P_F32/P_U32)."""
+        return "P_F32" if self.type == "float" else "P_U32"
+
+    @property
+    def c_name(self) -> str:
+        """The name as a C string literal (a checked identifier: nothing to escape)."""
+        return f'"{self.name}"'
+
+    @property
+    def py_op_info(self) -> str:
+        """The (name, type, default) tuple of OpInfo.params in ops.py."""
+        return f'("{self.name}", "{self.type}", {self.default_py})'
+
+    @property
+    def md(self) -> str:
+        """`name: type = default`, as README's op table lists it."""
+        return f"{self.name}: {self.type} = {self.default_py}"
+
 
 @dataclass(frozen=True)
 class StructField:
@@ -199,17 +230,31 @@ class StructField:
 # first input's shape: user math written then keeps compiling and computing the same.
 # Every tensor also has its own `<name>_shape` (Op.c_args_members).
 ARGS_STRUCT_FIELDS = (
-    StructField("out", "float *out", "the first output: write `count` real values (not codes)",
-                "args.out = c->out[0];"),
+    StructField(
+        "out", "float *out", "the first output: write `count` real values (not codes)", "args.out = c->out[0];"
+    ),
     StructField("rank", "uint32_t rank", "rank of the first output", "args.rank = c->out_shape[0].rank;"),
-    StructField("dims", "uint32_t dims[LPAI_MAX_RANK]",
-                "the first output's logical shape, dims[rank - 1] moves fastest",
-                "memcpy(args.dims, c->out_shape[0].dims, sizeof args.dims);"),
+    StructField(
+        "dims",
+        "uint32_t dims[LPAI_MAX_RANK]",
+        "the first output's logical shape, dims[rank - 1] moves fastest",
+        "memcpy(args.dims, c->out_shape[0].dims, sizeof args.dims);",
+    ),
     StructField("count", "uint64_t count", "elements of the first output", "args.count = c->out_shape[0].count;"),
 )
 
+# The scalar arguments of an elementwise op's `_math<n>` (one per input), and the C
+# type of that function by input count (include/lpai_elementwise.h).
+C_SCALAR_ARGS = ("a", "b", "c", "d")
+C_MATH_FN_TYPES = ("lpai_unary_fn", "lpai_binary_fn", "lpai_ternary_fn", "lpai_quaternary_fn")
+
 # The C spelling of each shape rule (enum of include/lpai_shapes.h).
 C_SHAPE_KINDS = {"broadcast": "LPAI_SHAPE_BROADCAST", "like": "LPAI_SHAPE_LIKE", "reduce": "LPAI_SHAPE_REDUCE"}
+
+
+# The output argument of every `.out` overload (its schema and the Python function
+# behind it): declared once here, reserved for inputs and params from this declaration.
+OUT_ARGUMENT = "out"
 
 
 @dataclass(frozen=True)
@@ -320,8 +365,11 @@ class Op:
     def outputs_are_default(self) -> bool:
         """One output named `out` shaped like the first input: what a custom op without
         `outputs:` gets (and what its user math from before outputs existed writes)."""
-        return (len(self.outputs) == 1 and self.outputs[0].name == "out"
-                and self.outputs[0].shape == OutputShape("like", self.inputs[0]))
+        return (
+            len(self.outputs) == 1
+            and self.outputs[0].name == "out"
+            and self.outputs[0].shape == OutputShape("like", self.inputs[0])
+        )
 
     @property
     def qualified_name(self) -> str:
@@ -365,8 +413,7 @@ class Op:
             rows.append((f"float *{o.name};", f'output "{o.name}": write {o.name}_shape.count real values'))
             rows.append((f"lpai_shape {o.name}_shape;", f"{o.shape.text}"))
         rows += [(f"{f.decl};", f.comment) for f in self._c_fixed_fields]
-        rows += [(f"float {p.name};", f'parameter "{p.name}" ({p.type}), default {p.default_xml}')
-                 for p in self.params]
+        rows += [(f"float {p.name};", f'parameter "{p.name}" ({p.type}), default {p.default_xml}') for p in self.params]
         width = max(len(decl) for decl, _ in rows)
         return [f"{decl:<{width}} /* {comment} */" for decl, comment in rows]
 
@@ -397,8 +444,7 @@ class Op:
         if rule.kind == "like":
             return source
         reduced = {d % len(source) for d in rule.dims}
-        return tuple(1 if d in reduced else n for d, n in enumerate(source)
-                     if d not in reduced or rule.keepdim)
+        return tuple(1 if d in reduced else n for d, n in enumerate(source) if d not in reduced or rule.keepdim)
 
     @property
     def scratch_bytes(self) -> int:
@@ -417,11 +463,15 @@ class Op:
         """The scratch of a custom op in words (README, Markdown; names and ints only)."""
         names = " + ".join(f"`{n}`" for n in self.input_names + [o.name for o in self.outputs])
         if self.rowwise:
-            return (f"rowwise: ({self.n_inputs} + {self.n_outputs}) x LPAI_ROW_MAX ({LPAI_ROW_MAX}) floats on "
-                    f"the kernel's stack, {self.scratch_bytes:,} bytes; no getTempBuffer")
+            return (
+                f"rowwise: ({self.n_inputs} + {self.n_outputs}) x LPAI_ROW_MAX ({LPAI_ROW_MAX}) floats on "
+                f"the kernel's stack, {self.scratch_bytes:,} bytes; no getTempBuffer"
+            )
         sample = ", ".join(str(n) for n in self.SCRATCH_SAMPLE_SHAPE)
-        return (f"whole tensors from getTempBuffer: 4 bytes x the elements of {names}; "
-                f"{self.scratch_bytes:,} bytes for inputs of shape ({sample})")
+        return (
+            f"whole tensors from getTempBuffer: 4 bytes x the elements of {names}; "
+            f"{self.scratch_bytes:,} bytes for inputs of shape ({sample})"
+        )
 
     @property
     def c_output_rules(self) -> list[str]:
@@ -432,8 +482,10 @@ class Op:
             shape = o.shape
             source = shape.source.index if shape.source is not None else 0
             dims = list(shape.dims) + [0] * (5 - len(shape.dims))
-            init = (f"{{{C_SHAPE_KINDS[shape.kind]}, {source}u, {1 if shape.keepdim else 0}u, "
-                    f"{len(shape.dims)}u, {{{', '.join(str(d) for d in dims)}}}}}")
+            init = (
+                f"{{{C_SHAPE_KINDS[shape.kind]}, {source}u, {1 if shape.keepdim else 0}u, "
+                f"{len(shape.dims)}u, {{{', '.join(str(d) for d in dims)}}}}}"
+            )
             lines.append(f"{init}, /* {o.name}: {shape.text} */")
         return lines
 
@@ -462,6 +514,105 @@ class Op:
         args = [f"float {expr_mod.c_var(i.name, True)}" for i in self.inputs]
         args += [f"float {expr_mod.c_var(p.name, False)}" for p in self.params]
         return ", ".join(args)
+
+    @property
+    def c_math_call_v(self) -> str:
+        """Arguments of `<QnnType>_math` in `_math_v(in, params)`: in[0], ..., params[0], ..."""
+        return _join([f"in[{i.index}]" for i in self.inputs] + [f"params[{p.index}]" for p in self.params])
+
+    @property
+    def c_math_call_scalar(self) -> str:
+        """Arguments of `<QnnType>_math` in `_math1(a, params)` ... `_math4(a, b, c, d, params)`."""
+        return _join(list(C_SCALAR_ARGS[: self.n_inputs]) + [f"params[{p.index}]" for p in self.params])
+
+    @property
+    def c_math_scalar_params(self) -> str:
+        """The parameters of `_math<n>`, the blocked loop's form of the math: `float a, float b, const float *params`."""
+        return _join([f"float {a}" for a in C_SCALAR_ARGS[: self.n_inputs]] + ["const float *params"])
+
+    @property
+    def c_math_fn_type(self) -> str:
+        """The C type of `_math<n>` (lpai_elementwise.h): lpai_unary_fn ... lpai_quaternary_fn."""
+        return C_MATH_FN_TYPES[self.n_inputs - 1]
+
+    @property
+    def c_nary_fns(self) -> str:
+        """The f2, f3, f4 arguments of lpai_execute_nary_u8: `math` in the op's place, NULL elsewhere."""
+        return _join(["math" if n == self.n_inputs else "NULL" for n in (2, 3, 4)])
+
+    @property
+    def c_test_case(self) -> list[str]:
+        """The param rows of the op's case in host/test_kernels.c: kinds, defaults, names,
+        each closed by the sentinel the "extra parameter" case reads."""
+        return [
+            "{" + _join([p.c_test_kind for p in self.params] + ["P_F32"]) + "}",
+            "{" + _join([p.default_c for p in self.params] + ["0.0"]) + "}",
+            "{" + _join([p.c_name for p in self.params] + ["NULL"]) + "}",
+        ]
+
+    @property
+    def c_is_custom(self) -> str:
+        """1 for a custom op, 0 for an elementwise one (a C int flag)."""
+        return "1" if self.kind == "custom" else "0"
+
+    @property
+    def c_is_rowwise(self) -> str:
+        """1 for a `rowwise: true` custom op, else 0 (a C int flag)."""
+        return "1" if self.rowwise else "0"
+
+    @property
+    def c_math_cost(self) -> str:
+        """MATH_COST of the kernel: instructions per evaluation (hooks/expr.py cost)."""
+        return f"{expr_mod.cost(self.tree).scalar}u"
+
+    @property
+    def c_math_vectorises(self) -> str:
+        """MATH_VECTORISES of the kernel: 1 when the math has no libm call."""
+        return "1" if expr_mod.cost(self.tree).vectorises else "0"
+
+    @property
+    def md_run_line(self) -> str:
+        """The op's name padded to a column, as `python -m <namespace> run` prints it."""
+        return f"{self.qualified_name:<32}"
+
+    @property
+    def c_header_guard(self) -> str:
+        """The include guard of include/ops/<QnnType>_user.h."""
+        return f"{self.qnn_type.upper()}_USER_H"
+
+    @property
+    def py_reference_signature(self) -> str:
+        """tests/reference.py's function: inputs, then params with the spec's defaults, untyped."""
+        return _join([i.name for i in self.inputs] + [f"{p.name}={p.default_py}" for p in self.params])
+
+    @property
+    def py_defaults_dict(self) -> str:
+        """{name: default} of the params, a Python dict literal."""
+        return "{" + _join([f'"{p.name}": {p.default_py}' for p in self.params]) + "}"
+
+    @property
+    def py_inputs(self) -> str:
+        """The input names as Python call arguments."""
+        return _join(self.input_names)
+
+    @property
+    def py_example_call(self) -> str:
+        """The op called on one tensor `h` in every input, params left to their defaults
+        (README's model example)."""
+        return f"{self.namespace}.{self.name}({_join(['h'] * self.n_inputs)})"
+
+    @property
+    def kind_md(self) -> str:
+        """The kind column of the README's table of ops: `custom, rowwise` for a rowwise op."""
+        return f"{self.kind}, rowwise" if self.rowwise else self.kind
+
+    @property
+    def inputs_md(self) -> str:
+        return _join(self.input_names)
+
+    @property
+    def params_md(self) -> str:
+        return _join([p.md for p in self.params])
 
     @property
     def c_math_unused(self) -> list[str]:
@@ -513,6 +664,11 @@ class Op:
         return f"{self.name}.out({self._schema_args}, *, {outs}) -> {ret}"
 
     @property
+    def py_signature_out(self) -> str:
+        """Of the `.out` implementation: every param required, then the output keywords."""
+        return f"{self.py_signature_required}, *, {self.py_out_kwargs}"
+
+    @property
     def py_returns(self) -> str:
         """The return annotation of the op's Python functions."""
         if self.n_outputs == 1:
@@ -523,11 +679,6 @@ class Op:
     def py_out_kwargs(self) -> str:
         """The keyword-only output arguments of the `.out` implementation."""
         return ", ".join(f"{o.name}: torch.Tensor" for o in self.outputs)
-
-    @property
-    def py_inputs(self) -> str:
-        """The input names as Python call arguments: `x, bias`."""
-        return ", ".join(self.input_names)
 
     @property
     def py_input_shapes(self) -> str:
@@ -610,6 +761,16 @@ class Op:
         return ", ".join([i.name for i in self.inputs] + [p.name for p in self.params])
 
     @property
+    def py_inputs_tuple(self) -> str:
+        """`inputs=` of the op's row in ops.py's OPS table, as ruff format writes it."""
+        return _py_tuple([f'"{i.name}"' for i in self.inputs], "inputs=")
+
+    @property
+    def py_params_tuple(self) -> str:
+        """`params=` of the op's row in ops.py's OPS table: (name, type, default) per param."""
+        return _py_tuple([p.py_op_info for p in self.params], "params=")
+
+    @property
     def int_check_args(self) -> str:
         """Keyword arguments of the call-time uint32 check, '' when the op has no int param."""
         return ", ".join(f"{p.name}={p.name}" for p in self.params if p.type == "int")
@@ -646,12 +807,81 @@ class Package:
         return MAX_PARAMS
 
     @property
+    def max_inputs(self) -> int:
+        """The most inputs an op may have."""
+        return MAX_INPUTS
+
+    @property
+    def py_rowwise_op_names(self) -> str:
+        """The names of the `rowwise: true` custom ops as a Python set display (`set()` when none)."""
+        names_ = [f'"{op.name}"' for op in self.ops if op.rowwise]
+        return "{" + ", ".join(names_) + "}" if names_ else "set()"
+
+    @property
+    def max_outputs(self) -> int:
+        """The most outputs an op may have (LPAI_MAX_OUTPUTS in include/lpai_package.h)."""
+        return MAX_OUTPUTS
+
+    @property
+    def row_max(self) -> int:
+        """The longest row of a `rowwise: true` custom op (LPAI_ROW_MAX, include/lpai_package.h)."""
+        return LPAI_ROW_MAX
+
+    @property
+    def island_library_name(self) -> str:
+        """The island library's name is fixed by the SDK: two packages deployed to one folder collide."""
+        return ISLAND_LIBRARY_NAME
+
+    @property
+    def lpai_sdk_header(self) -> str:
+        """The LPAI op package header, relative to $QNN_SDK_ROOT/include (first shipped in SDK 2.48)."""
+        return LPAI_SDK_HEADER
+
+    @property
+    def lpai_hw_version(self) -> int:
+        """The LPAI hardware version of the SoC (names the SDK's lib/lpai-v<hw>/ folder)."""
+        return LPAI_HW_VERSION[self.soc_model]
+
+    @property
+    def lpai_hw_versions(self) -> dict[str, int]:
+        """Every SoC with LPAI hardware, with its hardware version."""
+        return dict(LPAI_HW_VERSION)
+
+    @property
+    def lpai_hw_versions_py(self) -> str:
+        """lpai_hw_versions as a Python dict literal (double quotes, as ruff format writes it)."""
+        return "{" + ", ".join(f'"{soc}": {hw}' for soc, hw in LPAI_HW_VERSION.items()) + "}"
+
+    @property
     def elementwise_ops(self) -> list[Op]:
         return [op for op in self.ops if op.kind == "elementwise"]
 
     @property
     def custom_ops(self) -> list[Op]:
         return [op for op in self.ops if op.kind == "custom"]
+
+    @property
+    def custom_ops_by_name(self) -> list[Op]:
+        """The custom ops sorted by name: the order of their imports that ruff's isort keeps."""
+        return sorted(self.custom_ops, key=lambda op: op.name)
+
+    @property
+    def n_ops(self) -> int:
+        return len(self.ops)
+
+    @property
+    def spec_yaml(self) -> str:
+        """The canonical spec as YAML (`<namespace>/spec.yaml`, `python -m <namespace> spec`)."""
+        import yaml
+
+        return yaml.safe_dump(
+            self.answers(), indent=4, allow_unicode=True, default_flow_style=False, sort_keys=True, width=1000
+        )
+
+    @property
+    def py_all(self) -> str:
+        """`__all__` of the package: the fixed exports, then every op."""
+        return "[" + _join(['"OPS"', '"OpInfo"'] + [f'"{op.name}"' for op in self.ops]) + "]"
 
     def answers(self) -> dict[str, Any]:
         """The spec in canonical form (what a user could write back as a data file)."""
@@ -664,8 +894,13 @@ class Package:
             "ops": [],
         }
         for op in self.ops:
-            entry: dict[str, Any] = {"name": op.name, "qnn_type": op.qnn_type, "kind": op.kind,
-                                     "doc": op.doc, "inputs": op.input_names}
+            entry: dict[str, Any] = {
+                "name": op.name,
+                "qnn_type": op.qnn_type,
+                "kind": op.kind,
+                "doc": op.doc,
+                "inputs": op.input_names,
+            }
             if op.params:
                 entry["params"] = [{k: v for k, v in asdict(p).items() if k != "index"} for p in op.params]
             if op.expr is not None:
@@ -678,9 +913,25 @@ class Package:
         return out
 
 
-def _py_tuple(items: list[str]) -> str:
-    """A Python tuple display of `items` (already Python source)."""
-    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+def _join(items: list[str]) -> str:
+    """An argument or initialiser list: separators between items, never after the last."""
+    return ", ".join(items)
+
+
+# The rendered project's line length (template/pyproject.toml.jinja, [tool.ruff]).
+PY_LINE_LENGTH = 120
+# Where _py_tuple's literals stand: an argument of a call inside the OPS tuple.
+_OPS_TABLE_INDENT = 8
+
+
+def _py_tuple(items: list[str], keyword: str = "") -> str:
+    """A tuple literal as `ruff format` leaves it: on one line when `<keyword><tuple>,`
+    fits, else one item per line (with the trailing comma that keeps it so)."""
+    one_line = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    if _OPS_TABLE_INDENT + len(keyword) + len(one_line) + 1 <= PY_LINE_LENGTH:
+        return one_line
+    pad = " " * (_OPS_TABLE_INDENT + 4)
+    return "(\n" + "".join(f"{pad}{item},\n" for item in items) + " " * _OPS_TABLE_INDENT + ")"
 
 
 def _schema_default(p: Param) -> str:
@@ -732,8 +983,9 @@ def check_size(raw: Any) -> None:
         value = stack.pop()
         values += 1
         if values > MAX_RAW_VALUES:
-            raise SpecError("spec", f"is too large: more than {MAX_RAW_VALUES} values (YAML aliases count "
-                            "once per use)")
+            raise SpecError(
+                "spec", f"is too large: more than {MAX_RAW_VALUES} values (YAML aliases count once per use)"
+            )
         if isinstance(value, dict):
             stack.extend(value.keys())
             stack.extend(value.values())
@@ -785,7 +1037,9 @@ def validate(raw: Any) -> Package:
         if op.name in seen_names:
             raise SpecError(f"ops[{i}].name", f"duplicate op name {op.name!r} (also {seen_names[op.name]})")
         if op.qnn_type in seen_types:
-            raise SpecError(f"ops[{i}].qnn_type", f"duplicate qnn_type {op.qnn_type!r} (also {seen_types[op.qnn_type]})")
+            raise SpecError(
+                f"ops[{i}].qnn_type", f"duplicate qnn_type {op.qnn_type!r} (also {seen_types[op.qnn_type]})"
+            )
         if op.qnn_type == package_name:
             raise SpecError(f"ops[{i}].qnn_type", "must differ from package_name (the C symbols would clash)")
         seen_names[op.name] = f"ops[{i}]"
@@ -824,16 +1078,22 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
     if not isinstance(inputs_raw, list) or not inputs_raw:
         raise SpecError(f"{path}.inputs", f"must be a list of 1 to {MAX_INPUTS} tensor names, got {inputs_raw!r:.60}")
     if len(inputs_raw) > MAX_INPUTS:
-        raise SpecError(f"{path}.inputs", f"more than {MAX_INPUTS} inputs are not supported; workaround: "
-                        "torch.stack or torch.cat inputs of one shape into one tensor before the op, or "
-                        "split the op in two (docs/spec.md, Limits)")
+        raise SpecError(
+            f"{path}.inputs",
+            f"more than {MAX_INPUTS} inputs are not supported; workaround: "
+            "torch.stack or torch.cat inputs of one shape into one tensor before the op, or "
+            "split the op in two (docs/spec.md, Limits)",
+        )
     inputs: list[Input] = []
     used: dict[str, str] = {}
     for j, value in enumerate(inputs_raw):
         fp = f"{path}.inputs[{j}]"
         if isinstance(value, dict):
-            raise SpecError(fp, "must be a tensor name: a per-input shape or dtype is not supported (every "
-                            "input is an 8-bit tensor of any shape; docs/spec.md, Limits)")
+            raise SpecError(
+                fp,
+                "must be a tensor name: a per-input shape or dtype is not supported (every "
+                "input is an 8-bit tensor of any shape; docs/spec.md, Limits)",
+            )
         n = _name(fp, names.check_snake, value)
         _name(fp, lambda v: names.check_free(v, argument_reserved()), n)
         _check_not_function(fp, n)
@@ -881,8 +1141,7 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
 
     outputs = _validate_outputs(path, op, kind, inputs, used)
     rowwise = _validate_rowwise(path, op, kind, outputs)
-    model = Op(namespace, name, qnn_type, kind, doc, tuple(inputs), tuple(params), expr_text, tree,
-               outputs, rowwise)
+    model = Op(namespace, name, qnn_type, kind, doc, tuple(inputs), tuple(params), expr_text, tree, outputs, rowwise)
     if kind == "custom":
         _check_shape_members(model, used)
     return model
@@ -894,25 +1153,32 @@ def _unsupported_keys(field_path: str, mapping: dict, unsupported: dict[str, str
             raise SpecError(f"{field_path}.{key}", unsupported[key])
 
 
-def _validate_outputs(path: str, op: dict, kind: str, inputs: list[Input],
-                      used: dict[str, str]) -> tuple[Output, ...]:
+def _validate_outputs(path: str, op: dict, kind: str, inputs: list[Input], used: dict[str, str]) -> tuple[Output, ...]:
     """The op's outputs; `used` holds the input and param names (output names join it)."""
     outputs_raw = op.get("outputs")
     if kind == "elementwise":
         if outputs_raw is not None:
-            raise SpecError(f"{path}.outputs", "not supported for elementwise ops (their one output has the "
-                            "broadcast shape of the inputs); workaround: kind: custom, which may declare "
-                            f"up to {MAX_OUTPUTS} outputs of their own shapes")
+            raise SpecError(
+                f"{path}.outputs",
+                "not supported for elementwise ops (their one output has the "
+                "broadcast shape of the inputs); workaround: kind: custom, which may declare "
+                f"up to {MAX_OUTPUTS} outputs of their own shapes",
+            )
         return (Output("out", 0, OutputShape("broadcast")),)
     if outputs_raw is None:
         return (Output("out", 0, OutputShape("like", inputs[0])),)
     if not isinstance(outputs_raw, list) or not outputs_raw:
-        raise SpecError(f"{path}.outputs", f"must be a list of 1 to {MAX_OUTPUTS} outputs "
-                        f"({{name, shape}}), got {outputs_raw!r:.60}")
+        raise SpecError(
+            f"{path}.outputs",
+            f"must be a list of 1 to {MAX_OUTPUTS} outputs ({{name, shape}}), got {outputs_raw!r:.60}",
+        )
     if len(outputs_raw) > MAX_OUTPUTS:
-        raise SpecError(f"{path}.outputs", f"more than {MAX_OUTPUTS} outputs are not supported; workaround: "
-                        "split the op into several ops, or torch.stack outputs of one shape into one "
-                        "(docs/spec.md, Limits)")
+        raise SpecError(
+            f"{path}.outputs",
+            f"more than {MAX_OUTPUTS} outputs are not supported; workaround: "
+            "split the op into several ops, or torch.stack outputs of one shape into one "
+            "(docs/spec.md, Limits)",
+        )
     by_name = {i.name: i for i in inputs}
     outputs: list[Output] = []
     for j, oraw in enumerate(outputs_raw):
@@ -943,8 +1209,10 @@ def _check_shape_members(op: Op, used: dict[str, str]) -> None:
     for n in op.input_names + op.output_names:
         member = f"{n}_shape"
         if member in used:
-            raise SpecError(used[member], f"{member!r} is the member that holds the shape of {n!r} "
-                            f"in a custom op's args struct (args->{member})")
+            raise SpecError(
+                used[member],
+                f"{member!r} is the member that holds the shape of {n!r} in a custom op's args struct (args->{member})",
+            )
 
 
 def _validate_shape(fp: str, raw: Any, inputs: dict[str, Input]) -> OutputShape:
@@ -955,8 +1223,9 @@ def _validate_shape(fp: str, raw: Any, inputs: dict[str, Input]) -> OutputShape:
         raise SpecError(fp, f"must be {forms}, got {raw!r:.40}")
     for key in raw:
         if key not in SHAPE_KEYS:
-            raise SpecError(f"{fp}.{key}", f"shape form {str(key)!r:.40} is not supported (a shape is {forms}); "
-                            f"{SHAPE_WORKAROUND}")
+            raise SpecError(
+                f"{fp}.{key}", f"shape form {str(key)!r:.40} is not supported (a shape is {forms}); {SHAPE_WORKAROUND}"
+            )
     if ("like" in raw) == ("reduce" in raw):
         raise SpecError(fp, f"must hold exactly one of like, reduce: {forms}")
     form = "like" if "like" in raw else "reduce"
@@ -975,8 +1244,11 @@ def _validate_shape(fp: str, raw: Any, inputs: dict[str, Input]) -> OutputShape:
         raise SpecError(f"{fp}.dims", f"must be a non-empty list of dims, got {dims!r:.40}")
     for k, d in enumerate(dims):
         if isinstance(d, bool) or not isinstance(d, int) or not -MAX_RANK <= d < MAX_RANK:
-            raise SpecError(f"{fp}.dims[{k}]", f"must be an integer in [{-MAX_RANK}, {MAX_RANK - 1}] "
-                            f"(tensors have at most {MAX_RANK} dims), got {d!r:.40}")
+            raise SpecError(
+                f"{fp}.dims[{k}]",
+                f"must be an integer in [{-MAX_RANK}, {MAX_RANK - 1}] "
+                f"(tensors have at most {MAX_RANK} dims), got {d!r:.40}",
+            )
         if d in dims[:k]:
             raise SpecError(f"{fp}.dims[{k}]", f"duplicate dim {d}")
     keepdim = _given(raw, "keepdim", False)
@@ -995,9 +1267,12 @@ def _validate_rowwise(path: str, op: dict, kind: str, outputs: tuple[Output, ...
         raise SpecError(f"{path}.rowwise", "is only for kind: custom (an elementwise kernel needs no scratch)")
     for o in outputs:
         if not (o.shape.kind == "like" or (o.shape.kind == "reduce" and o.shape.dims == (-1,))):
-            raise SpecError(f"{path}.rowwise", f"needs every output like an input or reduced over dims [-1] "
-                            f"(one row in, one row or one value out); output {o.name!r} is {o.shape.text}; "
-                            "workaround: rowwise: false (whole-tensor scratch)")
+            raise SpecError(
+                f"{path}.rowwise",
+                f"needs every output like an input or reduced over dims [-1] "
+                f"(one row in, one row or one value out); output {o.name!r} is {o.shape.text}; "
+                "workaround: rowwise: false (whole-tensor scratch)",
+            )
     return True
 
 
@@ -1015,13 +1290,17 @@ def _check_doc(fp: str, doc: Any) -> None:
         raise SpecError(fp, f"is longer than {MAX_DOC} characters")
     bad = next((ch for ch in doc if not ch.isprintable()), None)
     if bad is not None:
-        raise SpecError(fp, f"character U+{ord(bad):04X} is not allowed (one line of printable text: "
-                        "no control, line-separator or format characters)")
+        raise SpecError(
+            fp,
+            f"character U+{ord(bad):04X} is not allowed (one line of printable text: "
+            "no control, line-separator or format characters)",
+        )
 
 
 # ---------------------------------------------------------------- reserved names
 # Each maps a name to the reason it is taken, read from what the templates generate
 # (hooks/names.py) and from the installed dependencies; the first reason found wins.
+
 
 def _merge(*tables: dict[str, str]) -> dict[str, str]:
     out: dict[str, str] = {}
@@ -1048,8 +1327,10 @@ def op_name_reserved() -> dict[str, str]:
     _, namespace_attrs = names.torch_ops_attributes()
     return _merge(
         names.generated_globals(),
-        {n: "is an attribute of torch.ops.<namespace>, so torch.ops.<namespace>.<op> would not reach the op"
-         for n in namespace_attrs},
+        {
+            n: "is an attribute of torch.ops.<namespace>, so torch.ops.<namespace>.<op> would not reach the op"
+            for n in namespace_attrs
+        },
     )
 
 
@@ -1057,8 +1338,11 @@ def op_name_reserved() -> dict[str, str]:
 def argument_reserved() -> dict[str, str]:
     """Names an input or a param must not take."""
     return _merge(
-        {f.name: "is a member the template puts in a custom op's args struct "
-                 "(include/ops/<qnn_type>_user.h)" for f in ARGS_STRUCT_FIELDS},
+        {
+            f.name: "is a member the template puts in a custom op's args struct (include/ops/<qnn_type>_user.h)"
+            for f in ARGS_STRUCT_FIELDS
+        },
+        {OUT_ARGUMENT: "is the output argument of the op's .out overload"},
         {"self": "is reserved in torch schemas"},
         names.generated_globals(),
         names.builtins_used_by_generated_functions(),
@@ -1085,15 +1369,20 @@ def _param_default(fp: str, ptype: str, value: Any) -> float | int | bool:
                 raise SpecError(fp, f"must be an integer for an int param, got {value!r}")
             value = int(value)
         if not 0 <= value <= UINT32_MAX:
-            raise SpecError(fp, f"must be in [0, {UINT32_MAX}]: ExecuTorch sends an int param to QNN as "
-                                "UINT_32 and fails on a negative one (use a float param for signed values)")
+            raise SpecError(
+                fp,
+                f"must be in [0, {UINT32_MAX}]: ExecuTorch sends an int param to QNN as "
+                "UINT_32 and fails on a negative one (use a float param for signed values)",
+            )
         return int(value)
     try:
         value = float(value)
     except OverflowError:
         value = math.inf
     if not math.isfinite(value) or (value != 0 and not expr_mod.MIN_LITERAL <= abs(value) <= expr_mod.MAX_LITERAL):
-        raise SpecError(fp, f"must be a finite number with magnitude in [{expr_mod.MIN_LITERAL:g}, {expr_mod.MAX_LITERAL:g}] or 0")
+        raise SpecError(
+            fp, f"must be a finite number with magnitude in [{expr_mod.MIN_LITERAL:g}, {expr_mod.MAX_LITERAL:g}] or 0"
+        )
     return value
 
 

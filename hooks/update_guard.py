@@ -87,7 +87,7 @@ def _renderings(pkg: Any) -> dict[tuple[str, str | None], str]:
         found = _YIELD.search(rel)
         if found:
             var, source, body = found.groups()
-            name = rel[: found.start()] + body + rel[found.end():]
+            name = rel[: found.start()] + body + rel[found.end() :]
             for item in env.compile_expression(source)(pkg=pkg):
                 out[(rel, getattr(item, "name", None))] = env.from_string(name).render(pkg=pkg, **{var: item})
         else:
@@ -131,7 +131,7 @@ def suggestions(old_answers: dict[str, Any], pkg: Any, risky: list[str]) -> list
             target = new.get((tpl, pair.get(op) if op else None))
         elif _user_root(rel) in roots:
             root = _user_root(rel)
-            target = roots[root] + rel[len(root):]
+            target = roots[root] + rel[len(root) :]
         if target and target != rel:
             commands.append(f"git mv {rel} {target}")
     return commands
@@ -143,8 +143,12 @@ def _subdirectory() -> str:
 
 
 def _project_user_files(project: Path) -> list[str]:
-    out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                         cwd=project, capture_output=True, check=True).stdout
+    out = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=project,
+        capture_output=True,
+        check=True,
+    ).stdout
     match = _matcher(_user_globs())
     return sorted({p for p in out.decode().split("\0") if p and match(p) and (project / p).is_file()})
 
@@ -163,8 +167,17 @@ def _render_old(project: Path, answers: dict[str, Any], dest: Path) -> Path:
     if src and not re.match(r"^[\w+.-]+:", src) and not Path(src).is_absolute():
         src = str((project / src).resolve())
     data = {k: v for k, v in answers.items() if not str(k).startswith("_")}
-    run_copy(src, dest, data=data, vcs_ref=answers.get("_commit"), defaults=True, overwrite=True,
-             quiet=True, unsafe=True, skip_tasks=True)
+    run_copy(
+        src,
+        dest,
+        data=data,
+        vcs_ref=answers.get("_commit"),
+        defaults=True,
+        overwrite=True,
+        quiet=True,
+        unsafe=True,
+        skip_tasks=True,
+    )
     return dest
 
 
@@ -216,7 +229,8 @@ def check(context: dict[str, Any], pkg: Any) -> None:
     except Exception as exc:  # refuse rather than risk the user's files
         raise UserMessageError(
             f"copier update refused, nothing changed: could not check which of your user/ files "
-            f"the new spec would delete ({type(exc).__name__}: {exc})") from None
+            f"the new spec would delete ({type(exc).__name__}: {exc})"
+        ) from None
     _checked.add(key)
     if risky:
         raise UserMessageError(

@@ -77,22 +77,37 @@ def run_project_tests(project: Path, *args: str, timeout: int = 900) -> subproce
     env = {k: v for k, v in os.environ.items() if not k.startswith(("QNN_", "HEXAGON_", "PYTEST_"))}
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
-        cwd=project, env=env, capture_output=True, text=True, timeout=timeout,
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
 
 
 def copier_cli(*args: str, cwd: Path | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
     """The copier command line, as a user runs it (no terminal, no prompts)."""
     return subprocess.run(
-        [sys.executable, "-m", "copier", *args], cwd=cwd, capture_output=True, text=True,
-        stdin=subprocess.DEVNULL, timeout=timeout, env={**os.environ, **GIT_ENV},
+        [sys.executable, "-m", "copier", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=timeout,
+        env={**os.environ, **GIT_ENV},
     )
 
 
 # Longest modules first, so that `make test -n 2 --dist worksteal` never ends with one
 # worker alone on a rendered suite while the other sits idle (measured per module).
-_FIRST = ("test_render.py", "test_update.py", "test_convention_mutations.py", "test_stress_specs.py",
-          "test_kernel_specs.py", "test_bad_specs.py")
+_FIRST = (
+    "test_render.py",
+    "test_update.py",
+    "test_convention_mutations.py",
+    "test_stress_specs.py",
+    "test_kernel_specs.py",
+    "test_bad_specs.py",
+)
 
 
 def pytest_collection_modifyitems(items):

@@ -49,8 +49,7 @@ def callgrind_missing() -> str | None:
 def bench_run(tmp_path_factory):
     """One harness run for the whole module: rendering and building dominate."""
     work = tmp_path_factory.mktemp("bench")
-    args = [sys.executable, str(RUN), "--shapes", TINY, "--time-ms", "1", "--print-checks",
-            "--workdir", str(work)]
+    args = [sys.executable, str(RUN), "--shapes", TINY, "--time-ms", "1", "--print-checks", "--workdir", str(work)]
     if callgrind_missing():
         args.append("--no-count")
     res = subprocess.run(args, capture_output=True, text=True, timeout=120)
@@ -64,7 +63,11 @@ def test_kernel_output_equals_baseline_byte_for_byte(bench_run):
     inputs = {re.search(r"op=(\w+) inputs=(\d)", line).groups() for line in checks}
     assert ("fma3", "3") in inputs and ("add_scaled", "2") in inputs
     assert {line.split()[1] for line in checks if "layout=broadcast" in line} == {
-        "op=add_scaled", "op=soft_min", "op=add_bias", "op=fma3"}
+        "op=add_scaled",
+        "op=soft_min",
+        "op=add_bias",
+        "op=fma3",
+    }
     for line in checks:
         assert line.endswith("kernel==baseline==reference"), line
     # The layouts really exercise both loops of the kernels.

@@ -26,43 +26,75 @@ VALIDATE = "op_package/ActivationOpPackage/include/lpai_validate.h"
 # (file, exact text of the convention, its broken replacement[, arguments of make host-test])
 MUTATIONS = {
     "C1 scale via 1u << shift instead of ldexpf": (
-        HEADER, "return ldexpf((float)scale, (int)-shift);",
-        "return (float)scale / (float)(1u << (shift & 31));"),
+        HEADER,
+        "return ldexpf((float)scale, (int)-shift);",
+        "return (float)scale / (float)(1u << (shift & 31));",
+    ),
     "C2 no wrap modulo the storage width": (
-        HEADER, "return (int32_t)(biased & q->mask) + q->lo;", "return (int32_t)biased + q->lo;"),
+        HEADER,
+        "return (int32_t)(biased & q->mask) + q->lo;",
+        "return (int32_t)biased + q->lo;",
+    ),
     "C3 no saturation of the code": (
-        HEADER, "    c = (c > r->lo) ? c : r->lo;\n    c = (c < r->hi) ? c : r->hi;\n", ""),
-    "C3 ties rounded up, not to even": (
-        HEADER, "return (x + magic) - magic;", "(void)magic; return floorf(x + 0.5f);"),
+        HEADER,
+        "    c = (c > r->lo) ? c : r->lo;\n    c = (c < r->hi) ? c : r->hi;\n",
+        "",
+    ),
+    "C3 ties rounded up, not to even": (HEADER, "return (x + magic) - magic;", "(void)magic; return floorf(x + 0.5f);"),
     "C5 strides read in layout order, not per logical dimension": (
-        HEADER, "v->stride[order[i]] = layout_stride[i];", "v->stride[i] = layout_stride[i];"),
+        HEADER,
+        "v->stride[order[i]] = layout_stride[i];",
+        "v->stride[i] = layout_stride[i];",
+    ),
     # The fast loops have their own 8-bit copies of C2 and C3 (lpai_elementwise.h).
     "C2 fast loop: no wrap modulo 256": (
-        LOOPS, "(float)((int32_t)(uint8_t)((uint32_t)(byte) + (d).add) + (d).lo)",
-        "(float)((int32_t)((uint32_t)(byte) + (d).add) + (d).lo)"),
+        LOOPS,
+        "(float)((int32_t)(uint8_t)((uint32_t)(byte) + (d).add) + (d).lo)",
+        "(float)((int32_t)((uint32_t)(byte) + (d).add) + (d).lo)",
+    ),
     "C3 fast loop: no saturation of the code": (
-        LOOPS, ("    c = (c > r->lo) ? c : r->lo; /* NaN lands on lo, as in lpai_requant_store */\n"
-                "    c = (c < r->hi) ? c : r->hi;\n"), ""),
+        LOOPS,
+        (
+            "    c = (c > r->lo) ? c : r->lo; /* NaN lands on lo, as in lpai_requant_store */\n"
+            "    c = (c < r->hi) ? c : r->hi;\n"
+        ),
+        "",
+    ),
     "C10 negative and infinite scales accepted": (
-        HEADER, "return scale > 0.0f && scale <= FLT_MAX;", "return scale != 0.0f;"),
+        HEADER,
+        "return scale > 0.0f && scale <= FLT_MAX;",
+        "return scale != 0.0f;",
+    ),
     # The device reports INT_8 for an unsigned tensor: trusting it refuses every tensor.
     "C4 the reported signedness trusted": (
-        GLUE, "    case LPAI_CUSTOM_OP_DATATYPE_INT_8:\n    case LPAI_CUSTOM_OP_DATATYPE_UINT_8:\n",
-        "    case LPAI_CUSTOM_OP_DATATYPE_UINT_8:\n"),
+        GLUE,
+        "    case LPAI_CUSTOM_OP_DATATYPE_INT_8:\n    case LPAI_CUSTOM_OP_DATATYPE_UINT_8:\n",
+        "    case LPAI_CUSTOM_OP_DATATYPE_UINT_8:\n",
+    ),
     # Set on the compiler side only: registration fails in the inference (DSP) build.
     "C6 layout support flag left out of the inference build": (
-        GLUE, "    info->getLayoutSupportFlag = lpai_layout_support_default;\n",
-        "#if !defined(LPAI_INFERENCE_ONLY)\n    info->getLayoutSupportFlag = lpai_layout_support_default;\n#endif\n"),
+        GLUE,
+        "    info->getLayoutSupportFlag = lpai_layout_support_default;\n",
+        "#if !defined(LPAI_INFERENCE_ONLY)\n    info->getLayoutSupportFlag = lpai_layout_support_default;\n#endif\n",
+    ),
     # Only the folded spelling declared: the validation before folding sees UINT_8.
     "C7 only UFIXED_POINT_8 accepted by validation": (
-        VALIDATE, "const uint32_t bits = lpai_qnn_width_bits(t->v1.dataType);",
-        "const uint32_t bits = t->v1.dataType == QNN_DATATYPE_UFIXED_POINT_8 ? 8u : 0u;"),
+        VALIDATE,
+        "const uint32_t bits = lpai_qnn_width_bits(t->v1.dataType);",
+        "const uint32_t bits = t->v1.dataType == QNN_DATATYPE_UFIXED_POINT_8 ? 8u : 0u;",
+    ),
     "C8 16-bit activations accepted by the kernel": (
-        GLUE, "if (bits != LPAI_SUPPORTED_BITS) { /* C8 */", "if (bits != LPAI_SUPPORTED_BITS && bits != 16u) {"),
+        GLUE,
+        "if (bits != LPAI_SUPPORTED_BITS) { /* C8 */",
+        "if (bits != LPAI_SUPPORTED_BITS && bits != 16u) {",
+    ),
     # A plain load of a param at an odd address: only UBSan sees it on x86.
     "C9 params loaded through a cast, not memcpy": (
-        HEADER, "    float v;\n    memcpy(&v, p, sizeof v);\n    return v;\n", "    return *(const float *)p;\n",
-        ("SAN=1",)),
+        HEADER,
+        "    float v;\n    memcpy(&v, p, sizeof v);\n    return v;\n",
+        "    return *(const float *)p;\n",
+        ("SAN=1",),
+    ),
 }
 
 
@@ -87,11 +119,21 @@ def test_breaking_a_convention_fails_the_kernel_tests(name, activations, tmp_pat
     if run.returncode != 0:
         assert re.search(r"\d+ (failed|error)", run.stdout), run.stdout[-2000:]
         return
-    c_suite = subprocess.run(["make", "-C", str(project / "op_package/ActivationOpPackage"), "host-test",
-                              *(make_args[0] if make_args else ())],
-                             capture_output=True, text=True, timeout=600)
-    assert c_suite.returncode != 0, (f"kernel tests and C suite pass with '{name}':\n"
-                                     f"{run.stdout[-1000:]}\n{c_suite.stdout[-2000:]}")
+    c_suite = subprocess.run(
+        [
+            "make",
+            "-C",
+            str(project / "op_package/ActivationOpPackage"),
+            "host-test",
+            *(make_args[0] if make_args else ()),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert c_suite.returncode != 0, (
+        f"kernel tests and C suite pass with '{name}':\n{run.stdout[-1000:]}\n{c_suite.stdout[-2000:]}"
+    )
 
 
 # A custom op with a param, its math written by the user: the kernel either uses the
@@ -100,8 +142,15 @@ def test_breaking_a_convention_fails_the_kernel_tests(name, activations, tmp_pat
 GAIN_SPEC = {
     "package_name": "GainOpPackage",
     "namespace": "gain_ops",
-    "ops": [{"name": "gained", "kind": "custom", "doc": "x times gain.", "inputs": ["x"],
-             "params": [{"name": "gain", "type": "float", "default": 2.0}]}],
+    "ops": [
+        {
+            "name": "gained",
+            "kind": "custom",
+            "doc": "x times gain.",
+            "inputs": ["x"],
+            "params": [{"name": "gain", "type": "float", "default": 2.0}],
+        }
+    ],
 }
 GAIN_EAGER = """import torch
 

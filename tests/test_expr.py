@@ -23,53 +23,65 @@ def parse(text, inputs=("x",), params=("k",)):
     return expr.parse(text, list(inputs), list(params))
 
 
-@pytest.mark.parametrize("text, torch_text, c_text", [
-    ("input * factor", "(input * factor)", "(in_input * p_factor)"),
-    ("-x + 2", "((-x) + 2.0)", "((-in_x) + 2.0f)"),
-    ("+x", "x", "in_x"),
-    ("clamp(x, 0, k)", "torch.clamp(x, torch.as_tensor(0.0, dtype=torch.float32), k)", "lpai_minf(lpai_maxf(in_x, 0.0f), p_k)"),
-    ("sigmoid(x) / 1e-3", "(torch.sigmoid(x) / 0.001)", "(lpai_sigmoidf(in_x) / 0.001f)"),
-    ("relu(x) - abs(x)", "(torch.relu(x) - torch.abs(x))", "(lpai_reluf(in_x) - fabsf(in_x))"),
-])
+@pytest.mark.parametrize(
+    "text, torch_text, c_text",
+    [
+        ("input * factor", "(input * factor)", "(in_input * p_factor)"),
+        ("-x + 2", "((-x) + 2.0)", "((-in_x) + 2.0f)"),
+        ("+x", "x", "in_x"),
+        (
+            "clamp(x, 0, k)",
+            "torch.clamp(x, torch.as_tensor(0.0, dtype=torch.float32), k)",
+            "lpai_minf(lpai_maxf(in_x, 0.0f), p_k)",
+        ),
+        ("sigmoid(x) / 1e-3", "(torch.sigmoid(x) / 0.001)", "(lpai_sigmoidf(in_x) / 0.001f)"),
+        ("relu(x) - abs(x)", "(torch.relu(x) - torch.abs(x))", "(lpai_reluf(in_x) - fabsf(in_x))"),
+    ],
+)
 def test_renderings(text, torch_text, c_text):
-    node = parse(text, inputs=("input",) if "input" in text else ("x",), params=("factor",) if "factor" in text else ("k",))
+    node = parse(
+        text, inputs=("input",) if "input" in text else ("x",), params=("factor",) if "factor" in text else ("k",)
+    )
     assert expr.to_torch(node) == torch_text
     assert expr.to_c(node) == c_text
 
 
-@pytest.mark.parametrize("text, rule", [
-    ("x.exp()", "only plain function calls"),
-    ("x.real", "attribute access"),
-    ("x[0]", "subscripts"),
-    ("x if k else 0", "conditional expressions"),
-    ("x and k", "boolean operators"),
-    ("x ** 2", "operator Pow"),
-    ("x // 2", "operator FloorDiv"),
-    ("x % 2", "operator Mod"),
-    ("~x", "operator Invert"),
-    ("y", "unknown name 'y'"),
-    ("exp", "must be called"),
-    ("exp(x, k)", "takes 1 argument(s), got 2"),
-    ("exp(x=x)", "takes no keyword arguments"),
-    ("max(*x)", "takes no *arguments"),
-    ("print(x)", "function 'print' is not allowed"),
-    ("__import__('os')", "function '__import__' is not allowed"),
-    ("x + 'a'", "only numbers are allowed"),
-    ("x + True", "only numbers are allowed"),
-    ("x; 1", "not a single expression"),
-    ("x\n+1", "must be one line"),
-    ("x + 1e39", "outside"),
-    ("x * 1e-40", "outside"),
-    ("k * 2", "must use every input"),
-    ("", "must not be empty"),
-    ("x + é", "must be ASCII"),
-    ("(" * 40 + "x" + ")" * 40 + " + " + "+".join(["-x"] * 40), "syntax nodes"),
-    ("[x]", "lists are not allowed"),
-    ("lambda: x", "lambdas are not allowed"),
-    ("(y := x)", "assignments are not allowed"),
-    ("x # */ int evil; /*", "character '#' is not allowed"),
-    ("x\t* 2", "character '\\t' is not allowed"),
-])
+@pytest.mark.parametrize(
+    "text, rule",
+    [
+        ("x.exp()", "only plain function calls"),
+        ("x.real", "attribute access"),
+        ("x[0]", "subscripts"),
+        ("x if k else 0", "conditional expressions"),
+        ("x and k", "boolean operators"),
+        ("x ** 2", "operator Pow"),
+        ("x // 2", "operator FloorDiv"),
+        ("x % 2", "operator Mod"),
+        ("~x", "operator Invert"),
+        ("y", "unknown name 'y'"),
+        ("exp", "must be called"),
+        ("exp(x, k)", "takes 1 argument(s), got 2"),
+        ("exp(x=x)", "takes no keyword arguments"),
+        ("max(*x)", "takes no *arguments"),
+        ("print(x)", "function 'print' is not allowed"),
+        ("__import__('os')", "function '__import__' is not allowed"),
+        ("x + 'a'", "only numbers are allowed"),
+        ("x + True", "only numbers are allowed"),
+        ("x; 1", "not a single expression"),
+        ("x\n+1", "must be one line"),
+        ("x + 1e39", "outside"),
+        ("x * 1e-40", "outside"),
+        ("k * 2", "must use every input"),
+        ("", "must not be empty"),
+        ("x + é", "must be ASCII"),
+        ("(" * 40 + "x" + ")" * 40 + " + " + "+".join(["-x"] * 40), "syntax nodes"),
+        ("[x]", "lists are not allowed"),
+        ("lambda: x", "lambdas are not allowed"),
+        ("(y := x)", "assignments are not allowed"),
+        ("x # */ int evil; /*", "character '#' is not allowed"),
+        ("x\t* 2", "character '\\t' is not allowed"),
+    ],
+)
 def test_rejections(text, rule):
     with pytest.raises(expr.ExprError) as info:
         parse(text)
@@ -150,7 +162,7 @@ def test_c_rendering_compiles_warning_free_and_agrees_with_numpy(tmp_path):
     source = textwrap.dedent("""\
         #include <math.h>
         #include <stdio.h>
-        #include "lpai_conventions.h"
+        #include "lpai_expr_math.h"
         %s
         typedef float (*fn)(float, float, float);
         static const fn table[] = { %s };
@@ -165,10 +177,11 @@ def test_c_rendering_compiles_warning_free_and_agrees_with_numpy(tmp_path):
         """) % (funcs, table)
     (tmp_path / "e.c").write_text(source)
     # The template's own helpers (lpai_expf, lpai_minf, ...): plain C, no Jinja in it.
-    header = ROOT / "template" / "op_package" / "{{pkg.package_name}}" / "include" / "lpai_conventions.h.jinja"
-    (tmp_path / "lpai_conventions.h").write_text(header.read_text())
-    subprocess.run(["gcc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "e.c", "-o", "e", "-lm"],
-                   cwd=tmp_path, check=True)
+    header = ROOT / "template" / "op_package" / "{{pkg.package_name}}" / "include" / "lpai_expr_math.h"
+    (tmp_path / "lpai_expr_math.h").write_text(header.read_text())
+    subprocess.run(
+        ["gcc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "e.c", "-o", "e", "-lm"], cwd=tmp_path, check=True
+    )
     stdin = "\n".join(f"{a:.9g} {b:.9g}" for a, b in GRID)
     out = subprocess.run([str(tmp_path / "e")], input=stdin, capture_output=True, text=True, check=True).stdout
     got = np.array([[float(v) for v in line.split()] for line in out.splitlines()])
@@ -179,10 +192,21 @@ def test_c_rendering_compiles_warning_free_and_agrees_with_numpy(tmp_path):
         np.testing.assert_allclose(got[:, i], want, rtol=1e-4, atol=1e-4, err_msg=texts[i])
 
 
-@pytest.mark.parametrize("text, value", [
-    ("x * 1e-6", 1e-6), ("x * 1E-6", 1e-6), ("x * 1e+3", 1000.0), ("x * .5", 0.5), ("x * 5.", 5.0),
-    ("x * 2.5e-3", 2.5e-3), ("x * 1_000", 1000.0), ("x * 0x10", 16.0), ("x * 1e30", 1e30), ("x * 1e-30", 1e-30),
-])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("x * 1e-6", 1e-6),
+        ("x * 1E-6", 1e-6),
+        ("x * 1e+3", 1000.0),
+        ("x * .5", 0.5),
+        ("x * 5.", 5.0),
+        ("x * 2.5e-3", 2.5e-3),
+        ("x * 1_000", 1000.0),
+        ("x * 0x10", 16.0),
+        ("x * 1e30", 1e30),
+        ("x * 1e-30", 1e-30),
+    ],
+)
 def test_float_literals_in_the_forms_people_write(text, value):
     node = parse(text)
     assert node.right == expr.Num(value)
@@ -197,8 +221,17 @@ def test_huge_integer_literal_is_one_rule_not_an_overflow(digits):
         parse("x * 1" + "0" * (digits - 1))
 
 
-@pytest.mark.parametrize("text", ["x + 1 / 0", "x + .25 / ((0 / 1000) + -0)", "x * (2 / (1 - 1))", "x + (1 / 0) * x",
-                                  "x + 1 / (1e-30 * 0)", "exp(x + 2 / (3 - 3))"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x + 1 / 0",
+        "x + .25 / ((0 / 1000) + -0)",
+        "x * (2 / (1 - 1))",
+        "x + (1 / 0) * x",
+        "x + 1 / (1e-30 * 0)",
+        "exp(x + 2 / (3 - 3))",
+    ],
+)
 def test_division_by_a_constant_zero_is_refused(text):
     with pytest.raises(expr.ExprError, match=r"^divides by a constant equal to 0"):
         parse(text)
@@ -213,3 +246,14 @@ def test_division_by_a_tensor_that_may_be_zero_is_allowed(text):
     with np.errstate(all="ignore"):
         eval(expr.to_torch(node), {"torch": torch, "x": x, "k": k})
         eval(expr.to_numpy(node), {"np": np, "x": x.numpy().astype(np.float64), "k": 0.0})
+
+
+def test_each_function_row_uses_every_argument_once_per_form():
+    """FUNCTION_TABLE holds every spelling of a function in one row; each form must
+    place each of its `arity` arguments (a form that drops or invents one is caught)."""
+    for f in expr.FUNCTION_TABLE:
+        for form in (f.torch, f.numpy, f.c):
+            used = sorted({int(i) for i in re.findall(r"\{(\d+)\}", form)})
+            assert used == list(range(f.arity)), (f.name, form)
+    assert len({f.name for f in expr.FUNCTION_TABLE}) == len(expr.FUNCTION_TABLE)
+    assert {"log", "sqrt"} == expr.LIBRARY_CALLS  # libm calls of the C forms: logf, sqrtf

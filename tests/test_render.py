@@ -8,11 +8,14 @@ check, host-built kernels); they take most of this module's time.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from conftest import EXAMPLES, load_example, run_project_tests, tree
+
 
 def _scale_and_more() -> dict:
     """examples/scale.yaml plus a unary op without params and a binary op with int and
@@ -20,15 +23,21 @@ def _scale_and_more() -> dict:
     three shapes (a rendered suite costs most of this module's time)."""
     spec = load_example("scale.yaml")
     spec["op_package_arch"] = "v75"
-    spec["ops"] = [*spec["ops"],
-                   {"name": "leaky", "inputs": ["x"], "expr": "max(x, 0.125 * x)"},
-                   {"name": "blend",
-                    "qnn_type": "Blend",
-                    "doc": "k * a - b / 2, plus one when bias_on.",
-                    "inputs": ["a", "b"],
-                    "params": [{"name": "k", "type": "int", "default": 2},
-                               {"name": "bias_on", "type": "bool", "default": True}],
-                    "expr": "k * a - b / 2 + bias_on"}]
+    spec["ops"] = [
+        *spec["ops"],
+        {"name": "leaky", "inputs": ["x"], "expr": "max(x, 0.125 * x)"},
+        {
+            "name": "blend",
+            "qnn_type": "Blend",
+            "doc": "k * a - b / 2, plus one when bias_on.",
+            "inputs": ["a", "b"],
+            "params": [
+                {"name": "k", "type": "int", "default": 2},
+                {"name": "bias_on", "type": "bool", "default": True},
+            ],
+            "expr": "k * a - b / 2 + bias_on",
+        },
+    ]
     return spec
 
 
@@ -55,9 +64,10 @@ def write_user_math(project: Path, spec: dict, folder: Path) -> None:
     for op in spec["ops"]:
         if op.get("kind") != "custom":
             continue
-        for source, target in ((folder / f"{op['name']}.py", project / ns / "user" / f"{op['name']}.py"),
-                               (folder / f"{qnn_type_of(op)}_math.c",
-                                project / "op_package" / pkg / "user" / f"{qnn_type_of(op)}_math.c")):
+        for source, target in (
+            (folder / f"{op['name']}.py", project / ns / "user" / f"{op['name']}.py"),
+            (folder / f"{qnn_type_of(op)}_math.c", project / "op_package" / pkg / "user" / f"{qnn_type_of(op)}_math.c"),
+        ):
             assert "NotImplementedError" in target.read_text() or "LPAI_USER_MATH_MISSING" in target.read_text()
             target.write_text(source.read_text())
 
@@ -75,23 +85,51 @@ def expected_files(spec: dict) -> set[str]:
     """Files the spec must produce (a subset: the op package adds more)."""
     ns, pkg = spec["namespace"], spec["package_name"]
     files = {
-        ".copier-answers.yml", ".gitignore", "README.md", "pyproject.toml",
-        "tests/conftest.py", "tests/lowering.py", "tests/reference.py", "tests/test_ops.py",
-        "tests/test_quant.py", "tests/test_delegation.py", "tests/user/README.md",
-        "tests/spec_values.py", "tests/test_executorch_builder.py",
+        ".copier-answers.yml",
+        ".gitignore",
+        ".clang-format",
+        "README.md",
+        "pyproject.toml",
+        "tests/conftest.py",
+        "tests/lowering.py",
+        "tests/reference.py",
+        "tests/test_ops.py",
+        "tests/test_quant.py",
+        "tests/test_delegation.py",
+        "tests/user/README.md",
+        "tests/spec_values.py",
+        "tests/test_executorch_builder.py",
+        "docs/conventions/README.md",
+        ".github/workflows/ci.yml",
+        "AGENTS.md",
     }
     files |= {f"{ns}/{m}.py" for m in ("__init__", "__main__", "cli", "delegation", "eager", "ops", "quant")}
     files.add(f"{ns}/user/__init__.py")
     op_pkg = f"op_package/{pkg}"
-    files |= {f"{op_pkg}/{f}" for f in (
-        "Makefile", f"config/{pkg}.xml", f"src/{pkg}Interface.c", "include/lpai_conventions.h",
-        "host/lpai_emu.c", "host/test_kernels.c")}
+    files |= {
+        f"{op_pkg}/{f}"
+        for f in (
+            "Makefile",
+            "makefiles/package.mk",
+            f"config/{pkg}.xml",
+            f"src/{pkg}Interface.c",
+            "include/lpai_package.h",
+            "include/lpai_conventions.h",
+            "include/lpai_glue.h",
+            "include/lpai_drivers.h",
+            "host/lpai_emu.c",
+            "host/test_kernels.c",
+        )
+    }
     for op in spec["ops"]:
         qnn_type = qnn_type_of(op)
         files |= {f"{op_pkg}/src/ops/{qnn_type}_inference.c", f"{op_pkg}/src/ops/{qnn_type}_compiler.cpp"}
         if op.get("kind") == "custom":
-            files |= {f"{ns}/user/{op['name']}.py", f"{op_pkg}/user/{qnn_type}_math.c",
-                      f"{op_pkg}/include/ops/{qnn_type}_user.h"}
+            files |= {
+                f"{ns}/user/{op['name']}.py",
+                f"{op_pkg}/user/{qnn_type}_math.c",
+                f"{op_pkg}/include/ops/{qnn_type}_user.h",
+            }
     return files
 
 
@@ -116,7 +154,7 @@ def check_tree(project: Path, spec: dict) -> None:
     assert not missing, f"missing files: {sorted(missing)}"
     assert {f for f in files if "/user/" in f"/{f}"} == user_files(spec)
     ns, pkg = spec["namespace"], spec["package_name"]
-    allowed_roots = (f"{ns}/", f"op_package/{pkg}/", "tests/", "docs/")
+    allowed_roots = (f"{ns}/", f"op_package/{pkg}/", "tests/", "docs/", ".github/")
     for rel in files:
         assert "/" not in rel or rel.startswith(allowed_roots), f"unexpected file {rel}"
         assert not rel.endswith(".jinja") and "{{" not in rel and "{%" not in rel, rel
@@ -132,6 +170,31 @@ def check_tree(project: Path, spec: dict) -> None:
         assert owned_by_user == in_user_area, f"{rel}: ownership header does not match its folder"
 
 
+def check_lint(project: Path) -> None:
+    """ruff (check and format) is clean on the rendered project, under the project's own
+    configuration (its pyproject.toml): what its pre-commit and CI run."""
+    for args in (["check", "--no-cache", "--output-format=concise", "."], ["format", "--no-cache", "--check", "."]):
+        run = subprocess.run(
+            [sys.executable, "-m", "ruff", *args], cwd=project, capture_output=True, text=True, timeout=120
+        )
+        assert run.returncode == 0, f"ruff {args[0]} on the rendered project:\n{run.stdout[-6000:]}{run.stderr[-2000:]}"
+
+
+C_SUFFIXES = (".c", ".h", ".cpp")
+
+
+def check_c_format(project: Path) -> None:
+    """Every rendered C and C++ file is clean under the .clang-format the project ships
+    (found by clang-format itself, walking up from each file)."""
+    assert (project / ".clang-format").is_file(), "the project ships no .clang-format"
+    files = [rel for rel in rendered(project) if rel.endswith(C_SUFFIXES)]
+    assert any(f.endswith("_inference.c") for f in files), files
+    run = subprocess.run(
+        ["clang-format", "--dry-run", "-Werror", *files], cwd=project, capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0, "rendered C/C++ not clang-format clean:\n" + run.stderr[-4000:]
+
+
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo):
     spec = VARIANTS[name]
@@ -140,13 +203,15 @@ def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo
     check_tree(result.project_dir, spec)
     if name in USER_MATH:
         write_user_math(result.project_dir, spec, USER_MATH[name])
+    check_lint(result.project_dir)
+    check_c_format(result.project_dir)
     run = run_project_tests(result.project_dir)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert re.search(r"\d+ passed", run.stdout)
     assert " failed" not in run.stdout
 
 
-CUSTOM_EAGER = '''\
+CUSTOM_EAGER = """\
 import torch
 
 
@@ -154,7 +219,7 @@ def my_norm(x: torch.Tensor) -> torch.Tensor:
     mean = x.mean()
     var = ((x - mean) ** 2).mean()
     return (x - mean) / torch.sqrt(var + 1e-5)
-'''
+"""
 
 
 def test_custom_op_fails_until_the_user_writes_it(copie_session, template_repo):
@@ -163,6 +228,8 @@ def test_custom_op_fails_until_the_user_writes_it(copie_session, template_repo):
     assert result.exit_code == 0, result.exception
     project = result.project_dir
     check_tree(project, spec)
+    check_lint(project)
+    check_c_format(project)
     user_eager = project / "norm_ops/user/my_norm.py"
     assert "NotImplementedError" in user_eager.read_text()
 

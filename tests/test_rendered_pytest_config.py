@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from conftest import load_example, run_project_tests
 
-FAILING = '''import logging
+FAILING = """import logging
 
 
 def test_fails_after_debug_noise():
@@ -19,7 +19,7 @@ def test_fails_after_debug_noise():
         log.debug("chatter-%d", i)
     log.warning("a warning stays visible")
     assert False, "the failure"
-'''
+"""
 
 
 def test_a_failing_test_does_not_print_captured_debug_lines(copie_session, template_repo):

@@ -13,11 +13,12 @@ import xml.etree.ElementTree as ET
 import jinja2
 import pytest
 import yaml
-from conftest import EXAMPLES, ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hooks import names, spec
+
+from conftest import EXAMPLES, ROOT
 
 
 def minimal(**op):
@@ -37,10 +38,16 @@ def test_defaults_and_derived_names():
 
 
 def test_schema_strings():
-    pkg = spec.validate(minimal(params=[{"name": "factor", "type": "float", "default": 3},
-                                        {"name": "n", "type": "int", "default": 2},
-                                        {"name": "on", "type": "bool", "default": False}],
-                                expr="input * factor + n + on"))
+    pkg = spec.validate(
+        minimal(
+            params=[
+                {"name": "factor", "type": "float", "default": 3},
+                {"name": "n", "type": "int", "default": 2},
+                {"name": "on", "type": "bool", "default": False},
+            ],
+            expr="input * factor + n + on",
+        )
+    )
     op = pkg.ops[0]
     # No defaults in the functional and .out schemas: torch.export would drop every
     # trailing param equal to its default, and ExecuTorch's builder refuses such a node.
@@ -55,9 +62,78 @@ def test_schema_strings():
     assert [p.default_c for p in op.params] == ["3.0f", "2u", "0"]
     assert [p.default_xml for p in op.params] == ["3.0", "2", "0"]
     # What ExecuTorch sends (node_visitor.QNN_TENSOR_TYPE_MAP): int and bool alike as UINT_32.
-    assert [p.qnn_datatype for p in op.params] == ["QNN_DATATYPE_FLOAT_32", "QNN_DATATYPE_UINT_32",
-                                                   "QNN_DATATYPE_UINT_32"]
+    assert [p.qnn_datatype for p in op.params] == [
+        "QNN_DATATYPE_FLOAT_32",
+        "QNN_DATATYPE_UINT_32",
+        "QNN_DATATYPE_UINT_32",
+    ]
     assert spec.validate(minimal()).ops[0].defaults_schema is None
+
+
+def test_out_argument_is_reserved_from_its_declaration():
+    """The .out overload's output argument is declared once (spec.OUT_ARGUMENT): the
+    schema, the Python signature and the reserved names all read it."""
+    op = spec.validate(minimal()).ops[0]
+    assert op.out_schema.endswith(", *, Tensor(a!) out) -> Tensor(a!)")
+    assert op.py_signature_out == "input: torch.Tensor, *, out: torch.Tensor"
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.inputs\[0\]: 'out' is "):
+        spec.validate(minimal(inputs=["out"], expr="out * 3"))
+
+
+def test_argument_lists_per_language():
+    """Every list a template places comes from the model, with separators between the
+    items only: no `f(a, )`, no `{x, }`, and a one-item Python tuple keeps its comma."""
+    two = spec.validate(
+        {
+            "package_name": "P",
+            "namespace": "my_ops",
+            "ops": [
+                {
+                    "name": "blend",
+                    "inputs": ["a", "b"],
+                    "expr": "a * w + b * (1 - w) + n + on",
+                    "params": [
+                        {"name": "w", "type": "float", "default": 0.5},
+                        {"name": "n", "type": "int", "default": 2},
+                        {"name": "on", "type": "bool", "default": True},
+                    ],
+                },
+                {"name": "neg_half", "inputs": ["x"], "expr": "-x / 2"},
+            ],
+        }
+    )
+    op, bare = two.ops
+    assert op.c_math_call_v == "in[0], in[1], params[0], params[1], params[2]"
+    assert bare.c_math_call_v == "in[0]"
+    assert op.c_math_call_scalar == "a, b, params[0], params[1], params[2]"
+    assert bare.c_math_call_scalar == "a"
+    assert op.c_test_case == ["{P_F32, P_U32, P_U32, P_F32}", "{0.5f, 2u, 1, 0.0}", '{"w", "n", "on", NULL}']
+    assert bare.c_test_case == ["{P_F32}", "{0.0}", "{NULL}"]
+    assert bare.c_header_guard == "NEGHALF_USER_H"
+    assert op.py_reference_signature == "a, b, w=0.5, n=2, on=True"
+    assert bare.py_reference_signature == "x"
+    assert bare.py_inputs_tuple == '("x",)' and op.py_inputs_tuple == '("a", "b")'
+    assert bare.py_params_tuple == "()"
+    assert op.py_params_tuple == '(("w", "float", 0.5), ("n", "int", 2), ("on", "bool", True))'
+    assert op.py_defaults_dict == '{"w": 0.5, "n": 2, "on": True}' and bare.py_defaults_dict == "{}"
+    assert op.py_inputs == "a, b" and op.py_example_call == "my_ops.blend(h, h)"
+    assert op.params_md == "w: float = 0.5, n: int = 2, on: bool = True" and bare.params_md == ""
+    assert two.py_all == '["OPS", "OpInfo", "blend", "neg_half"]'
+    assert bare.c_math_cost == "5u" and bare.c_math_vectorises == "1"  # neg 1 + div 4, no libm call
+    logs = spec.validate(minimal(expr="log(input) * 3")).ops[0]
+    assert logs.c_math_vectorises == "0"
+    assert (op.c_is_custom, two.n_ops) == ("0", 2)
+    assert bare.md_run_line == "my_ops::neg_half".ljust(32)
+    assert yaml.safe_load(two.spec_yaml) == two.answers()
+    assert two.spec_yaml.startswith("activation_dtype: uint8\nnamespace: my_ops\n")
+    # Each renders as Python or C that parses: no trailing-comma artefacts.
+    for text in (
+        f"def f({op.py_reference_signature}): pass",
+        f"def f({bare.py_reference_signature}): pass",
+        f"x = {op.py_params_tuple}",
+        f"__all__ = {two.py_all}",
+    ):
+        ast.parse(text)
 
 
 def test_int_defaults_are_uint32():
@@ -113,11 +189,13 @@ def test_camel_from_snake():
 def test_spec_error_carries_field_and_rule():
     with pytest.raises(spec.SpecError) as info:
         spec.validate(minimal(inputs=["a", "a"], expr="a"))
-    assert (info.value.field, str(info.value)) == ("ops[0].inputs[1]", "ops[0].inputs[1]: duplicate name 'a' (also ops[0].inputs[0])")
+    assert (info.value.field, str(info.value)) == (
+        "ops[0].inputs[1]",
+        "ops[0].inputs[1]: duplicate name 'a' (also ops[0].inputs[0])",
+    )
 
 
 # ---------------------------------------------------------------- docs, per language
-
 
 
 HOSTILE_DOCS = [
@@ -130,7 +208,7 @@ HOSTILE_DOCS = [
     "ok */ int evil; /* more",
     "*/*/ /*/ ???/ ??= ??( ??) ??! ??< ??> ??- ??' ??/",
     "{{ 7 * 7 }} {% raw %} {# c #}",
-    "</Description><Input name=\"x\"/> &amp; &#x41;",
+    '</Description><Input name="x"/> &amp; &#x41;',
     "| a | b | *em* _u_ [l](u) ~s~ \\| \\\\",
     "key: value # not a comment, - not a list",
     "",
@@ -175,29 +253,36 @@ def test_doc_in_a_markdown_table_cell_stays_one_literal_cell(doc):
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("g++") is None, reason="needs gcc and g++")
-@pytest.mark.parametrize("compiler,std", [("gcc", "-std=c11"), ("gcc", "-std=gnu11"), ("g++", "-std=c++14"),
-                                          ("g++", "-std=c++17")])
+@pytest.mark.parametrize(
+    "compiler,std", [("gcc", "-std=c11"), ("gcc", "-std=gnu11"), ("g++", "-std=c++14"), ("g++", "-std=c++17")]
+)
 def test_doc_in_c_and_cpp_comments_is_only_a_comment(tmp_path, compiler, std):
     """ISO C11 and C++14 apply trigraphs; every doc sits in a comment that ends the line,
     as in the templates, and the file must compile cleanly with nothing but the code."""
     lines = []
     for k, doc in enumerate(HOSTILE_DOCS):
-        lines += ["/*", f" * {doc_op(doc).doc_c}", " */", f"int doc_{k} = {k};",
-                  f"/* The kernel math of my_ops::mul3 (Mul3): {doc_op(doc).doc_c}", " */"]
+        lines += [
+            "/*",
+            f" * {doc_op(doc).doc_c}",
+            " */",
+            f"int doc_{k} = {k};",
+            f"/* The kernel math of my_ops::mul3 (Mul3): {doc_op(doc).doc_c}",
+            " */",
+        ]
     source = tmp_path / ("docs.cpp" if compiler == "g++" else "docs.c")
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     subprocess.run([compiler, std, "-Wall", "-Wextra", "-Werror", "-fsyntax-only", str(source)], check=True)
     # Preprocessed, nothing of any doc is left: the comments held all of it.
-    out = subprocess.run([compiler, std, "-E", "-P", str(source)], check=True, capture_output=True,
-                         text=True).stdout
+    out = subprocess.run([compiler, std, "-E", "-P", str(source)], check=True, capture_output=True, text=True).stdout
     assert out.split() == " ".join(f"int doc_{k} = {k};" for k in range(len(HOSTILE_DOCS))).split()
 
 
 # Any doc the rule accepts: printable characters, biased towards the ones each language
 # treats specially.
 PRINTABLE_DOCS = st.text(
-    st.one_of(st.sampled_from(list('"\'\\/*?=()!<>-|`_[]&~{}%#: ')),
-              st.characters(codec="utf-8").filter(str.isprintable)),
+    st.one_of(
+        st.sampled_from(list("\"'\\/*?=()!<>-|`_[]&~{}%#: ")), st.characters(codec="utf-8").filter(str.isprintable)
+    ),
     max_size=spec.MAX_DOC,
 )
 
@@ -222,9 +307,18 @@ def test_doc_c_keeps_the_text_readable(doc):
     assert doc_op(doc).doc_c.replace(" ", "") == doc.replace(" ", "").rstrip()
 
 
-@pytest.mark.parametrize("doc,code", [("bell \a", "U+0007"), ("two\nlines", "U+000A"), ("tab\there", "U+0009"),
-                                      ("bidi \u202e", "U+202E"), ("nbsp\u00a0", "U+00A0"),
-                                      ("line sep \u2028", "U+2028"), ("zero width \u200b", "U+200B")])
+@pytest.mark.parametrize(
+    "doc,code",
+    [
+        ("bell \a", "U+0007"),
+        ("two\nlines", "U+000A"),
+        ("tab\there", "U+0009"),
+        ("bidi \u202e", "U+202E"),
+        ("nbsp\u00a0", "U+00A0"),
+        ("line sep \u2028", "U+2028"),
+        ("zero width \u200b", "U+200B"),
+    ],
+)
 def test_doc_refuses_non_printable_characters(doc, code):
     with pytest.raises(spec.SpecError, match=rf"^ops\[0\]\.doc: character {re.escape(code)} is not allowed"):
         spec.validate(minimal(doc=doc))
@@ -238,16 +332,30 @@ def test_doc_length_limit_counts_characters():
 
 # ---------------------------------------------------------------- numbers
 
-@pytest.mark.parametrize("text,value", [("1e-6", 1e-6), ("+1E3", 1000.0), (".5", 0.5), ("-2.5e-3", -2.5e-3),
-                                        ("3", 3.0), ("0", 0.0), (" 7.25 ", 7.25), ("1.", 1.0)])
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("1e-6", 1e-6),
+        ("+1E3", 1000.0),
+        (".5", 0.5),
+        ("-2.5e-3", -2.5e-3),
+        ("3", 3.0),
+        ("0", 0.0),
+        (" 7.25 ", 7.25),
+        ("1.", 1.0),
+    ],
+)
 def test_float_default_may_be_a_numeric_string(text, value):
     pkg = spec.validate(minimal(params=[{"name": "eps", "type": "float", "default": text}], expr="input + eps"))
     assert pkg.ops[0].params[0].default == value and type(pkg.ops[0].params[0].default) is float
 
 
 def test_float_default_1e_minus_6_from_yaml_validates():
-    raw = yaml.safe_load("package_name: P\nnamespace: my_ops\nops:\n  - name: a\n    inputs: [x]\n"
-                         "    params: [{name: eps, type: float, default: 1e-6}]\n    expr: x + eps\n")
+    raw = yaml.safe_load(
+        "package_name: P\nnamespace: my_ops\nops:\n  - name: a\n    inputs: [x]\n"
+        "    params: [{name: eps, type: float, default: 1e-6}]\n    expr: x + eps\n"
+    )
     assert raw["ops"][0]["params"][0]["default"] == "1e-6"  # the YAML 1.1 reading this rule is for
     assert spec.validate(raw).ops[0].params[0].default == 1e-6
 
@@ -276,14 +384,18 @@ def test_401_digit_literal_in_expr_is_one_line():
 
 # ---------------------------------------------------------------- given values are checked, never replaced
 
-@pytest.mark.parametrize("key,value,message", [
-    ("kind", False, r"^ops\[0\]\.kind: must be one of elementwise, custom; got False$"),
-    ("kind", "", r"^ops\[0\]\.kind: must be one of"),
-    ("params", {}, r"^ops\[0\]\.params: must be a list, got dict$"),
-    ("params", "", r"^ops\[0\]\.params: must be a list, got str$"),
-    ("qnn_type", 0, r"^ops\[0\]\.qnn_type: must be a string, got int$"),
-    ("qnn_type", "", r"^ops\[0\]\.qnn_type: '' is not a CamelCase"),
-])
+
+@pytest.mark.parametrize(
+    "key,value,message",
+    [
+        ("kind", False, r"^ops\[0\]\.kind: must be one of elementwise, custom; got False$"),
+        ("kind", "", r"^ops\[0\]\.kind: must be one of"),
+        ("params", {}, r"^ops\[0\]\.params: must be a list, got dict$"),
+        ("params", "", r"^ops\[0\]\.params: must be a list, got str$"),
+        ("qnn_type", 0, r"^ops\[0\]\.qnn_type: must be a string, got int$"),
+        ("qnn_type", "", r"^ops\[0\]\.qnn_type: '' is not a CamelCase"),
+    ],
+)
 def test_a_falsy_value_is_refused_not_defaulted(key, value, message):
     with pytest.raises(spec.SpecError, match=message):
         spec.validate(minimal(**{key: value}))
@@ -304,8 +416,12 @@ def test_null_means_the_default():
 
 # ---------------------------------------------------------------- size bound
 
-BOMB = "a0: &a0 [" + ", ".join(['"lol"'] * 9) + "]\n" + "".join(
-    f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 10))
+BOMB = (
+    "a0: &a0 ["
+    + ", ".join(['"lol"'] * 9)
+    + "]\n"
+    + "".join(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 10))
+)
 
 
 def test_alias_bomb_is_refused_in_milliseconds():
@@ -344,7 +460,6 @@ def test_the_hook_bounds_the_spec_before_printing_it(monkeypatch):
 
 
 # ---------------------------------------------------------------- reserved names come from the templates
-
 
 
 TEMPLATE = ROOT / "template"
@@ -387,9 +502,20 @@ def test_every_top_level_name_of_a_module_with_op_functions_is_reserved(rel):
 
 
 def test_the_args_struct_is_emitted_from_the_declaration_and_its_members_are_reserved():
-    pkg = spec.validate({"package_name": "P", "namespace": "my_ops", "ops": [
-        {"name": "my_norm", "kind": "custom", "inputs": ["a", "b"],
-         "params": [{"name": "scale", "type": "float", "default": 2.0}]}]})
+    pkg = spec.validate(
+        {
+            "package_name": "P",
+            "namespace": "my_ops",
+            "ops": [
+                {
+                    "name": "my_norm",
+                    "kind": "custom",
+                    "inputs": ["a", "b"],
+                    "params": [{"name": "scale", "type": "float", "default": 2.0}],
+                }
+            ],
+        }
+    )
     op = pkg.ops[0]
     header = render_template("op_package/*/include/ops/*_user.h.jinja", pkg, op)
     body = re.search(r"typedef struct \{(.*?)\} MyNorm_args;", header, re.DOTALL).group(1)
@@ -414,22 +540,46 @@ def test_the_args_struct_is_emitted_from_the_declaration_and_its_members_are_res
                 spec.validate({"package_name": "P", "namespace": "my_ops", "ops": [raw]})
 
 
-@pytest.mark.parametrize("namespace", ["reference", "conftest", "lowering", "fakes", "op_package_host", "tests",
-                                       "op_package", "test_ops"])
+@pytest.mark.parametrize(
+    "namespace", ["reference", "conftest", "lowering", "fakes", "op_package_host", "tests", "op_package", "test_ops"]
+)
 def test_namespace_cannot_be_a_module_of_the_rendered_project(namespace):
     # Independently of the hook: these are files/folders on the rendered project's import roots.
-    assert any((TEMPLATE / root).joinpath(f"{namespace}{suffix}").exists()
-               for root in (".", "tests") for suffix in (".py.jinja", ""))
+    assert any(
+        (TEMPLATE / root).joinpath(f"{namespace}{suffix}").exists()
+        for root in (".", "tests")
+        for suffix in (".py.jinja", "")
+    )
     with pytest.raises(spec.SpecError, match=r"^namespace: .* module of the rendered project"):
-        spec.validate({"package_name": "P", "namespace": namespace, "ops": [{"name": "a", "inputs": ["x"], "expr": "x"}]})
+        spec.validate(
+            {"package_name": "P", "namespace": namespace, "ops": [{"name": "a", "inputs": ["x"], "expr": "x"}]}
+        )
 
 
-@pytest.mark.parametrize("namespace", ["torch", "executorch", "numpy", "yaml", "sympy", "pydot", "copier", "jinja2",
-                                       "pytest", "functorch", "torchgen", "mpmath", "networkx"])
+@pytest.mark.parametrize(
+    "namespace",
+    [
+        "torch",
+        "executorch",
+        "numpy",
+        "yaml",
+        "sympy",
+        "pydot",
+        "copier",
+        "jinja2",
+        "pytest",
+        "functorch",
+        "torchgen",
+        "mpmath",
+        "networkx",
+    ],
+)
 def test_namespace_cannot_be_a_dependency(namespace):
     pytest.importorskip(namespace)
     with pytest.raises(spec.SpecError, match=r"^namespace: "):
-        spec.validate({"package_name": "P", "namespace": namespace, "ops": [{"name": "a", "inputs": ["x"], "expr": "x"}]})
+        spec.validate(
+            {"package_name": "P", "namespace": namespace, "ops": [{"name": "a", "inputs": ["x"], "expr": "x"}]}
+        )
 
 
 def test_namespace_and_op_names_that_torch_ops_owns():
@@ -452,25 +602,33 @@ def test_ordinary_argument_names_stay_allowed(name):
 
 
 def test_params_the_expression_leaves_unused_are_named_for_the_c_math():
-    op = spec.validate(minimal(params=[{"name": "a", "type": "float", "default": 1.0},
-                                       {"name": "b", "type": "int", "default": 2},
-                                       {"name": "c", "type": "bool", "default": True}],
-                               expr="input * b")).ops[0]
+    op = spec.validate(
+        minimal(
+            params=[
+                {"name": "a", "type": "float", "default": 1.0},
+                {"name": "b", "type": "int", "default": 2},
+                {"name": "c", "type": "bool", "default": True},
+            ],
+            expr="input * b",
+        )
+    ).ops[0]
     assert op.c_math_unused == ["p_a", "p_c"]
-    custom = spec.validate(minimal(kind="custom", expr=None,
-                                   params=[{"name": "a", "type": "float", "default": 1.0}])).ops[0]
+    custom = spec.validate(
+        minimal(kind="custom", expr=None, params=[{"name": "a", "type": "float", "default": 1.0}])
+    ).ops[0]
     assert custom.c_math_unused == []
 
 
 @pytest.mark.parametrize("folder", ["build", "artifacts"])
 def test_namespace_cannot_be_a_folder_the_project_writes_into(folder):
     # The rendered cli writes build/artifacts/<target>/<namespace>.pte at the project root.
-    assert f"/{folder}/" in (TEMPLATE / ".gitignore.jinja").read_text()
+    assert f"/{folder}/" in (TEMPLATE / ".gitignore").read_text()
     with pytest.raises(spec.SpecError, match=rf"^namespace: '{folder}' is a folder the rendered project creates"):
         spec.validate({"package_name": "P", "namespace": folder, "ops": [{"name": "a", "inputs": ["x"], "expr": "x"}]})
 
 
 # ---------------------------------------------------------------- inputs, outputs, rowwise (issue 12)
+
 
 def custom(**op):
     base = {"name": "my_stats", "kind": "custom", "inputs": ["x"]}
@@ -483,8 +641,11 @@ def test_up_to_four_inputs_and_elementwise_output_broadcasts():
     assert op.n_inputs == 4 == spec.MAX_INPUTS
     assert op.outputs == (spec.Output("out", 0, spec.OutputShape("broadcast")),)
     assert (op.n_outputs, op.rowwise) == (1, False)
-    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.inputs: more than 4 inputs are not supported; "
-                                             r"workaround: "):
+    with pytest.raises(
+        spec.SpecError,
+        match=r"^ops\[0\]\.inputs: more than 4 inputs are not supported; "
+        r"workaround: ",
+    ):
         spec.validate(minimal(inputs=["a", "b", "c", "d", "e"], expr="a + b + c + d + e"))
 
 
@@ -496,55 +657,100 @@ def test_custom_op_default_output_is_out_like_the_first_input():
 
 
 def test_custom_op_outputs_like_and_reduce():
-    op = spec.validate(custom(inputs=["x", "w"], outputs=[
-        {"name": "mean", "shape": {"reduce": "x", "dims": [-1], "keepdim": True}},
-        {"name": "y", "shape": {"like": "w"}},
-        {"name": "total", "shape": {"reduce": "x", "dims": [0, -1]}}])).ops[0]
+    op = spec.validate(
+        custom(
+            inputs=["x", "w"],
+            outputs=[
+                {"name": "mean", "shape": {"reduce": "x", "dims": [-1], "keepdim": True}},
+                {"name": "y", "shape": {"like": "w"}},
+                {"name": "total", "shape": {"reduce": "x", "dims": [0, -1]}},
+            ],
+        )
+    ).ops[0]
     x, w = spec.Input("x", 0), spec.Input("w", 1)
-    assert op.outputs == (spec.Output("mean", 0, spec.OutputShape("reduce", x, (-1,), True)),
-                          spec.Output("y", 1, spec.OutputShape("like", w)),
-                          spec.Output("total", 2, spec.OutputShape("reduce", x, (0, -1), False)))
+    assert op.outputs == (
+        spec.Output("mean", 0, spec.OutputShape("reduce", x, (-1,), True)),
+        spec.Output("y", 1, spec.OutputShape("like", w)),
+        spec.Output("total", 2, spec.OutputShape("reduce", x, (0, -1), False)),
+    )
     assert op.n_outputs == 3 and op.output_names == ["mean", "y", "total"]
     assert not op.outputs_are_default
     assert op.outputs[2].shape.text == "the shape of x reduced over dims [0, -1]"
 
 
-@pytest.mark.parametrize("outputs,field,rule", [
-    ([], r"outputs", r"must be a list of 1 to 4 outputs"),
-    ([{"name": f"o{k}", "shape": {"like": "x"}} for k in range(5)], r"outputs",
-     r"more than 4 outputs are not supported; workaround: split the op"),
-    ([{"name": "y"}], r"outputs\[0\]\.shape", r"is required"),
-    ([{"name": "y", "shape": {"like": "x"}, "dtype": "int64"}], r"outputs\[0\]\.dtype",
-     r"not supported: every input and output is an 8-bit quantized tensor .*workaround: return an integer"),
-    ([{"name": "y", "shape": [2, 3]}], r"outputs\[0\]\.shape", r"a fixed shape is not supported .*workaround: "),
-    ([{"name": "y", "shape": {"like": "x", "transpose": [1, 0]}}], r"outputs\[0\]\.shape\.transpose",
-     r"shape form 'transpose' is not supported .*workaround: "),
-    ([{"name": "y", "shape": {"like": "z"}}], r"outputs\[0\]\.shape\.like", r"must name an input of the op \(x\)"),
-    ([{"name": "y", "shape": {"like": "x", "reduce": "x"}}], r"outputs\[0\]\.shape", r"must hold exactly one of like, reduce"),
-    ([{"name": "y", "shape": {"like": "x", "dims": [0]}}], r"outputs\[0\]\.shape\.dims", r"only for a reduce"),
-    ([{"name": "y", "shape": {"reduce": "x"}}], r"outputs\[0\]\.shape\.dims", r"is required for a reduce"),
-    ([{"name": "y", "shape": {"reduce": "x", "dims": []}}], r"outputs\[0\]\.shape\.dims", r"non-empty list"),
-    ([{"name": "y", "shape": {"reduce": "x", "dims": [5]}}], r"outputs\[0\]\.shape\.dims\[0\]",
-     r"must be an integer in \[-5, 4\]"),
-    ([{"name": "y", "shape": {"reduce": "x", "dims": [True]}}], r"outputs\[0\]\.shape\.dims\[0\]", r"integer"),
-    ([{"name": "y", "shape": {"reduce": "x", "dims": [1, 1]}}], r"outputs\[0\]\.shape\.dims\[1\]", r"duplicate dim 1"),
-    ([{"name": "y", "shape": {"reduce": "x", "dims": [1], "keepdim": "yes"}}], r"outputs\[0\]\.shape\.keepdim",
-     r"true or false"),
-    ([{"name": "x", "shape": {"like": "x"}}], r"outputs\[0\]\.name", r"duplicate name 'x' \(also ops\[0\]\.inputs\[0\]\)"),
-    ([{"name": "y", "shape": {"like": "x"}}, {"name": "out", "shape": {"like": "x"}}], r"outputs\[1\]\.name",
-     r"'out' may only name the first output"),
-    ([{"name": "rank", "shape": {"like": "x"}}], r"outputs\[0\]\.name", r"'rank' is a member"),
-    ([{"name": "y", "shape": {"like": "x"}}, {"name": "y_shape", "shape": {"like": "x"}}], r"outputs\[1\]\.name",
-     r"'y_shape' is the member that holds the shape of 'y'"),
-])
+@pytest.mark.parametrize(
+    "outputs,field,rule",
+    [
+        ([], r"outputs", r"must be a list of 1 to 4 outputs"),
+        (
+            [{"name": f"o{k}", "shape": {"like": "x"}} for k in range(5)],
+            r"outputs",
+            r"more than 4 outputs are not supported; workaround: split the op",
+        ),
+        ([{"name": "y"}], r"outputs\[0\]\.shape", r"is required"),
+        (
+            [{"name": "y", "shape": {"like": "x"}, "dtype": "int64"}],
+            r"outputs\[0\]\.dtype",
+            r"not supported: every input and output is an 8-bit quantized tensor .*workaround: return an integer",
+        ),
+        ([{"name": "y", "shape": [2, 3]}], r"outputs\[0\]\.shape", r"a fixed shape is not supported .*workaround: "),
+        (
+            [{"name": "y", "shape": {"like": "x", "transpose": [1, 0]}}],
+            r"outputs\[0\]\.shape\.transpose",
+            r"shape form 'transpose' is not supported .*workaround: ",
+        ),
+        ([{"name": "y", "shape": {"like": "z"}}], r"outputs\[0\]\.shape\.like", r"must name an input of the op \(x\)"),
+        (
+            [{"name": "y", "shape": {"like": "x", "reduce": "x"}}],
+            r"outputs\[0\]\.shape",
+            r"must hold exactly one of like, reduce",
+        ),
+        ([{"name": "y", "shape": {"like": "x", "dims": [0]}}], r"outputs\[0\]\.shape\.dims", r"only for a reduce"),
+        ([{"name": "y", "shape": {"reduce": "x"}}], r"outputs\[0\]\.shape\.dims", r"is required for a reduce"),
+        ([{"name": "y", "shape": {"reduce": "x", "dims": []}}], r"outputs\[0\]\.shape\.dims", r"non-empty list"),
+        (
+            [{"name": "y", "shape": {"reduce": "x", "dims": [5]}}],
+            r"outputs\[0\]\.shape\.dims\[0\]",
+            r"must be an integer in \[-5, 4\]",
+        ),
+        ([{"name": "y", "shape": {"reduce": "x", "dims": [True]}}], r"outputs\[0\]\.shape\.dims\[0\]", r"integer"),
+        (
+            [{"name": "y", "shape": {"reduce": "x", "dims": [1, 1]}}],
+            r"outputs\[0\]\.shape\.dims\[1\]",
+            r"duplicate dim 1",
+        ),
+        (
+            [{"name": "y", "shape": {"reduce": "x", "dims": [1], "keepdim": "yes"}}],
+            r"outputs\[0\]\.shape\.keepdim",
+            r"true or false",
+        ),
+        (
+            [{"name": "x", "shape": {"like": "x"}}],
+            r"outputs\[0\]\.name",
+            r"duplicate name 'x' \(also ops\[0\]\.inputs\[0\]\)",
+        ),
+        (
+            [{"name": "y", "shape": {"like": "x"}}, {"name": "out", "shape": {"like": "x"}}],
+            r"outputs\[1\]\.name",
+            r"'out' may only name the first output",
+        ),
+        ([{"name": "rank", "shape": {"like": "x"}}], r"outputs\[0\]\.name", r"'rank' is a member"),
+        (
+            [{"name": "y", "shape": {"like": "x"}}, {"name": "y_shape", "shape": {"like": "x"}}],
+            r"outputs\[1\]\.name",
+            r"'y_shape' is the member that holds the shape of 'y'",
+        ),
+    ],
+)
 def test_bad_outputs_name_the_field_and_the_rule(outputs, field, rule):
     with pytest.raises(spec.SpecError, match=rf"^ops\[0\]\.{field}: (.* )?{rule}"):
         spec.validate(custom(outputs=outputs))
 
 
 def test_out_may_name_the_first_output():
-    op = spec.validate(custom(outputs=[{"name": "out", "shape": {"reduce": "x", "dims": [-1]}},
-                                       {"name": "y", "shape": {"like": "x"}}])).ops[0]
+    op = spec.validate(
+        custom(outputs=[{"name": "out", "shape": {"reduce": "x", "dims": [-1]}}, {"name": "y", "shape": {"like": "x"}}])
+    ).ops[0]
     assert op.output_names == ["out", "y"]
 
 
@@ -557,14 +763,20 @@ def test_the_shape_member_of_an_input_or_default_output_is_reserved():
     spec.validate(minimal(inputs=["x", "x_shape"], expr="x + x_shape"))
 
 
-@pytest.mark.parametrize("key,value,rule", [
-    ("dtype", "int32", r"not supported: every input and output is an 8-bit quantized tensor"),
-    ("shape", [2, 3], r"not supported: inputs take any shape at run time"),
-    ("output", {"name": "y"}, r"not supported; the key is `outputs:`"),
-    ("outputs", [{"name": "y", "shape": {"like": "input"}}],
-     r"not supported for elementwise ops .*workaround: kind: custom"),
-    ("rowwise", True, r"is only for kind: custom"),
-])
+@pytest.mark.parametrize(
+    "key,value,rule",
+    [
+        ("dtype", "int32", r"not supported: every input and output is an 8-bit quantized tensor"),
+        ("shape", [2, 3], r"not supported: inputs take any shape at run time"),
+        ("output", {"name": "y"}, r"not supported; the key is `outputs:`"),
+        (
+            "outputs",
+            [{"name": "y", "shape": {"like": "input"}}],
+            r"not supported for elementwise ops .*workaround: kind: custom",
+        ),
+        ("rowwise", True, r"is only for kind: custom"),
+    ],
+)
 def test_unsupported_forms_say_so_and_name_a_workaround(key, value, rule):
     with pytest.raises(spec.SpecError, match=rf"^ops\[0\]\.{key}: {rule}") as info:
         spec.validate(minimal(**{key: value}))
@@ -572,32 +784,53 @@ def test_unsupported_forms_say_so_and_name_a_workaround(key, value, rule):
 
 
 def test_an_input_given_with_a_shape_is_a_limit_not_a_typo():
-    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.inputs\[1\]: must be a tensor name: a per-input "
-                                             r"shape or dtype is not supported"):
+    with pytest.raises(
+        spec.SpecError,
+        match=r"^ops\[0\]\.inputs\[1\]: must be a tensor name: a per-input "
+        r"shape or dtype is not supported",
+    ):
         spec.validate(minimal(inputs=["x", {"name": "bias", "shape": [1, 8, 1, 1]}], expr="x"))
 
 
 def test_rowwise_rule():
-    ok = spec.validate(custom(rowwise=True, inputs=["x", "g"], outputs=[
-        {"name": "y", "shape": {"like": "x"}}, {"name": "r", "shape": {"reduce": "x", "dims": [-1]}},
-        {"name": "k", "shape": {"reduce": "g", "dims": [-1], "keepdim": True}}])).ops[0]
+    ok = spec.validate(
+        custom(
+            rowwise=True,
+            inputs=["x", "g"],
+            outputs=[
+                {"name": "y", "shape": {"like": "x"}},
+                {"name": "r", "shape": {"reduce": "x", "dims": [-1]}},
+                {"name": "k", "shape": {"reduce": "g", "dims": [-1], "keepdim": True}},
+            ],
+        )
+    ).ops[0]
     assert ok.rowwise
     assert spec.validate(custom(rowwise=True)).ops[0].rowwise
     assert spec.validate(custom(rowwise=None)).ops[0].rowwise is False
     for dims in ([0], [-2], [-1, -2]):
-        with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.rowwise: needs every output like an input or "
-                                                 r"reduced over dims \[-1\].*workaround: rowwise: false"):
+        with pytest.raises(
+            spec.SpecError,
+            match=r"^ops\[0\]\.rowwise: needs every output like an input or "
+            r"reduced over dims \[-1\].*workaround: rowwise: false",
+        ):
             spec.validate(custom(rowwise=True, outputs=[{"name": "m", "shape": {"reduce": "x", "dims": dims}}]))
     with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.rowwise: must be true or false, got 1$"):
         spec.validate(custom(rowwise=1))
 
 
 def test_new_forms_round_trip_through_the_answers():
-    pkg = spec.validate(custom(rowwise=True, inputs=["x", "g"], outputs=[
-        {"name": "y", "shape": {"like": "g"}}, {"name": "r", "shape": {"reduce": "x", "dims": [-1]}}]))
+    pkg = spec.validate(
+        custom(
+            rowwise=True,
+            inputs=["x", "g"],
+            outputs=[{"name": "y", "shape": {"like": "g"}}, {"name": "r", "shape": {"reduce": "x", "dims": [-1]}}],
+        )
+    )
     entry = pkg.answers()["ops"][0]
-    assert entry["outputs"] == [{"name": "y", "shape": {"like": "g"}},
-                                {"name": "r", "shape": {"reduce": "x", "dims": [-1], "keepdim": False}}]
+    assert entry["outputs"] == [
+        {"name": "y", "shape": {"like": "g"}},
+        {"name": "r", "shape": {"reduce": "x", "dims": [-1], "keepdim": False}},
+    ]
     assert entry["rowwise"] is True
     assert spec.validate(pkg.answers()) == pkg
 
@@ -609,14 +842,22 @@ def test_max_rank_is_the_kernels():
 
 
 def test_schemas_of_an_op_with_several_outputs():
-    op = spec.validate(custom(name="center", params=[{"name": "eps", "type": "float", "default": 0.5}], outputs=[
-        {"name": "mean", "shape": {"reduce": "x", "dims": [-1], "keepdim": True}},
-        {"name": "centered", "shape": {"like": "x"}}])).ops[0]
+    op = spec.validate(
+        custom(
+            name="center",
+            params=[{"name": "eps", "type": "float", "default": 0.5}],
+            outputs=[
+                {"name": "mean", "shape": {"reduce": "x", "dims": [-1], "keepdim": True}},
+                {"name": "centered", "shape": {"like": "x"}},
+            ],
+        )
+    ).ops[0]
     assert op.schema == "center(Tensor x, float eps) -> (Tensor, Tensor)"
     assert op.custom_op_schema == "(Tensor x, float eps) -> (Tensor, Tensor)"
     # One keyword-only out tensor per output, each its own alias set (torch's var_mean.correction_out).
-    assert op.out_schema == ("center.out(Tensor x, float eps, *, Tensor(a!) mean, Tensor(b!) centered) "
-                             "-> (Tensor(a!), Tensor(b!))")
+    assert op.out_schema == (
+        "center.out(Tensor x, float eps, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))"
+    )
     assert op.defaults_schema == "center.defaults(Tensor x, float eps=0.5) -> (Tensor, Tensor)"
     assert op.py_returns == "tuple[torch.Tensor, torch.Tensor]"
     assert (op.py_output_names, op.py_output_vars) == ('("mean", "centered")', "(mean, centered)")
@@ -632,8 +873,9 @@ def test_schemas_of_an_op_with_several_outputs():
 
 def test_schemas_parse_with_torch():
     torch = pytest.importorskip("torch")
-    op = spec.validate(custom(outputs=[{"name": "lo", "shape": {"like": "x"}},
-                                       {"name": "hi", "shape": {"reduce": "x", "dims": [0]}}])).ops[0]
+    op = spec.validate(
+        custom(outputs=[{"name": "lo", "shape": {"like": "x"}}, {"name": "hi", "shape": {"reduce": "x", "dims": [0]}}])
+    ).ops[0]
     for text in (op.schema, op.out_schema):
         parsed = torch._C.parse_schema(f"my_ops::{text}")
         assert len(parsed.returns) == 2

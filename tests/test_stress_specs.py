@@ -30,10 +30,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import copier_cli, run_project_tests
 
 from hooks import expr as expr_mod
 from hooks import names, spec
+
+from conftest import copier_cli, run_project_tests
 
 pytestmark = pytest.mark.stress
 
@@ -48,7 +49,7 @@ HOSTILE_DOCS = [
     "ok */ int evil; /* more",
     "{{ 7 * 7 }} {% if true %}jinja{% endif %} {# c #}",
     'x""" ; import os ; """',
-    "</Description><Input name=\"x\"/> &amp; ]]>",
+    '</Description><Input name="x"/> &amp; ]]>',
     "??/ ??= ??( trigraphs, and a backslash at the end \\",
     "it's `code`, <b>é</b> — ß 漢字 🙂 | a | b |",
     "- key: value # not a comment",
@@ -61,8 +62,16 @@ SAFE_LITERALS = ["0", "0.5", "2", "1e-6", "1E-6", ".25", "3.", "1e30", "1e-30", 
 
 def _printable(rng: random.Random, n: int) -> str:
     """`n` printable characters from ASCII, Latin, Greek, CJK, emoji and symbols."""
-    ranges = [(0x20, 0x7E), (0xA1, 0x24F), (0x370, 0x3FF), (0x2010, 0x2027), (0x2030, 0x205E),
-              (0x4E00, 0x4FFF), (0x1F600, 0x1F64F), (0x2200, 0x22FF)]
+    ranges = [
+        (0x20, 0x7E),
+        (0xA1, 0x24F),
+        (0x370, 0x3FF),
+        (0x2010, 0x2027),
+        (0x2030, 0x205E),
+        (0x4E00, 0x4FFF),
+        (0x1F600, 0x1F64F),
+        (0x2200, 0x22FF),
+    ]
     out = []
     while len(out) < n:
         lo, hi = rng.choice(ranges)
@@ -155,9 +164,20 @@ def _expr(rng: random.Random, inputs: list[str], params: list[str], functions: l
 
 # The domain edges of the grammar: NaN and infinities for some inputs.
 EDGE_EXPRS = [
-    "log({a})", "sqrt({a})", "{a} / {b}", "1 / sqrt({a})", "log(0 * {a})", "{a} / 0",
-    "exp({a} * 1e30)", "-log(abs({a}) - abs({a}))", "sqrt(-1 + 0 * {a})", "clamp({a}, 1, -1)",
-    "sigmoid({a} * 1e30)", "tanh({a} / 1e-30)", "relu(-{a}) * 1e30 * 1e30", "min({a}, {b}) / max({a}, {b})",
+    "log({a})",
+    "sqrt({a})",
+    "{a} / {b}",
+    "1 / sqrt({a})",
+    "log(0 * {a})",
+    "{a} / 0",
+    "exp({a} * 1e30)",
+    "-log(abs({a}) - abs({a}))",
+    "sqrt(-1 + 0 * {a})",
+    "clamp({a}, 1, -1)",
+    "sigmoid({a} * 1e30)",
+    "tanh({a} / 1e-30)",
+    "relu(-{a}) * 1e30 * 1e30",
+    "min({a}, {b}) / max({a}, {b})",
 ]
 
 
@@ -189,15 +209,23 @@ def generate_packages(seed: int, count: int) -> list[dict]:
             params = []
             for _ in range(n_params):
                 ptype = rng.choice(spec.PARAM_TYPES)
-                params.append({"name": _snake(rng, arg_len or rng.randint(1, 12), arg_taken), "type": ptype,
-                               "default": _param_default(rng, ptype)})
+                params.append(
+                    {
+                        "name": _snake(rng, arg_len or rng.randint(1, 12), arg_taken),
+                        "type": ptype,
+                        "default": _param_default(rng, ptype),
+                    }
+                )
             op: dict = {"name": name, "inputs": inputs}
             if params:
                 op["params"] = params
             if rng.random() < 0.3 or j == 0:
                 op["qnn_type"] = _camel(rng, names.MAX_CAMEL if j == 0 else rng.randint(1, 20), camel_taken)
-            doc = docs.pop() if docs else (_printable(rng, spec.MAX_DOC) if rng.random() < 0.3
-                                           else _printable(rng, rng.randint(0, 60)))
+            doc = (
+                docs.pop()
+                if docs
+                else (_printable(rng, spec.MAX_DOC) if rng.random() < 0.3 else _printable(rng, rng.randint(0, 60)))
+            )
             op["doc"] = doc
             if j == 2 and k % 2 == 0:
                 op["kind"] = "custom"
@@ -207,10 +235,10 @@ def generate_packages(seed: int, count: int) -> list[dict]:
                     outputs = []
                     for m in range(spec.MAX_OUTPUTS):
                         source = inputs[m % len(inputs)]
-                        shape = ({"like": source} if m % 2 == 0 else
-                                 {"reduce": source, "dims": [-1], "keepdim": m % 4 == 1})
-                        outputs.append({"name": _snake(rng, arg_len or rng.randint(1, 12), arg_taken),
-                                        "shape": shape})
+                        shape = (
+                            {"like": source} if m % 2 == 0 else {"reduce": source, "dims": [-1], "keepdim": m % 4 == 1}
+                        )
+                        outputs.append({"name": _snake(rng, arg_len or rng.randint(1, 12), arg_taken), "shape": shape})
                     op["outputs"] = outputs
                     op["rowwise"] = k % 8 == 0
             else:
@@ -231,14 +259,30 @@ def generate_packages(seed: int, count: int) -> list[dict]:
     # and hostile doc appears in every run.
     last = packages[-1]["ops"]
     for func in functions:
-        last.append({"name": _snake(rng, 8, {o["name"] for o in last} | {packages[-1]["namespace"]}),
-                     "inputs": ["x"], "expr": f"{func}({', '.join(['x'] * expr_mod.FUNCTIONS[func])})"})
+        last.append(
+            {
+                "name": _snake(rng, 8, {o["name"] for o in last} | {packages[-1]["namespace"]}),
+                "inputs": ["x"],
+                "expr": f"{func}({', '.join(['x'] * expr_mod.FUNCTIONS[func])})",
+            }
+        )
     for edge in edges:
-        last.append({"name": _snake(rng, 8, {o["name"] for o in last} | {packages[-1]["namespace"]}),
-                     "inputs": ["a", "b"], "expr": edge.format(a="a", b="b") + " + b * 0"})
+        last.append(
+            {
+                "name": _snake(rng, 8, {o["name"] for o in last} | {packages[-1]["namespace"]}),
+                "inputs": ["a", "b"],
+                "expr": edge.format(a="a", b="b") + " + b * 0",
+            }
+        )
     for doc in docs:
-        last.append({"name": _snake(rng, 8, {o["name"] for o in last} | {packages[-1]["namespace"]}),
-                     "inputs": ["x"], "expr": "x", "doc": doc})
+        last.append(
+            {
+                "name": _snake(rng, 8, {o["name"] for o in last} | {packages[-1]["namespace"]}),
+                "inputs": ["x"],
+                "expr": "x",
+                "doc": doc,
+            }
+        )
     assert len(last) <= spec.MAX_OPS
     return packages
 
@@ -268,19 +312,20 @@ def test_the_generator_covers_the_spec_space():
     assert any(not d.isascii() for d in docs) and any(len(d) == spec.MAX_DOC for d in docs)
     defaults = [p["default"] for op in ops for p in op.get("params", [])]
     assert "1e-6" in defaults and 1e30 in defaults and 2**31 - 1 in defaults
-    unused = [p["name"] for op in ops if "expr" in op for p in op.get("params", [])
-              if p["name"] not in op["expr"]]
+    unused = [p["name"] for op in ops if "expr" in op for p in op.get("params", []) if p["name"] not in op["expr"]]
     assert unused, "no op leaves a param unused"
 
 
 # ------------------------------------------------------------------- render, build, import
 
+
 def _render(template_repo: Path, raw: dict, where: Path) -> tuple[Path, subprocess.CompletedProcess]:
     data = where / f"{raw['namespace']}.yaml"
     data.write_text(yaml.safe_dump(raw, allow_unicode=True, sort_keys=False), encoding="utf-8")
     dest = where / raw["namespace"]
-    result = copier_cli("copy", "--trust", "--defaults", "--quiet", "--data-file", str(data),
-                        str(template_repo), str(dest))
+    result = copier_cli(
+        "copy", "--trust", "--defaults", "--quiet", "--data-file", str(data), str(template_repo), str(dest)
+    )
     return dest, result
 
 
@@ -289,13 +334,29 @@ def _compile(project: Path, package_name: str, cc: str, obj: Path) -> list[str]:
     configuration, as makefiles/host_emulator.mk builds them (-O2 so that the
     flow-based warnings run)."""
     op_dir = project / "op_package" / package_name
-    c_files = sorted(str(p.relative_to(op_dir)) for p in
-                     [*op_dir.glob("src/*.c"), *op_dir.glob("src/ops/*_inference.c"), *op_dir.glob("user/*.c"),
-                      op_dir / "host" / "lpai_emu.c", op_dir / "host" / "test_kernels.c"])
+    c_files = sorted(
+        str(p.relative_to(op_dir))
+        for p in [
+            *op_dir.glob("src/*.c"),
+            *op_dir.glob("src/ops/*_inference.c"),
+            *op_dir.glob("user/*.c"),
+            op_dir / "host" / "lpai_emu.c",
+            op_dir / "host" / "test_kernels.c",
+        ]
+    )
     cpp_files = sorted(str(p.relative_to(op_dir)) for p in op_dir.glob("src/ops/*_compiler.cpp"))
     cxx = {"gcc": "g++", "clang": "clang++"}[cc]
-    common = ["-fPIC", "-ffp-contract=off", "-DLPAI_HOST_EMULATOR", "-DLPAI_EMU_OWN_DECLS",
-              "-Iinclude", "-Ihost", "-Wall", "-Wextra", "-Werror"]
+    common = [
+        "-fPIC",
+        "-ffp-contract=off",
+        "-DLPAI_HOST_EMULATOR",
+        "-DLPAI_EMU_OWN_DECLS",
+        "-Iinclude",
+        "-Ihost",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+    ]
     # gcc's flow-based warnings (array bounds, uninitialized) need -O2 and code
     # generation; clang warns in its front end, so its syntax check is the whole check.
     full = ["-O2", "-c"] if cc == "gcc" else ["-fsyntax-only"]
@@ -307,8 +368,9 @@ def _compile(project: Path, package_name: str, cc: str, obj: Path) -> list[str]:
     ):
         out = obj / label.replace(" ", "-")
         out.mkdir(parents=True, exist_ok=True)
-        result = subprocess.run(command, cwd=op_dir, capture_output=True, text=True, check=False,
-                                env={**os.environ, "TMPDIR": str(out)})
+        result = subprocess.run(
+            command, cwd=op_dir, capture_output=True, text=True, check=False, env={**os.environ, "TMPDIR": str(out)}
+        )
         # -c writes NAME.o into the working directory: move them out of the project.
         for o in op_dir.glob("*.o"):
             o.replace(out / o.name)
@@ -318,7 +380,7 @@ def _compile(project: Path, package_name: str, cc: str, obj: Path) -> list[str]:
     return failures
 
 
-IMPORT_CHECK = textwrap.dedent('''
+IMPORT_CHECK = textwrap.dedent("""
     import json, sys, xml.etree.ElementTree as ET
     from pathlib import Path
     import torch
@@ -357,7 +419,7 @@ IMPORT_CHECK = textwrap.dedent('''
             elif result.shape != tensors[0].shape or result.dtype != torch.float32:  # same shapes: no broadcast
                 failures.append(f"{where}: returned {result.dtype} {tuple(result.shape)}")
     print(json.dumps(failures))
-''')
+""")
 
 
 @pytest.fixture(scope="module")
@@ -389,19 +451,34 @@ def test_every_generated_package_compiles_warning_free(rendered, cc):
     jobs = [(dest, model.package_name) for (dest, result), model in zip(results, models) if result.returncode == 0]
     assert jobs
     with ThreadPoolExecutor(max_workers=2) as pool:
-        failures = [line for lines in pool.map(lambda job: _compile(job[0], job[1], cc, where / "obj" / cc / job[0].name),
-                                               jobs) for line in lines]
+        failures = [
+            line
+            for lines in pool.map(lambda job: _compile(job[0], job[1], cc, where / "obj" / cc / job[0].name), jobs)
+            for line in lines
+        ]
     assert not failures, "\n\n".join(failures)
 
 
 def test_every_generated_package_imports_and_registers_its_ops(rendered):
     _, _packages, models, results = rendered
-    payload = [[str(dest), model.namespace, model.package_name,
-                [{"name": op.name, "doc": op.doc, "inputs": op.input_names, "kind": op.kind} for op in model.ops]]
-               for (dest, result), model in zip(results, models) if result.returncode == 0]
+    payload = [
+        [
+            str(dest),
+            model.namespace,
+            model.package_name,
+            [{"name": op.name, "doc": op.doc, "inputs": op.input_names, "kind": op.kind} for op in model.ops],
+        ]
+        for (dest, result), model in zip(results, models)
+        if result.returncode == 0
+    ]
     assert payload
-    proc = subprocess.run([sys.executable, "-c", IMPORT_CHECK, json.dumps(payload)], capture_output=True,
-                          text=True, timeout=600, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", IMPORT_CHECK, json.dumps(payload)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr[-4000:]
     failures = json.loads(proc.stdout.strip().splitlines()[-1])
     assert not failures, "\n".join(failures)
@@ -420,8 +497,12 @@ ops:
 """
 
 
-SUITE_FILES = ("tests/test_ops.py", "tests/test_op_package_xml.py", "tests/test_op_package_build.py",
-               "tests/test_op_package_kernels.py")
+SUITE_FILES = (
+    "tests/test_ops.py",
+    "tests/test_op_package_xml.py",
+    "tests/test_op_package_build.py",
+    "tests/test_op_package_kernels.py",
+)
 
 
 def test_a_unicode_doc_and_eps_1e_minus_6_pass_the_rendered_suite(template_repo, tmp_path):
@@ -430,8 +511,9 @@ def test_a_unicode_doc_and_eps_1e_minus_6_pass_the_rendered_suite(template_repo,
     data = tmp_path / "soft.yaml"
     data.write_text(FULL_SUITE_SPEC, encoding="utf-8")
     dest = tmp_path / "project"
-    result = copier_cli("copy", "--trust", "--defaults", "--quiet", "--data-file", str(data),
-                        str(template_repo), str(dest))
+    result = copier_cli(
+        "copy", "--trust", "--defaults", "--quiet", "--data-file", str(data), str(template_repo), str(dest)
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     # The parts of the suite the doc and the param reach: registration and opcheck, the
     # OpDef XML, the C suite (-Werror, ASan/UBSan, gcc and clang) and kernel vs eager.

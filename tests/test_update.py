@@ -34,9 +34,25 @@ from packaging.version import Version
 
 from conftest import ROOT, run_project_tests, snapshot_template
 from update_helpers import (
-    ADDED_OP, FIX_C, FIX_PY, MARK_END, MARK_MIDDLE, MARK_START, SPEC, USER_GLOBS,
-    commit_all, convention_fix, copy_project, files, git, is_user_owned, leftovers,
-    release, update, user_files, write_spec,
+    ADDED_OP,
+    FIX_C,
+    FIX_PY,
+    MARK_END,
+    MARK_MIDDLE,
+    MARK_START,
+    SPEC,
+    USER_GLOBS,
+    commit_all,
+    convention_fix,
+    copy_project,
+    files,
+    git,
+    is_user_owned,
+    leftovers,
+    release,
+    update,
+    user_files,
+    write_spec,
 )
 
 NS = SPEC["namespace"]
@@ -90,6 +106,7 @@ def changed_paths(project: Path) -> set[str]:
 
 # --- what a user writes ---------------------------------------------------------------
 
+
 def write_user_work(project: Path) -> None:
     """A user's session: the math of the custom op `twice` (eager and kernel), a test of
     their own, and a note in tests/user/README.md."""
@@ -97,7 +114,7 @@ def write_user_work(project: Path) -> None:
     text = eager.read_text()
     head, sep, _ = text.partition("def twice(")
     assert sep, "the eager stub no longer defines twice(): update write_user_work()"
-    signature = sep + text[len(head) + len(sep):].split("\n", 1)[0]
+    signature = sep + text[len(head) + len(sep) :].split("\n", 1)[0]
     eager.write_text(head + signature + "\n    # Mine: exact in float32.\n    return x * 2.0\n")
 
     kernels = sorted((project / f"op_package/{PKG}/user").glob("Twice*.c"))
@@ -105,16 +122,19 @@ def write_user_work(project: Path) -> None:
     text = kernels[0].read_text()
     match = re.search(r"^int Twice_compute\(const Twice_args \*args\)\n\{\n.*\n\}\n?\Z", text, re.S | re.M)
     assert match, "the kernel stub changed shape: update write_user_work()"
-    kernels[0].write_text(text[: match.start()] + (
-        "int Twice_compute(const Twice_args *args)\n"
-        "{\n"
-        "    /* Mine: the eager math, element by element. */\n"
-        "    for (uint64_t i = 0; i < args->count; ++i) {\n"
-        "        args->out[i] = 2.0f * args->x[i];\n"
-        "    }\n"
-        "    return 0;\n"
-        "}\n"
-    ))
+    kernels[0].write_text(
+        text[: match.start()]
+        + (
+            "int Twice_compute(const Twice_args *args)\n"
+            "{\n"
+            "    /* Mine: the eager math, element by element. */\n"
+            "    for (uint64_t i = 0; i < args->count; ++i) {\n"
+            "        args->out[i] = 2.0f * args->x[i];\n"
+            "    }\n"
+            "    return 0;\n"
+            "}\n"
+        )
+    )
 
     (project / "tests/user/test_twice.py").write_text(
         "import torch\n\n"
@@ -132,6 +152,7 @@ def load_hooks_module(name: str):
     sys.path.insert(0, str(ROOT))
     try:
         from hooks.context import _load_hooks_package
+
         return importlib.import_module(f"{_load_hooks_package().__name__}.{name}")
     finally:
         sys.path.remove(str(ROOT))
@@ -139,8 +160,9 @@ def load_hooks_module(name: str):
 
 # --- the generated check, on its own ---------------------------------------------------
 
+
 def load_check():
-    path = ROOT / "template/tests/test_no_merge_leftovers.py.jinja"
+    path = ROOT / "template/tests/test_no_merge_leftovers.py"
     loader = SourceFileLoader("_no_merge_leftovers", str(path))
     spec = importlib.util.spec_from_loader(loader.name, loader)
     module = importlib.util.module_from_spec(spec)
@@ -164,21 +186,28 @@ def test_leftover_check_finds_markers_and_rej_files_only_where_they_are(tmp_path
         (tmp_path / ignored / "x.rej").write_text("")
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests/test_no_merge_leftovers.py").write_text(
-        (ROOT / "template/tests/test_no_merge_leftovers.py.jinja").read_text())
+        (ROOT / "template/tests/test_no_merge_leftovers.py").read_text()
+    )
 
     assert check.rejected_hunks(tmp_path) == ["src/pkg/mod.py.rej"]
     found = check.conflict_markers(tmp_path)
     assert [f.split(": ")[0] for f in found] == [
-        "src/pkg/half_resolved.py:2", "src/pkg/mod.py:2", "src/pkg/mod.py:4", "src/pkg/mod.py:6"]
+        "src/pkg/half_resolved.py:2",
+        "src/pkg/mod.py:2",
+        "src/pkg/mod.py:4",
+        "src/pkg/mod.py:6",
+    ]
 
     clean = tmp_path / "clean"
     (clean / "tests").mkdir(parents=True)
     (clean / "tests/test_no_merge_leftovers.py").write_text(
-        (ROOT / "template/tests/test_no_merge_leftovers.py.jinja").read_text())
+        (ROOT / "template/tests/test_no_merge_leftovers.py").read_text()
+    )
     assert check.conflict_markers(clean) == [] and check.rejected_hunks(clean) == []
 
 
 # --- settings and ownership ------------------------------------------------------------
+
 
 def test_copier_settings_make_updates_safe():
     conf = yaml.safe_load((ROOT / "copier.yml").read_text())
@@ -189,6 +218,7 @@ def test_copier_settings_make_updates_safe():
     # Jinja in these patterns renders before the answers load on update: no match, ever.
     assert not any("{" in g or "%" in g for g in globs)
     from copier import __version__ as installed
+
     assert Version(conf["_min_copier_version"]) <= Version(installed)
     assert Version(conf["_min_copier_version"]) >= Version("9.19.1"), "update behaviour is measured with 9.19.1"
 
@@ -267,6 +297,7 @@ def test_changelog_has_an_entry_for_every_release():
 
 # --- updates -------------------------------------------------------------------------
 
+
 @pytest.mark.slow
 def test_update_brings_the_fix_and_keeps_the_users_work(releases, tmp_path):
     project = copy_project(releases.path, tmp_path / "project")
@@ -284,8 +315,14 @@ def test_update_brings_the_fix_and_keeps_the_users_work(releases, tmp_path):
     assert changed_paths(project) == {".copier-answers.yml", *releases.fixed}
     # The user's own test, the leftover check, and the ops and kernels the user's math feeds
     # (the whole rendered suite is the render matrix's job).
-    tests = run_project_tests(project, "-rA", "tests/user", "tests/test_no_merge_leftovers.py",
-                              "tests/test_ops.py", "tests/test_op_package_kernels.py")
+    tests = run_project_tests(
+        project,
+        "-rA",
+        "tests/user",
+        "tests/test_no_merge_leftovers.py",
+        "tests/test_ops.py",
+        "tests/test_op_package_kernels.py",
+    )
     assert tests.returncode == 0, tests.stdout[-4000:] + tests.stderr[-2000:]
     assert "PASSED tests/user/test_twice.py::test_twice_doubles" in tests.stdout
     assert "PASSED tests/test_no_merge_leftovers.py::test_no_conflict_markers" in tests.stdout
@@ -304,8 +341,9 @@ def test_unedited_project_updated_equals_a_fresh_copy(releases, fresh_v11, tmp_p
     # User-owned files are never rewritten, not even unedited ones: the stub revised
     # in v1.1.0 reaches new projects only.
     assert user_files(project) == {rel: before[rel] for rel in before if is_user_owned(rel)}
-    assert [rel for rel in fresh if is_user_owned(rel) and fresh[rel] != after[rel]], \
+    assert [rel for rel in fresh if is_user_owned(rel) and fresh[rel] != after[rel]], (
         "the test release should revise the stubs"
+    )
 
 
 def test_deleted_template_owned_file_stays_deleted(releases, tmp_path):
@@ -366,13 +404,17 @@ def test_adding_ops_through_update(releases, tmp_path):
     assert leftovers(project) == []
 
 
-def assert_refused(result: subprocess.CompletedProcess, project: Path, before: dict[str, bytes],
-                   named: list[str]) -> str:
+def assert_refused(
+    result: subprocess.CompletedProcess, project: Path, before: dict[str, bytes], named: list[str]
+) -> str:
     """The update failed with one line naming `named`, and left the project as it was."""
     assert result.returncode == 1, result.stdout + result.stderr
     # Copier's own progress line comes first; the refusal is the one line after it.
-    lines = [line for line in result.stderr.splitlines()
-             if line.strip() and not line.startswith("Updating to template version")]
+    lines = [
+        line
+        for line in result.stderr.splitlines()
+        if line.strip() and not line.startswith("Updating to template version")
+    ]
     assert len(lines) == 1, result.stderr
     assert "Traceback" not in result.stderr
     for rel in named:
@@ -471,11 +513,14 @@ def test_renaming_an_op_after_moving_its_math_keeps_the_math(releases, tmp_path)
     assert f"git mv {kernel} {new_kernel}" in refused.stderr
     git(project, "mv", eager, f"{NS}/user/double_it.py")
     git(project, "mv", kernel, new_kernel)
-    for rel, old, new in ((f"{NS}/user/double_it.py", "def twice(", "def double_it("),
-                          (new_kernel, "Twice", "DoubleIt")):
+    for rel, old, new in (
+        (f"{NS}/user/double_it.py", "def twice(", "def double_it("),
+        (new_kernel, "Twice", "DoubleIt"),
+    ):
         (project / rel).write_text((project / rel).read_text().replace(old, new))
     (project / "tests/user/test_twice.py").write_text(
-        (project / "tests/user/test_twice.py").read_text().replace(".twice(", ".double_it("))
+        (project / "tests/user/test_twice.py").read_text().replace(".twice(", ".double_it(")
+    )
     example = project / "tests/user/test_my_kernel.py"  # names the op it tests
     example.write_text(example.read_text().replace('NAME = "twice"', 'NAME = "double_it"'))
     commit_all(project, "renamed twice to double_it")
@@ -563,8 +608,9 @@ def test_collision_in_a_template_owned_file_fails_the_projects_check(releases, t
     start, middle, end = (m.decode() for m in (MARK_START, MARK_MIDDLE, MARK_END))
     kept = [line for line in text.splitlines() if not line.startswith((start, end)) and line != middle]
     quant.write_text("\n".join(kept) + "\n")
-    script = subprocess.run([sys.executable, "tests/test_no_merge_leftovers.py"], cwd=project,
-                            capture_output=True, text=True)
+    script = subprocess.run(
+        [sys.executable, "tests/test_no_merge_leftovers.py"], cwd=project, capture_output=True, text=True
+    )
     assert script.returncode == 0, script.stdout
     assert FIX_PY in quant.read_text() and "MY_TWEAK = 1" in quant.read_text()
 
@@ -579,7 +625,8 @@ def test_rejected_hunk_fails_the_projects_check(releases, tmp_path):
 
     assert_updated(result, project)
     assert (project / f"{QUANT}.rej").is_file()
-    script = subprocess.run([sys.executable, "tests/test_no_merge_leftovers.py"], cwd=project,
-                            capture_output=True, text=True)
+    script = subprocess.run(
+        [sys.executable, "tests/test_no_merge_leftovers.py"], cwd=project, capture_output=True, text=True
+    )
     assert script.returncode == 1
     assert f"{QUANT}.rej: rejected hunk" in script.stdout

@@ -48,10 +48,13 @@ STUB_PY = "# Stub revised in 1.1.0: reaches new projects only."
 STUB_C = "/* Stub revised in 1.1.0: reaches new projects only. */"
 STUB_MD = "Stub revised in 1.1.0: reaches new projects only."
 
-QUANT = "template/{{pkg.namespace}}/quant.py.jinja"
+QUANT = "template/{{pkg.namespace}}/quant.py"
 CONVENTIONS_H = "template/op_package/{{pkg.package_name}}/include/lpai_conventions.h.jinja"
-USER_TEMPLATE_DIRS = ("template/{{pkg.namespace}}/user", "template/op_package/{{pkg.package_name}}/user",
-                      "template/tests/user")
+USER_TEMPLATE_DIRS = (
+    "template/{{pkg.namespace}}/user",
+    "template/op_package/{{pkg.package_name}}/user",
+    "template/tests/user",
+)
 
 # Where user-owned files live in a rendered project (the `_skip_if_exists` globs).
 USER_GLOBS = ("*/user/**", "op_package/*/user/**", "tests/user/**")
@@ -132,7 +135,8 @@ def files(root: Path) -> dict[str, bytes]:
     answers = out.get(".copier-answers.yml")
     if answers is not None:
         out[".copier-answers.yml"] = b"".join(
-            line for line in answers.splitlines(keepends=True) if not line.startswith(b"_commit:"))
+            line for line in answers.splitlines(keepends=True) if not line.startswith(b"_commit:")
+        )
     return out
 
 

@@ -4,13 +4,13 @@
  * the compiler side (lpai_validate.h, validateOp on Qnn_Tensor_t) and the kernel
  * (lpai_glue.h, executeOp on the LPAI tensors) compute an output's expected shape
  * from its inputs with the same function, so the two can never disagree on what a
- * node may look like. The rules are the spec's (docs/spec.md "outputs"):
+ * node may look like. The rules are the spec's (qnn-op-template/docs/spec.md "outputs"):
  *   broadcast  the inputs broadcast like torch (numpy rules, aligned on the last
  *              dimension; a dimension of 1 stretches): elementwise ops
  *   like       the shape of one input
  *   reduce     one input's shape with some dimensions removed, or set to 1 (keepdim);
  *              a negative dimension counts from the end, as in torch
- * Each op's table of rules is generated from the validated spec (hooks/spec.py,
+ * Each op's table of rules is generated from the validated spec (qnn-op-template/hooks/spec.py,
  * op.c_output_rules) into src/ops/<Op>_inference.c and <Op>_compiler.cpp.
  */
 #ifndef LPAI_SHAPES_H
@@ -42,8 +42,7 @@ typedef struct {
  * when the inputs admit no output (shapes that do not broadcast, a reduced dimension
  * outside the source's rank, a source past the inputs), 1 with *rank and out[]. */
 static inline int lpai_rule_dims(const lpai_shape_rule *rule, uint32_t nin, const uint32_t *ranks,
-                                 const uint32_t (*dims)[LPAI_MAX_RANK], uint32_t *rank,
-                                 uint32_t *out)
+                                 const uint32_t (*dims)[LPAI_MAX_RANK], uint32_t *rank, uint32_t *out)
 {
     if (nin == 0u || nin > LPAI_MAX_INPUTS) {
         return 0;
@@ -116,8 +115,7 @@ static inline int lpai_rule_dims(const lpai_shape_rule *rule, uint32_t nin, cons
 
 /* 1 when the tensor of rank `rank` and dims `dims` is exactly what `rule` gives. */
 static inline int lpai_rule_matches(const lpai_shape_rule *rule, uint32_t nin, const uint32_t *ranks,
-                                    const uint32_t (*dims)[LPAI_MAX_RANK], uint32_t rank,
-                                    const uint32_t *got)
+                                    const uint32_t (*dims)[LPAI_MAX_RANK], uint32_t rank, const uint32_t *got)
 {
     uint32_t want_rank = 0u;
     uint32_t want[LPAI_MAX_RANK] = {0u};

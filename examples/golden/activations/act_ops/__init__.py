@@ -1,0 +1,23 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""act_ops: custom PyTorch ops delegated to Qualcomm LPAI (ActivationOpPackage).
+
+Importing the package registers every op with torch.library, so that
+`torch.ops.act_ops.<op>` exists (functional, `.defaults` and `.out` overloads).
+Call an op in your model as `act_ops.<op>(inputs..., params...)`:
+    act_ops.hard_swish_ish(x: torch.Tensor)
+    act_ops.scaled_tanh(x: torch.Tensor, gain: float = 2.0, shift: int = 1)
+    act_ops.add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float = 0.5)
+    act_ops.soft_min(a: torch.Tensor, b: torch.Tensor)
+"""
+
+from . import ops as _ops
+from .ops import OPS, OpInfo
+
+# One public function per op (assigned, not imported by name, so that the import block
+# stays sorted whatever the ops are called).
+hard_swish_ish = _ops.hard_swish_ish
+scaled_tanh = _ops.scaled_tanh
+add_scaled = _ops.add_scaled
+soft_min = _ops.soft_min
+
+__all__ = ["OPS", "OpInfo", "hard_swish_ish", "scaled_tanh", "add_scaled", "soft_min"]

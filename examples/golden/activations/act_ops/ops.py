@@ -1,0 +1,343 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""Registration of every op of ActivationOpPackage with torch.library, and its public API.
+
+Per op, three overloads and one function:
+- `<op>.default`, the functional op (`torch.library.custom_op` with a fake kernel so that
+  torch.export can trace it).  Its schema has NO defaults, on purpose: torch.export
+  drops every trailing argument equal to its schema default, and ExecuTorch's custom-op
+  builder (`CustomOp.define_node`) refuses a node whose argument count differs from the
+  schema, leaving the op on the CPU.  Without defaults every param is in the graph.
+- `<op>.defaults`, only for ops with params: the same arguments with the spec's
+  defaults, so that `torch.ops.<ns>.<op>(x)` works.  It is CompositeImplicitAutograd:
+  it calls `.default` with every param, and `to_edge` decomposes it into that call.
+- `<op>.out`, which ExecuTorch needs whenever the op is *not* delegated
+  (`to_executorch` raises "Missing out variants" otherwise); one keyword-only
+  `Tensor(a!)` per output, named like the output (`out` for an op with the default
+  output), exactly as in the schema, so that calling it eagerly works.
+- the public function `<ns>.<op>(inputs..., params...)`, with the spec's defaults,
+  which always calls `.default` with every param.
+The math lives in eager.py (generated) or user/ (yours).
+
+Output shapes: shapes.py (the fake kernels, `.out` and eager's check of your math all
+apply its rules).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import torch
+
+from . import eager
+from ._package import NAMESPACE
+from .shapes import RULES, output_shapes
+
+# ExecuTorch sends an int param to QNN as UINT_32 (and fails on a negative one).
+UINT32_MAX = 2**32 - 1
+
+# Keeps the `.defaults` and `.out` definitions alive for the life of the process.
+_lib = torch.library.Library(NAMESPACE, "FRAGMENT")
+
+
+@dataclass(frozen=True)
+class OpInfo:
+    """What the rest of the package needs to know about one op."""
+
+    name: str
+    qnn_type: str
+    kind: str
+    inputs: tuple[str, ...]
+    params: tuple[tuple[str, str, object], ...]  # (name, type, default)
+    schema: str
+    function: Callable[..., torch.Tensor]  # the public function, with the spec's defaults
+    outputs: tuple[str, ...] = ("out",)
+    # Per output: ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim).
+    output_rules: tuple[tuple, ...] = (("broadcast",),)  # shapes.RULES
+
+    @property
+    def qualified_name(self) -> str:
+        return f"{NAMESPACE}::{self.name}"
+
+    @property
+    def packet(self):
+        return getattr(getattr(torch.ops, NAMESPACE), self.name)
+
+    @property
+    def default(self):
+        """The functional overload: every param required; what is quantized and lowered."""
+        return self.packet.default
+
+    @property
+    def out(self):
+        return self.packet.out
+
+    @property
+    def quantized_overloads(self) -> tuple:
+        """The overloads a captured graph may hold: `.default`, and `.defaults` if the op has params."""
+        packet = self.packet
+        return tuple(getattr(packet, name) for name in ("default", "defaults") if name in packet.overloads())
+
+    @property
+    def param_defaults(self) -> tuple:
+        return tuple(default for _name, _type, default in self.params)
+
+    @property
+    def n_outputs(self) -> int:
+        return len(self.outputs)
+
+    def input_shapes(self, shape: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        """Shapes of one valid call whose (first) output has `shape`: every input `shape`,
+        except that the second and later inputs of an elementwise op broadcast (a
+        per-channel (1, C, 1, 1), a last-dim (W,) and a column (N, C, H, 1) operand), so
+        that the package model and the tests exercise broadcasting."""
+        shape = tuple(int(d) for d in shape)
+        if self.kind != "elementwise" or len(shape) < 2:
+            return tuple(shape for _ in self.inputs)
+        operands = (shape, tuple(d if i == 1 else 1 for i, d in enumerate(shape)), shape[-1:], shape[:-1] + (1,))
+        return tuple(operands[k % len(operands)] for k in range(len(self.inputs)))
+
+    def output_shapes(self, *input_shapes: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        return output_shapes(self.qualified_name, self.output_rules, input_shapes)
+
+    def __call__(self, *args, **kwargs):
+        return self.function(*args, **kwargs)
+
+
+def _new_outputs(op: str, rules: tuple[tuple, ...], *inputs: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Empty outputs of the shapes the rules give (the fake kernels' result)."""
+    shapes = output_shapes(op, rules, [t.shape for t in inputs])
+    first = inputs[0]
+    return tuple(
+        torch.empty_like(inputs[rule[1]])
+        if rule[0] == "like"
+        else torch.empty(shape, dtype=first.dtype, device=first.device)
+        for rule, shape in zip(rules, shapes)
+    )
+
+
+def _check_int_params(op: str, **values: int) -> None:
+    # Refused here (eager, fake and `.out` alike) rather than deep inside lowering.
+    for name, value in values.items():
+        if not 0 <= value <= UINT32_MAX:
+            raise ValueError(
+                f"{op}: param {name} must be in [0, {UINT32_MAX}], got {value}: "
+                "ExecuTorch sends int params to QNN as UINT_32"
+            )
+
+
+@torch.library.custom_op("act_ops::hard_swish_ish", mutates_args=(), schema="(Tensor x) -> Tensor")
+def _hard_swish_ish(x: torch.Tensor) -> torch.Tensor:
+    return eager.hard_swish_ish(x)
+
+
+@_hard_swish_ish.register_fake
+def _hard_swish_ish_fake(x: torch.Tensor) -> torch.Tensor:
+    return _new_outputs("act_ops::hard_swish_ish", RULES["hard_swish_ish"], x)[0]
+
+
+_lib.define("hard_swish_ish.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
+
+
+def _hard_swish_ish_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.hard_swish_ish(x)
+    _result = (_result,)
+    for _name, _out, _value in zip(("out",), (out,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::hard_swish_ish"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
+    return out
+
+
+_lib.impl("hard_swish_ish.out", _hard_swish_ish_out, "CompositeExplicitAutograd")
+
+
+def hard_swish_ish(x: torch.Tensor) -> torch.Tensor:
+    """x times relu6(x + 3) / 6.
+
+    Calls `torch.ops.act_ops.hard_swish_ish.default` with every param, so that
+    an exported graph always carries them (ExecuTorch needs each one in the node).
+    """
+    return torch.ops.act_ops.hard_swish_ish.default(x)
+
+
+@torch.library.custom_op("act_ops::scaled_tanh", mutates_args=(), schema="(Tensor x, float gain, int shift) -> Tensor")
+def _scaled_tanh(x: torch.Tensor, gain: float, shift: int) -> torch.Tensor:
+    _check_int_params("act_ops::scaled_tanh", shift=shift)
+    return eager.scaled_tanh(x, gain, shift)
+
+
+@_scaled_tanh.register_fake
+def _scaled_tanh_fake(x: torch.Tensor, gain: float, shift: int) -> torch.Tensor:
+    _check_int_params("act_ops::scaled_tanh", shift=shift)
+    return _new_outputs("act_ops::scaled_tanh", RULES["scaled_tanh"], x)[0]
+
+
+_lib.define("scaled_tanh.out(Tensor x, float gain, int shift, *, Tensor(a!) out) -> Tensor(a!)")
+
+
+def _scaled_tanh_out(x: torch.Tensor, gain: float, shift: int, *, out: torch.Tensor) -> torch.Tensor:
+    _check_int_params("act_ops::scaled_tanh", shift=shift)
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.scaled_tanh(x, gain, shift)
+    _result = (_result,)
+    for _name, _out, _value in zip(("out",), (out,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::scaled_tanh"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
+    return out
+
+
+_lib.impl("scaled_tanh.out", _scaled_tanh_out, "CompositeExplicitAutograd")
+
+
+def scaled_tanh(x: torch.Tensor, gain: float = 2.0, shift: int = 1) -> torch.Tensor:
+    """Scaled and shifted tanh.
+
+    Calls `torch.ops.act_ops.scaled_tanh.default` with every param, so that
+    an exported graph always carries them (ExecuTorch needs each one in the node).
+    """
+    return torch.ops.act_ops.scaled_tanh.default(x, gain, shift)
+
+
+# `torch.ops.act_ops.scaled_tanh(x)` without params: the public function fills in the
+# defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
+# exit while it deregisters the overloads ("Tried to access the schema for .defaults").
+_lib.define("scaled_tanh.defaults(Tensor x, float gain=2.0, int shift=1) -> Tensor")
+_lib.impl("scaled_tanh.defaults", scaled_tanh, "CompositeImplicitAutograd")
+
+
+@torch.library.custom_op("act_ops::add_scaled", mutates_args=(), schema="(Tensor a, Tensor b, float alpha) -> Tensor")
+def _add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float) -> torch.Tensor:
+    return eager.add_scaled(a, b, alpha)
+
+
+@_add_scaled.register_fake
+def _add_scaled_fake(a: torch.Tensor, b: torch.Tensor, alpha: float) -> torch.Tensor:
+    return _new_outputs("act_ops::add_scaled", RULES["add_scaled"], a, b)[0]
+
+
+_lib.define("add_scaled.out(Tensor a, Tensor b, float alpha, *, Tensor(a!) out) -> Tensor(a!)")
+
+
+def _add_scaled_out(a: torch.Tensor, b: torch.Tensor, alpha: float, *, out: torch.Tensor) -> torch.Tensor:
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.add_scaled(a, b, alpha)
+    _result = (_result,)
+    for _name, _out, _value in zip(("out",), (out,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::add_scaled"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
+    return out
+
+
+_lib.impl("add_scaled.out", _add_scaled_out, "CompositeExplicitAutograd")
+
+
+def add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float = 0.5) -> torch.Tensor:
+    """a + alpha * b.
+
+    Calls `torch.ops.act_ops.add_scaled.default` with every param, so that
+    an exported graph always carries them (ExecuTorch needs each one in the node).
+    """
+    return torch.ops.act_ops.add_scaled.default(a, b, alpha)
+
+
+# `torch.ops.act_ops.add_scaled(x)` without params: the public function fills in the
+# defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
+# exit while it deregisters the overloads ("Tried to access the schema for .defaults").
+_lib.define("add_scaled.defaults(Tensor a, Tensor b, float alpha=0.5) -> Tensor")
+_lib.impl("add_scaled.defaults", add_scaled, "CompositeImplicitAutograd")
+
+
+@torch.library.custom_op("act_ops::soft_min", mutates_args=(), schema="(Tensor a, Tensor b) -> Tensor")
+def _soft_min(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return eager.soft_min(a, b)
+
+
+@_soft_min.register_fake
+def _soft_min_fake(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return _new_outputs("act_ops::soft_min", RULES["soft_min"], a, b)[0]
+
+
+_lib.define("soft_min.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)")
+
+
+def _soft_min_out(a: torch.Tensor, b: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.soft_min(a, b)
+    _result = (_result,)
+    for _name, _out, _value in zip(("out",), (out,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::soft_min"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
+    return out
+
+
+_lib.impl("soft_min.out", _soft_min_out, "CompositeExplicitAutograd")
+
+
+def soft_min(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """The smaller of two inputs, softened by a sigmoid gate.
+
+    Calls `torch.ops.act_ops.soft_min.default` with every param, so that
+    an exported graph always carries them (ExecuTorch needs each one in the node).
+    """
+    return torch.ops.act_ops.soft_min.default(a, b)
+
+
+OPS: tuple[OpInfo, ...] = (
+    OpInfo(
+        name="hard_swish_ish",
+        qnn_type="HardSwishIsh",
+        kind="elementwise",
+        inputs=("x",),
+        params=(),
+        schema="hard_swish_ish(Tensor x) -> Tensor",
+        function=hard_swish_ish,
+        outputs=("out",),
+        output_rules=RULES["hard_swish_ish"],
+    ),
+    OpInfo(
+        name="scaled_tanh",
+        qnn_type="ScaledTanh",
+        kind="elementwise",
+        inputs=("x",),
+        params=(("gain", "float", 2.0), ("shift", "int", 1)),
+        schema="scaled_tanh(Tensor x, float gain, int shift) -> Tensor",
+        function=scaled_tanh,
+        outputs=("out",),
+        output_rules=RULES["scaled_tanh"],
+    ),
+    OpInfo(
+        name="add_scaled",
+        qnn_type="AddScaled",
+        kind="elementwise",
+        inputs=("a", "b"),
+        params=(("alpha", "float", 0.5),),
+        schema="add_scaled(Tensor a, Tensor b, float alpha) -> Tensor",
+        function=add_scaled,
+        outputs=("out",),
+        output_rules=RULES["add_scaled"],
+    ),
+    OpInfo(
+        name="soft_min",
+        qnn_type="SoftMin",
+        kind="elementwise",
+        inputs=("a", "b"),
+        params=(),
+        schema="soft_min(Tensor a, Tensor b) -> Tensor",
+        function=soft_min,
+        outputs=("out",),
+        output_rules=RULES["soft_min"],
+    ),
+)

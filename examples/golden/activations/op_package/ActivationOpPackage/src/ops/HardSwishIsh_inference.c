@@ -1,0 +1,68 @@
+/* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
+/*
+ * HardSwishIsh: the inference side of torch op act_ops::hard_swish_ish (executeOp).
+ * x times relu6(x + 3) / 6.
+ * Built into the DSP library, the island library and the host library alike.
+ * expr: x * clamp(x + 3.0, 0.0, 6.0) / 6.0
+ */
+#include "lpai_sdk.h"
+#include "lpai_drivers.h"
+#include "lpai_expr_math.h" /* the functions the expression calls */
+#include "lpai_package.h"
+
+#define OP_TYPE "HardSwishIsh"
+#define N_INPUTS 1u
+#define N_OUTPUTS 1u
+#define N_PARAMS 0u
+
+#define PARAM_KINDS NULL
+
+/* The math, generated from the spec's expression. Inputs arrive dequantized, the
+ * result is requantized by the caller: the function sees real values only. Every
+ * path of the kernel calls it, inlined.
+ * Not formatted: its lines are as long as the spec's expression and argument lists
+ * make them, one line each. */
+/* clang-format off */
+static LPAI_ALWAYS_INLINE float HardSwishIsh_math(float in_x)
+{
+    return ((in_x * lpai_minf(lpai_maxf((in_x + 3.0f), 0.0f), 6.0f)) / 6.0f);
+}
+
+/* The same math behind one signature, for the reference path. */
+static inline float HardSwishIsh_math_v(const float *in, const float *params)
+{
+    (void)params;
+    return HardSwishIsh_math(in[0]);
+}
+
+static LPAI_ALWAYS_INLINE float HardSwishIsh_math1(float a, const float *params)
+{
+    (void)params;
+    return HardSwishIsh_math(a);
+}
+/* clang-format on */
+
+/* Estimated by the template from the expression (qnn-op-template/hooks/expr.py cost): instructions
+ * per evaluation, and whether the math vectorises (no libm call). lpai_drivers.h
+ * chooses between the direct loop and the 256-entry table with them. */
+#define MATH_COST 14u
+#define MATH_VECTORISES 1
+/* clang-format on */
+
+static char k_op_type[] = OP_TYPE;
+
+static int32_t HardSwishIsh_executeOp(QnnLpai_CustomOpNode_t node)
+{
+    /* Constants at the call site: the inlined driver inlines the math too. */
+    const lpai_reference_fn math_v = HardSwishIsh_math_v;
+    const lpai_unary_fn math1 = HardSwishIsh_math1;
+    return lpai_execute_unary_u8(node, OP_TYPE, PARAM_KINDS, N_PARAMS, math_v, math1, MATH_COST, MATH_VECTORISES);
+}
+
+static QnnLpaiOpPackage_OperationInfo_t g_info;
+
+QnnOpPackage_OperationInfo_t get_HardSwishIsh_opInfo_Inference(void)
+{
+    int32_t (*const execute)(QnnLpai_CustomOpNode_t) = HardSwishIsh_executeOp;
+    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_OUTPUTS, N_PARAMS);
+}

@@ -1,0 +1,68 @@
+/* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
+/*
+ * DoubleIt: the inference side of torch op norm_ops::double_it (executeOp).
+ * Doubles the input.
+ * Built into the DSP library, the island library and the host library alike.
+ * expr: 2 * x
+ */
+#include "lpai_sdk.h"
+#include "lpai_drivers.h"
+#include "lpai_expr_math.h" /* the functions the expression calls */
+#include "lpai_package.h"
+
+#define OP_TYPE "DoubleIt"
+#define N_INPUTS 1u
+#define N_OUTPUTS 1u
+#define N_PARAMS 0u
+
+#define PARAM_KINDS NULL
+
+/* The math, generated from the spec's expression. Inputs arrive dequantized, the
+ * result is requantized by the caller: the function sees real values only. Every
+ * path of the kernel calls it, inlined.
+ * Not formatted: its lines are as long as the spec's expression and argument lists
+ * make them, one line each. */
+/* clang-format off */
+static LPAI_ALWAYS_INLINE float DoubleIt_math(float in_x)
+{
+    return (2.0f * in_x);
+}
+
+/* The same math behind one signature, for the reference path. */
+static inline float DoubleIt_math_v(const float *in, const float *params)
+{
+    (void)params;
+    return DoubleIt_math(in[0]);
+}
+
+static LPAI_ALWAYS_INLINE float DoubleIt_math1(float a, const float *params)
+{
+    (void)params;
+    return DoubleIt_math(a);
+}
+/* clang-format on */
+
+/* Estimated by the template from the expression (qnn-op-template/hooks/expr.py cost): instructions
+ * per evaluation, and whether the math vectorises (no libm call). lpai_drivers.h
+ * chooses between the direct loop and the 256-entry table with them. */
+#define MATH_COST 1u
+#define MATH_VECTORISES 1
+/* clang-format on */
+
+static char k_op_type[] = OP_TYPE;
+
+static int32_t DoubleIt_executeOp(QnnLpai_CustomOpNode_t node)
+{
+    /* Constants at the call site: the inlined driver inlines the math too. */
+    const lpai_reference_fn math_v = DoubleIt_math_v;
+    const lpai_unary_fn math1 = DoubleIt_math1;
+    return lpai_execute_unary_u8(node, OP_TYPE, PARAM_KINDS, N_PARAMS, math_v, math1, MATH_COST, MATH_VECTORISES);
+}
+
+static QnnLpaiOpPackage_OperationInfo_t g_info;
+
+QnnOpPackage_OperationInfo_t get_DoubleIt_opInfo_Inference(void)
+{
+    int32_t (*const execute)(QnnLpai_CustomOpNode_t) = DoubleIt_executeOp;
+    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_OUTPUTS, N_PARAMS);
+}

@@ -1,0 +1,186 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""Registration of every op of ScaleOpPackage with torch.library, and its public API.
+
+Per op, three overloads and one function:
+- `<op>.default`, the functional op (`torch.library.custom_op` with a fake kernel so that
+  torch.export can trace it).  Its schema has NO defaults, on purpose: torch.export
+  drops every trailing argument equal to its schema default, and ExecuTorch's custom-op
+  builder (`CustomOp.define_node`) refuses a node whose argument count differs from the
+  schema, leaving the op on the CPU.  Without defaults every param is in the graph.
+- `<op>.defaults`, only for ops with params: the same arguments with the spec's
+  defaults, so that `torch.ops.<ns>.<op>(x)` works.  It is CompositeImplicitAutograd:
+  it calls `.default` with every param, and `to_edge` decomposes it into that call.
+- `<op>.out`, which ExecuTorch needs whenever the op is *not* delegated
+  (`to_executorch` raises "Missing out variants" otherwise); one keyword-only
+  `Tensor(a!)` per output, named like the output (`out` for an op with the default
+  output), exactly as in the schema, so that calling it eagerly works.
+- the public function `<ns>.<op>(inputs..., params...)`, with the spec's defaults,
+  which always calls `.default` with every param.
+The math lives in eager.py (generated) or user/ (yours).
+
+Output shapes: shapes.py (the fake kernels, `.out` and eager's check of your math all
+apply its rules).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import torch
+
+from . import eager
+from ._package import NAMESPACE
+from .shapes import RULES, output_shapes
+
+# ExecuTorch sends an int param to QNN as UINT_32 (and fails on a negative one).
+UINT32_MAX = 2**32 - 1
+
+# Keeps the `.defaults` and `.out` definitions alive for the life of the process.
+_lib = torch.library.Library(NAMESPACE, "FRAGMENT")
+
+
+@dataclass(frozen=True)
+class OpInfo:
+    """What the rest of the package needs to know about one op."""
+
+    name: str
+    qnn_type: str
+    kind: str
+    inputs: tuple[str, ...]
+    params: tuple[tuple[str, str, object], ...]  # (name, type, default)
+    schema: str
+    function: Callable[..., torch.Tensor]  # the public function, with the spec's defaults
+    outputs: tuple[str, ...] = ("out",)
+    # Per output: ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim).
+    output_rules: tuple[tuple, ...] = (("broadcast",),)  # shapes.RULES
+
+    @property
+    def qualified_name(self) -> str:
+        return f"{NAMESPACE}::{self.name}"
+
+    @property
+    def packet(self):
+        return getattr(getattr(torch.ops, NAMESPACE), self.name)
+
+    @property
+    def default(self):
+        """The functional overload: every param required; what is quantized and lowered."""
+        return self.packet.default
+
+    @property
+    def out(self):
+        return self.packet.out
+
+    @property
+    def quantized_overloads(self) -> tuple:
+        """The overloads a captured graph may hold: `.default`, and `.defaults` if the op has params."""
+        packet = self.packet
+        return tuple(getattr(packet, name) for name in ("default", "defaults") if name in packet.overloads())
+
+    @property
+    def param_defaults(self) -> tuple:
+        return tuple(default for _name, _type, default in self.params)
+
+    @property
+    def n_outputs(self) -> int:
+        return len(self.outputs)
+
+    def input_shapes(self, shape: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        """Shapes of one valid call whose (first) output has `shape`: every input `shape`,
+        except that the second and later inputs of an elementwise op broadcast (a
+        per-channel (1, C, 1, 1), a last-dim (W,) and a column (N, C, H, 1) operand), so
+        that the package model and the tests exercise broadcasting."""
+        shape = tuple(int(d) for d in shape)
+        if self.kind != "elementwise" or len(shape) < 2:
+            return tuple(shape for _ in self.inputs)
+        operands = (shape, tuple(d if i == 1 else 1 for i, d in enumerate(shape)), shape[-1:], shape[:-1] + (1,))
+        return tuple(operands[k % len(operands)] for k in range(len(self.inputs)))
+
+    def output_shapes(self, *input_shapes: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        return output_shapes(self.qualified_name, self.output_rules, input_shapes)
+
+    def __call__(self, *args, **kwargs):
+        return self.function(*args, **kwargs)
+
+
+def _new_outputs(op: str, rules: tuple[tuple, ...], *inputs: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Empty outputs of the shapes the rules give (the fake kernels' result)."""
+    shapes = output_shapes(op, rules, [t.shape for t in inputs])
+    first = inputs[0]
+    return tuple(
+        torch.empty_like(inputs[rule[1]])
+        if rule[0] == "like"
+        else torch.empty(shape, dtype=first.dtype, device=first.device)
+        for rule, shape in zip(rules, shapes)
+    )
+
+
+def _check_int_params(op: str, **values: int) -> None:
+    # Refused here (eager, fake and `.out` alike) rather than deep inside lowering.
+    for name, value in values.items():
+        if not 0 <= value <= UINT32_MAX:
+            raise ValueError(
+                f"{op}: param {name} must be in [0, {UINT32_MAX}], got {value}: "
+                "ExecuTorch sends int params to QNN as UINT_32"
+            )
+
+
+@torch.library.custom_op("my_ops::mul3", mutates_args=(), schema="(Tensor input, float factor) -> Tensor")
+def _mul3(input: torch.Tensor, factor: float) -> torch.Tensor:
+    return eager.mul3(input, factor)
+
+
+@_mul3.register_fake
+def _mul3_fake(input: torch.Tensor, factor: float) -> torch.Tensor:
+    return _new_outputs("my_ops::mul3", RULES["mul3"], input)[0]
+
+
+_lib.define("mul3.out(Tensor input, float factor, *, Tensor(a!) out) -> Tensor(a!)")
+
+
+def _mul3_out(input: torch.Tensor, factor: float, *, out: torch.Tensor) -> torch.Tensor:
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.mul3(input, factor)
+    _result = (_result,)
+    for _name, _out, _value in zip(("out",), (out,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "my_ops::mul3"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
+    return out
+
+
+_lib.impl("mul3.out", _mul3_out, "CompositeExplicitAutograd")
+
+
+def mul3(input: torch.Tensor, factor: float = 3.0) -> torch.Tensor:
+    """Multiplies the input by a factor.
+
+    Calls `torch.ops.my_ops.mul3.default` with every param, so that
+    an exported graph always carries them (ExecuTorch needs each one in the node).
+    """
+    return torch.ops.my_ops.mul3.default(input, factor)
+
+
+# `torch.ops.my_ops.mul3(x)` without params: the public function fills in the
+# defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
+# exit while it deregisters the overloads ("Tried to access the schema for .defaults").
+_lib.define("mul3.defaults(Tensor input, float factor=3.0) -> Tensor")
+_lib.impl("mul3.defaults", mul3, "CompositeImplicitAutograd")
+
+
+OPS: tuple[OpInfo, ...] = (
+    OpInfo(
+        name="mul3",
+        qnn_type="ExampleCustomOp",
+        kind="elementwise",
+        inputs=("input",),
+        params=(("factor", "float", 3.0),),
+        schema="mul3(Tensor input, float factor) -> Tensor",
+        function=mul3,
+        outputs=("out",),
+        output_rules=RULES["mul3"],
+    ),
+)
