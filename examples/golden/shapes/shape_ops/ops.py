@@ -240,22 +240,22 @@ def channel_mean(x: torch.Tensor) -> torch.Tensor:
     return torch.ops.shape_ops.channel_mean.default(x)
 
 
-@torch.library.custom_op("shape_ops::center", mutates_args=(), schema="(Tensor x) -> (Tensor, Tensor)")
-def _center(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    return eager.center(x)
+@torch.library.custom_op("shape_ops::center", mutates_args=(), schema="(Tensor x, float scale) -> (Tensor, Tensor)")
+def _center(x: torch.Tensor, scale: float) -> tuple[torch.Tensor, torch.Tensor]:
+    return eager.center(x, scale)
 
 
 @_center.register_fake
-def _center_fake(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def _center_fake(x: torch.Tensor, scale: float) -> tuple[torch.Tensor, torch.Tensor]:
     return _new_outputs("shape_ops::center", RULES["center"], x)
 
 
-_lib.define("center.out(Tensor x, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))")
+_lib.define("center.out(Tensor x, float scale, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))")
 
 
-def _center_out(x: torch.Tensor, *, mean: torch.Tensor, centered: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def _center_out(x: torch.Tensor, scale: float, *, mean: torch.Tensor, centered: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.center(x)
+    _result = eager.center(x, scale)
     for _name, _out, _value in zip(("mean", "centered"), (mean, centered), _result):
         if _out.shape != _value.shape:
             # The op's name on a line of its own: the next one has the same length for every op.
@@ -268,13 +268,20 @@ def _center_out(x: torch.Tensor, *, mean: torch.Tensor, centered: torch.Tensor) 
 _lib.impl("center.out", _center_out, "CompositeExplicitAutograd")
 
 
-def center(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """The mean over the last dim, and x minus it.
+def center(x: torch.Tensor, scale: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
+    """The mean over the last dim, and x minus it, scaled.
 
     Calls `torch.ops.shape_ops.center.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.shape_ops.center.default(x)
+    return torch.ops.shape_ops.center.default(x, scale)
+
+
+# `torch.ops.shape_ops.center(x)` without params: the public function fills in the
+# defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
+# exit while it deregisters the overloads ("Tried to access the schema for .defaults").
+_lib.define("center.defaults(Tensor x, float scale=1.0) -> (Tensor, Tensor)")
+_lib.impl("center.defaults", center, "CompositeImplicitAutograd")
 
 
 @torch.library.custom_op("shape_ops::rms_norm", mutates_args=(), schema="(Tensor x, float eps) -> Tensor")
@@ -361,8 +368,8 @@ OPS: tuple[OpInfo, ...] = (
         qnn_type="Center",
         kind="custom",
         inputs=("x",),
-        params=(),
-        schema="center(Tensor x) -> (Tensor, Tensor)",
+        params=(("scale", "float", 1.0),),
+        schema="center(Tensor x, float scale) -> (Tensor, Tensor)",
         function=center,
         outputs=("mean", "centered"),
         output_rules=RULES["center"],

@@ -17,8 +17,8 @@ SPEC_SCHEMAS = {
         "shape_ops::channel_mean.out(Tensor x, *, Tensor(a!) mean) -> Tensor(a!)",
     ),
     "center": (
-        "shape_ops::center(Tensor x) -> (Tensor, Tensor)",
-        "shape_ops::center.out(Tensor x, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))",
+        "shape_ops::center(Tensor x, float scale) -> (Tensor, Tensor)",
+        "shape_ops::center.out(Tensor x, float scale, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))",
     ),
     "rms_norm": (
         "shape_ops::rms_norm(Tensor x, float eps) -> Tensor",
@@ -32,7 +32,9 @@ SPEC_DEFAULTS = {
     "add_bias": {},
     "fma3": {},
     "channel_mean": {},
-    "center": {},
+    "center": {
+        "scale": 1.0,
+    },
     "rms_norm": {
         "eps": 1e-06,
     },

@@ -137,10 +137,10 @@ static const op_case k_ops[] = {
                 {LPAI_SHAPE_LIKE, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* centered: the shape of x */
                 /* clang-format on */
             },
-        .n_params = 0u,
-        .ptypes = {P_F32},
-        .pdefaults = {0.0},
-        .pnames = {NULL},
+        .n_params = 1u,
+        .ptypes = {P_F32, P_F32},
+        .pdefaults = {1.0f, 0.0},
+        .pnames = {"scale", NULL},
     },
     {
         .qnn_type = "RmsNorm",

@@ -37,6 +37,7 @@ typedef struct {
     uint32_t rank;                /* rank of the first output */
     uint32_t dims[LPAI_MAX_RANK]; /* the first output's logical shape, dims[rank - 1] moves fastest */
     uint64_t count;               /* elements of the first output */
+    float scale;                  /* parameter "scale" (float), default 1.0 */
 } Center_args;
 
 /* Compute every output from the inputs. Return 0 on success; anything else rejects the
