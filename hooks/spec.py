@@ -880,8 +880,13 @@ class Package:
 
     @property
     def py_all(self) -> str:
-        """`__all__` of the package: the fixed exports, then every op."""
-        return "[" + _join(['"OPS"', '"OpInfo"'] + [f'"{op.name}"' for op in self.ops]) + "]"
+        """`__all__` of the package: the fixed exports, then every op; laid out as `ruff
+        format` leaves it (one line when `__all__ = [...]` fits, else one name a line)."""
+        items = ['"OPS"', '"OpInfo"'] + [f'"{op.name}"' for op in self.ops]
+        one_line = "[" + _join(items) + "]"
+        if len("__all__ = ") + len(one_line) <= PY_LINE_LENGTH:
+            return one_line
+        return "[\n" + "".join(f"    {item},\n" for item in items) + "]"
 
     def answers(self) -> dict[str, Any]:
         """The spec in canonical form (what a user could write back as a data file)."""
