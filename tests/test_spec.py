@@ -881,3 +881,56 @@ def test_schemas_parse_with_torch():
         assert len(parsed.returns) == 2
     out = torch._C.parse_schema(f"my_ops::{op.out_schema}")
     assert [a.name for a in out.arguments if a.is_out] == ["lo", "hi"]
+
+
+def _def(op, name, params):
+    return f"def {name}({params}) -> {op.py_returns}:"
+
+
+def test_def_lines_are_laid_out_as_ruff_format_leaves_them():
+    short = spec.validate(minimal()).ops[0]
+    assert _def(short, "mul3", short.py_params_public) == "def mul3(input: torch.Tensor) -> torch.Tensor:"
+    assert short.py_params_out == "input: torch.Tensor, *, out: torch.Tensor"
+    params = [{"name": f"param_number_{k}", "type": "float", "default": 1.5} for k in range(3)]
+    hug = spec.validate(minimal(params=params, expr="input")).ops[0]
+    assert hug.py_params_public == (
+        "\n    input: torch.Tensor, param_number_0: float = 1.5, param_number_1: float = 1.5, "
+        "param_number_2: float = 1.5\n"
+    )
+    params = [{"name": f"a_rather_long_param_name_{k}", "type": "float", "default": 1.5} for k in range(8)]
+    tall = spec.validate(minimal(params=params, expr="input")).ops[0]
+    lines = _def(tall, "_mul3", tall.py_params_impl).splitlines()
+    assert lines[0] == "def _mul3(" and lines[-1] == ") -> torch.Tensor:"
+    assert lines[1:-1] == ["    input: torch.Tensor,"] + [f"    a_rather_long_param_name_{k}: float," for k in range(8)]
+
+
+def test_def_lines_are_what_ruff_format_writes(tmp_path):
+    """Each layout, checked by ruff itself (the rendered project's line length)."""
+    ruff = shutil.which("ruff")
+    if ruff is None:
+        pytest.skip("needs ruff")
+    ops = [
+        spec.validate(
+            minimal(params=[{"name": f"{stem}_{k}", "type": "float", "default": 1.5} for k in range(n)], expr="input")
+        ).ops[0]
+        for stem, n in (("p", 1), ("param_number", 3), ("a_rather_long_param_name", 8))
+    ]
+    defs = [
+        _def(op, name, params)
+        for op in ops
+        for name, params in (
+            ("mul3", op.py_params_public),
+            ("_mul3", op.py_params_impl),
+            ("_mul3_out", op.py_params_out),
+        )
+    ]
+    source = "import torch\n\n\n" + "\n\n".join(f"{line}\n    return input\n" for line in defs)
+    path = tmp_path / "defs.py"
+    path.write_text(source)
+    run = subprocess.run(
+        [ruff, "format", "--no-cache", "--line-length", str(spec.PY_LINE_LENGTH), "--diff", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout
