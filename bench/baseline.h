@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define BL_MAX_RANK 8u
-#define BL_MAX_INPUTS 2u
+#define BL_MAX_INPUTS 4u
 
 typedef struct {
     uint8_t *data;

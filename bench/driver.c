@@ -10,6 +10,11 @@
  *                           --instr-atstart=no; one dump per call, labelled
  *   driver time SHAPE...    median wall time of many calls of the fast kernel
  *
+ * Layouts: contig, strided (padded rows and planes), transposed (input 0 channels
+ * last) and, for ops of two or more inputs, broadcast: every input but the first has
+ * extent 1 in every dimension but the channels (1,C,1,1; of rank 2 or less, every
+ * dimension: one value), as a per-channel bias or scale is broadcast in torch.
+ *
  * SHAPE is comma-separated (1,32,28,28). Every op is run in the three layouts.
  * Output lines are "KEY=VALUE" records that run.py turns into BENCH lines.
  *
@@ -60,14 +65,14 @@ typedef struct {
 static const bench_op k_ops[] = {BENCH_OPS};
 #define N_OPS (sizeof k_ops / sizeof k_ops[0])
 
-enum { L_CONTIG, L_STRIDED, L_TRANSPOSED, N_LAYOUTS };
-static const char *const k_layouts[N_LAYOUTS] = {"contig", "strided", "transposed"};
+enum { L_CONTIG, L_STRIDED, L_TRANSPOSED, L_BROADCAST, N_LAYOUTS };
+static const char *const k_layouts[N_LAYOUTS] = {"contig", "strided", "transposed", "broadcast"};
 
 /* Quantization of the operands: uneven scales and zero points, so that rounding and
  * the wrapped storage are exercised; the output window is wide enough that most
  * results are not saturated. */
-static const float k_in_scale[2] = {0.05f, 0.031f};
-static const int32_t k_in_zp[2] = {120, 131};
+static const float k_in_scale[4] = {0.05f, 0.031f, 0.043f, 0.027f};
+static const int32_t k_in_zp[4] = {120, 131, 97, 140};
 static const float k_out_scale = 0.15f;
 static const int32_t k_out_zp = 125;
 
@@ -79,7 +84,7 @@ typedef struct {
 /* The tensor's layout in the given benchmark layout. `lead` is input 0: in the
  * transposed layout it alone is channels-last, so the kernel has to walk two
  * different memory orders at once. */
-static void make_desc(lpai_emu_desc *d, const shape_t *s, int layout, int lead, float scale, int32_t zp)
+static void make_desc(lpai_emu_desc *d, const shape_t *s, int layout, int lead, int is_output, float scale, int32_t zp)
 {
     memset(d, 0, sizeof *d);
     d->rank = s->rank;
@@ -99,6 +104,10 @@ static void make_desc(lpai_emu_desc *d, const shape_t *s, int layout, int lead, 
         for (uint32_t i = s->rank; i-- > 0;) {
             d->stride[i] = st;
             st = st * s->dims[i] + (i + 1u == s->rank ? 4u : 16u);
+        }
+    } else if (layout == L_BROADCAST && !lead && !is_output) {
+        for (uint32_t i = 0; i < s->rank; ++i) {
+            d->dims[i] = (i == 1u && s->rank >= 3u) ? s->dims[i] : 1u;
         }
     } else if (layout == L_TRANSPOSED && lead && s->rank >= 3u) {
         /* Channels last: dimension 1 moves to the fastest position. Dense strides
@@ -149,6 +158,11 @@ static bl_tensor to_bl(struct LpaiEmuTensor *t)
         b.dims[i] = t->d.dims[i];
         b.stride[t->d.order[i]] = t->d.stride[i]; /* layout position -> logical dim */
     }
+    for (uint32_t i = 0; i < t->d.rank; ++i) {
+        if (b.dims[i] == 1u) {
+            b.stride[i] = 0u; /* a broadcast dimension: the same element for every index */
+        }
+    }
     b.scale = t->d.scale;
     b.offset = t->d.zero_point - 128; /* what the emulator serves as the offset */
     return b;
@@ -166,7 +180,7 @@ static int setup(bench_case *c, const bench_op *o, const shape_t *s, int layout)
     }
     for (uint32_t k = 0; k < o->nin; ++k) {
         lpai_emu_desc d;
-        make_desc(&d, s, layout, k == 0, k_in_scale[k], k_in_zp[k]);
+        make_desc(&d, s, layout, k == 0, 0, k_in_scale[k], k_in_zp[k]);
         for (uint64_t e = 0; e < c->n; ++e) {
             codes[e] = next_byte();
         }
@@ -177,7 +191,7 @@ static int setup(bench_case *c, const bench_op *o, const shape_t *s, int layout)
     }
     free(codes);
     lpai_emu_desc d;
-    make_desc(&d, s, layout, 0, k_out_scale, k_out_zp);
+    make_desc(&d, s, layout, 0, 1, k_out_scale, k_out_zp);
     if (lpai_emu_add_output(&d) < 0) {
         return -1;
     }
@@ -207,12 +221,12 @@ static int setup(bench_case *c, const bench_op *o, const shape_t *s, int layout)
     for (uint32_t k = 0; k < o->nin; ++k) {
         c->bl_in[k] = to_bl(&g_node.in[k]);
     }
-    c->bl_out = to_bl(&g_node.out);
-    c->bl_buf = (uint8_t *)malloc(g_node.out.bytes);
+    c->bl_out = to_bl(&g_node.out[0]);
+    c->bl_buf = (uint8_t *)malloc(g_node.out[0].bytes);
     if (!c->bl_buf) {
         return -1;
     }
-    memset(c->bl_buf, EMU_CANARY, g_node.out.bytes);
+    memset(c->bl_buf, EMU_CANARY, g_node.out[0].bytes);
     c->bl_out.data = c->bl_buf;
     return 0;
 }
@@ -293,18 +307,18 @@ static int do_case(const char *mode, const bench_op *o, const shape_t *s, int la
     char tag[256];
     snprintf(tag, sizeof tag, tag_fmt, o->name, o->nin, k_layouts[layout], shape, (unsigned long long)c.n);
     if (strcmp(mode, "check") == 0) {
-        const size_t bytes = g_node.out.bytes;
+        const size_t bytes = g_node.out[0].bytes;
         const int32_t rc_fast = run_fast(&c);
         const char *path = lpai_host_last_path ? lpai_host_last_path : "?";
         uint8_t *fast = (uint8_t *)malloc(bytes);
-        memcpy(fast, g_node.out.buf, bytes);
-        memset(g_node.out.buf, EMU_CANARY, bytes);
+        memcpy(fast, g_node.out[0].buf, bytes);
+        memset(g_node.out[0].buf, EMU_CANARY, bytes);
         lpai_host_use_reference = LPAI_EMU_PATH_REFERENCE;
         const int32_t rc_ref = c.op->executeOp((QnnLpai_CustomOpNode_t)(void *)&g_node);
         lpai_host_use_reference = 0;
         run_baseline(&c, o);
         const uint64_t d_base = count_diff(fast, c.bl_buf, bytes);
-        const uint64_t d_ref = count_diff(fast, g_node.out.buf, bytes);
+        const uint64_t d_ref = count_diff(fast, g_node.out[0].buf, bytes);
         printf("CHECK %s path=%s rc=%d,%d bytes=%llu diff_baseline=%llu diff_reference=%llu\n", tag, path, rc_fast,
                rc_ref, (unsigned long long)bytes, (unsigned long long)d_base, (unsigned long long)d_ref);
         bad = rc_fast != 0 || rc_ref != 0 || d_base != 0 || d_ref != 0;
@@ -414,6 +428,9 @@ int main(int argc, char **argv)
                 continue;
             }
             for (int l = 0; l < N_LAYOUTS; ++l) {
+                if (l == L_BROADCAST && k_ops[i].nin < 2u) {
+                    continue;
+                }
                 bad |= do_case(argv[1], &k_ops[i], &s, l);
                 fflush(stdout);
             }

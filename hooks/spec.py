@@ -34,12 +34,26 @@ KINDS = ("elementwise", "custom")
 PARAM_TYPES = ("float", "int", "bool")
 
 TOP_KEYS = ("package_name", "namespace", "soc_model", "op_package_arch", "activation_dtype", "ops")
-OP_KEYS = ("name", "qnn_type", "kind", "doc", "inputs", "params", "expr")
+OP_KEYS = ("name", "qnn_type", "kind", "doc", "inputs", "params", "expr", "outputs", "rowwise")
 PARAM_KEYS = ("name", "type", "default")
+OUTPUT_KEYS = ("name", "shape")
+SHAPE_KEYS = ("like", "reduce", "dims", "keepdim")
 
 MAX_OPS = 32
-MAX_INPUTS = 2
+# No LPAI limit on a custom op's tensor count is public.  Four covers the forms real ops
+# take (x, weight, bias, mask; a value and its statistics), keeps the kernel's per-tensor
+# arrays (shape, strides, pointers) small on the island's stack, and keeps the kernel
+# tests affordable (two inputs are tested on all 65536 code pairs, three or more on a
+# dense sample).  docs/spec.md "Limits" gives the workaround beyond it.
+MAX_INPUTS = 4
+MAX_OUTPUTS = 4
+# The kernels size their shape arrays by LPAI_MAX_RANK (include/lpai_conventions.h); a
+# reduce dim must name one of these axes.
+MAX_RANK = 5
 MAX_PARAMS = 8
+# The longest row of a `rowwise: true` custom op: LPAI_ROW_MAX of include/lpai_package.h,
+# which sizes the kernel's stack buffer; the docs compute that buffer from it.
+LPAI_ROW_MAX = 256
 # Fixed by the QNN SDK: its LPAI makefiles name the island library so, whatever the package.
 ISLAND_LIBRARY_NAME = "libLpaiOpPackageIsland.so"
 LPAI_SDK_HEADER = "QNN/LPAI/QnnLpaiOpPackage.h"
@@ -55,6 +69,31 @@ MAX_RAW_TEXT = 200_000
 # (node_visitor.QNN_TENSOR_TYPE_MAP); a negative int fails inside AddScalarParam while
 # lowering.  So an int param is a uint32 everywhere: spec default, call-time check, XML, C.
 UINT32_MAX = 2**32 - 1
+
+
+# What people write that the template does not support: the rule and the workaround,
+# so that the refusal reads as a limit, not as a typo ("unknown key").
+DTYPE_WORKAROUND = (
+    "not supported: every input and output is an 8-bit quantized tensor (activation_dtype "
+    "uint8); workaround: return an integer result as a float output and round it on the CPU "
+    "after the op (`.round().long()`, exact for up to 256 values), or keep a 16-bit or float "
+    "op out of the delegated graph (docs/spec.md, Limits)"
+)
+SHAPE_WORKAROUND = (
+    "workaround: reshape, permute, expand, slice or cat in torch before or after the op (the "
+    "QNN backend lowers those itself), and declare the op's own outputs with kind: custom "
+    "(docs/spec.md, Limits)"
+)
+UNSUPPORTED_OP_KEYS = {
+    "dtype": DTYPE_WORKAROUND,
+    "shape": (
+        "not supported: inputs take any shape at run time and an output's shape follows from its "
+        "inputs; declare outputs: [{name, shape: {like: <input>}}] or {reduce: <input>, dims: [...]} "
+        "with kind: custom; " + SHAPE_WORKAROUND
+    ),
+    "output": "not supported; the key is `outputs:`, a list (kind: custom only; docs/spec.md)",
+}
+UNSUPPORTED_OUTPUT_KEYS = {"dtype": DTYPE_WORKAROUND, "type": DTYPE_WORKAROUND}
 
 
 class SpecError(ValueError):
@@ -186,18 +225,31 @@ class StructField:
 
 
 # The one declaration of the fixed members of `<QnnType>_args`: the header and the
-# kernel are rendered from it, and its names are reserved for inputs and params.
+# kernel are rendered from it, and its names are reserved for inputs and params. They
+# describe the first output, as they did when a custom op had exactly one output of its
+# first input's shape: user math written then keeps compiling and computing the same.
+# Every tensor also has its own `<name>_shape` (Op.c_args_members).
 ARGS_STRUCT_FIELDS = (
-    StructField("out", "float *out", "write `count` values here (real values, not codes)", "args.out = c->out;"),
-    StructField("rank", "uint32_t rank", "number of dims", "args.rank = c->rank;"),
+    StructField(
+        "out", "float *out", "the first output: write `count` real values (not codes)", "args.out = c->out[0];"
+    ),
+    StructField("rank", "uint32_t rank", "rank of the first output", "args.rank = c->out_shape[0].rank;"),
     StructField(
         "dims",
         "uint32_t dims[LPAI_MAX_RANK]",
-        "logical shape, dims[rank - 1] moves fastest",
-        "memcpy(args.dims, c->dims, sizeof args.dims);",
+        "the first output's logical shape, dims[rank - 1] moves fastest",
+        "memcpy(args.dims, c->out_shape[0].dims, sizeof args.dims);",
     ),
-    StructField("count", "uint64_t count", "elements per tensor", "args.count = c->count;"),
+    StructField("count", "uint64_t count", "elements of the first output", "args.count = c->out_shape[0].count;"),
 )
+
+# The scalar arguments of an elementwise op's `_math<n>` (one per input), and the C
+# type of that function by input count (include/lpai_elementwise.h).
+C_SCALAR_ARGS = ("a", "b", "c", "d")
+C_MATH_FN_TYPES = ("lpai_unary_fn", "lpai_binary_fn", "lpai_ternary_fn", "lpai_quaternary_fn")
+
+# The C spelling of each shape rule (enum of include/lpai_shapes.h).
+C_SHAPE_KINDS = {"broadcast": "LPAI_SHAPE_BROADCAST", "like": "LPAI_SHAPE_LIKE", "reduce": "LPAI_SHAPE_REDUCE"}
 
 
 # The output argument of every `.out` overload (its schema and the Python function
@@ -212,6 +264,64 @@ class Input:
 
 
 @dataclass(frozen=True)
+class OutputShape:
+    """How an output's shape follows from the inputs' shapes (checked at every layer:
+    the fake kernel, the XML's text, the kernel's validation of the output dims).
+
+    - `broadcast`: the torch (numpy) broadcast of every input (elementwise ops only);
+    - `like`: the shape of `source`;
+    - `reduce`: the shape of `source` without `dims` (set to 1 with `keepdim`).
+    """
+
+    kind: str  # "broadcast" | "like" | "reduce"
+    source: Input | None = None
+    dims: tuple[int, ...] = ()
+    keepdim: bool = False
+
+    @property
+    def text(self) -> str:
+        """For people: docs, comments, the XML description (no spec text but names and ints)."""
+        if self.kind == "broadcast":
+            return "the broadcast shape of the inputs"
+        if self.kind == "like":
+            return f"the shape of {self.source.name}"
+        kept = ", kept as 1" if self.keepdim else ""
+        return f"the shape of {self.source.name} reduced over dims {list(self.dims)}{kept}"
+
+    def answers(self) -> dict[str, Any]:
+        if self.kind == "like":
+            return {"like": self.source.name}
+        return {"reduce": self.source.name, "dims": list(self.dims), "keepdim": self.keepdim}
+
+
+@dataclass(frozen=True)
+class Output:
+    name: str
+    index: int
+    shape: OutputShape
+
+    @property
+    def py_spec_rule(self) -> str:
+        """The rule as the spec states it, a Python literal for the rendered tests
+        (tests/spec_values.py): ("broadcast",) | ("like", input name) |
+        ("reduce", input name, dims, keepdim)."""
+        sh = self.shape
+        if sh.kind == "broadcast":
+            return '("broadcast",)'
+        if sh.kind == "like":
+            return f'("like", "{sh.source.name}")'
+        return f'("reduce", "{sh.source.name}", {tuple(sh.dims)!r}, {sh.keepdim!r})'
+
+    @property
+    def xml_rank(self) -> str:
+        """`<Rank>` of the OpDef XML: 4D, the configuration verified on device, less the
+        dims a reduce without keepdim removes."""
+        if self.shape.kind == "reduce" and not self.shape.keepdim:
+            return f"{4 - len(self.shape.dims)}D"
+        return "4D"
+
+
+@dataclass(frozen=True)
 class Op:
     namespace: str
     name: str
@@ -222,6 +332,44 @@ class Op:
     params: tuple[Param, ...]
     expr: str | None = None
     tree: Any = field(default=None, repr=False, compare=False)
+    outputs: tuple[Output, ...] = ()
+    # kind: custom only: the user function runs once per row (last dim) on a bounded
+    # stack buffer instead of whole-tensor scratch from getTempBuffer.
+    rowwise: bool = False
+
+    @property
+    def n_outputs(self) -> int:
+        return len(self.outputs)
+
+    @property
+    def output_names(self) -> list[str]:
+        return [o.name for o in self.outputs]
+
+    @property
+    def xml_input_shape_text(self) -> str:
+        if self.kind == "custom":
+            return "any shape"
+        return "same shape as the output" if self.n_inputs == 1 else "broadcasts with the other inputs (torch rules)"
+
+    def xml_output_shape_text(self, output: Output) -> str:
+        if output.shape.kind == "broadcast":
+            return "same shape as the inputs" if self.n_inputs == 1 else "the broadcast shape of the inputs"
+        return output.shape.text
+
+    @property
+    def outputs_md(self) -> str:
+        """The README's cell of the outputs: each name and its shape rule."""
+        return "; ".join(f"`{o.name}`: {doc_markdown(self.xml_output_shape_text(o))}" for o in self.outputs)
+
+    @property
+    def outputs_are_default(self) -> bool:
+        """One output named `out` shaped like the first input: what a custom op without
+        `outputs:` gets (and what its user math from before outputs existed writes)."""
+        return (
+            len(self.outputs) == 1
+            and self.outputs[0].name == OUT_ARGUMENT
+            and self.outputs[0].shape == OutputShape("like", self.inputs[0])
+        )
 
     @property
     def qualified_name(self) -> str:
@@ -248,11 +396,23 @@ class Op:
         return doc_yaml(self.doc)
 
     @property
+    def _c_fixed_fields(self) -> list[StructField]:
+        """ARGS_STRUCT_FIELDS without `out` when the first output is itself named `out`."""
+        return [f for f in ARGS_STRUCT_FIELDS if not (f.name == "out" and self.outputs[0].name == "out")]
+
+    @property
     def c_args_members(self) -> list[str]:
         """The lines of `<QnnType>_args` (include/ops/<QnnType>_user.h) of a custom op:
-        the inputs, the fixed members of ARGS_STRUCT_FIELDS, the params."""
-        rows = [(f"const float *{i.name};", f'input "{i.name}", dequantized, `count` values') for i in self.inputs]
-        rows += [(f"{f.decl};", f.comment) for f in ARGS_STRUCT_FIELDS]
+        each input and output with its own shape, the fixed members of
+        ARGS_STRUCT_FIELDS (the first output's), the params."""
+        rows = []
+        for i in self.inputs:
+            rows.append((f"const float *{i.name};", f'input "{i.name}", dequantized: {i.name}_shape.count values'))
+            rows.append((f"lpai_shape {i.name}_shape;", f'rank, dims and count of "{i.name}"'))
+        for o in self.outputs:
+            rows.append((f"float *{o.name};", f'output "{o.name}": write {o.name}_shape.count real values'))
+            rows.append((f"lpai_shape {o.name}_shape;", f"{o.shape.text}"))
+        rows += [(f"{f.decl};", f.comment) for f in self._c_fixed_fields]
         rows += [(f"float {p.name};", f'parameter "{p.name}" ({p.type}), default {p.default_xml}') for p in self.params]
         width = max(len(decl) for decl, _ in rows)
         return [f"{decl:<{width}} /* {comment} */" for decl, comment in rows]
@@ -260,9 +420,73 @@ class Op:
     @property
     def c_args_fill(self) -> list[str]:
         """The statements of `<QnnType>_call` that fill `args` from the dequantized call `c`."""
-        lines = [f"args.{i.name} = c->in[{i.index}];" for i in self.inputs]
-        lines += [f.fill for f in ARGS_STRUCT_FIELDS]
+        lines = []
+        for i in self.inputs:
+            lines += [f"args.{i.name} = c->in[{i.index}];", f"args.{i.name}_shape = c->in_shape[{i.index}];"]
+        for o in self.outputs:
+            lines += [f"args.{o.name} = c->out[{o.index}];", f"args.{o.name}_shape = c->out_shape[{o.index}];"]
+        lines += [f.fill for f in self._c_fixed_fields]
         lines += [f"args.{p.name} = c->params[{p.index}];" for p in self.params]
+        return lines
+
+    # The shape the docs use to put a figure on a custom op's scratch: a mid-sized
+    # feature map of the always-on models LPAI runs (bench/run.py measures the same).
+    SCRATCH_SAMPLE_SHAPE = (1, 32, 28, 28)
+
+    def output_shape_for(self, output: Output, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+        """The shape of `output` for inputs of `shapes`, by its rule (as lpai_shapes.h)."""
+        rule = output.shape
+        if rule.kind == "broadcast":
+            rank = max(len(s) for s in shapes)
+            padded = [(1,) * (rank - len(s)) + tuple(s) for s in shapes]
+            return tuple(max(dims) for dims in zip(*padded))
+        source = tuple(shapes[rule.source.index])
+        if rule.kind == "like":
+            return source
+        reduced = {d % len(source) for d in rule.dims}
+        return tuple(1 if d in reduced else n for d, n in enumerate(source) if d not in reduced or rule.keepdim)
+
+    @property
+    def scratch_bytes(self) -> int:
+        """Bytes of scratch of a custom op for inputs of SCRATCH_SAMPLE_SHAPE: whole
+        tensors, every input and output as float in the getTempBuffer buffer; rowwise,
+        (inputs + outputs) x LPAI_ROW_MAX floats of the kernel's stack."""
+        if self.rowwise:
+            return (self.n_inputs + self.n_outputs) * LPAI_ROW_MAX * 4
+        shapes = [self.SCRATCH_SAMPLE_SHAPE] * self.n_inputs
+        counts = [math.prod(s) for s in shapes]
+        counts += [math.prod(self.output_shape_for(o, shapes)) for o in self.outputs]
+        return 4 * sum(counts)
+
+    @property
+    def scratch_md(self) -> str:
+        """The scratch of a custom op in words (README, Markdown; names and ints only)."""
+        names = " + ".join(f"`{n}`" for n in self.input_names + [o.name for o in self.outputs])
+        if self.rowwise:
+            return (
+                f"rowwise: ({self.n_inputs} + {self.n_outputs}) x LPAI_ROW_MAX ({LPAI_ROW_MAX}) floats on "
+                f"the kernel's stack, {self.scratch_bytes:,} bytes; no getTempBuffer"
+            )
+        sample = ", ".join(str(n) for n in self.SCRATCH_SAMPLE_SHAPE)
+        return (
+            f"whole tensors from getTempBuffer: 4 bytes x the elements of {names}; "
+            f"{self.scratch_bytes:,} bytes for inputs of shape ({sample})"
+        )
+
+    @property
+    def c_output_rules(self) -> list[str]:
+        """One `lpai_shape_rule` initialiser per output (include/lpai_shapes.h), with the
+        rule in words: the kernel and validateOp check each output's dims with it."""
+        lines = []
+        for o in self.outputs:
+            shape = o.shape
+            source = shape.source.index if shape.source is not None else 0
+            dims = list(shape.dims) + [0] * (5 - len(shape.dims))
+            init = (
+                f"{{{C_SHAPE_KINDS[shape.kind]}, {source}u, {1 if shape.keepdim else 0}u, "
+                f"{len(shape.dims)}u, {{{', '.join(str(d) for d in dims)}}}}}"
+            )
+            lines.append(f"{init}, /* {o.name}: {shape.text} */")
         return lines
 
     @property
@@ -298,8 +522,23 @@ class Op:
 
     @property
     def c_math_call_scalar(self) -> str:
-        """Arguments of `<QnnType>_math` in `_math1(a, params)` / `_math2(a, b, params)`."""
-        return _join(["a", "b"][: self.n_inputs] + [f"params[{p.index}]" for p in self.params])
+        """Arguments of `<QnnType>_math` in `_math1(a, params)` ... `_math4(a, b, c, d, params)`."""
+        return _join(list(C_SCALAR_ARGS[: self.n_inputs]) + [f"params[{p.index}]" for p in self.params])
+
+    @property
+    def c_math_scalar_params(self) -> str:
+        """The parameters of `_math<n>`, the blocked loop's form of the math: `float a, float b, const float *params`."""
+        return _join([f"float {a}" for a in C_SCALAR_ARGS[: self.n_inputs]] + ["const float *params"])
+
+    @property
+    def c_math_fn_type(self) -> str:
+        """The C type of `_math<n>` (lpai_elementwise.h): lpai_unary_fn ... lpai_quaternary_fn."""
+        return C_MATH_FN_TYPES[self.n_inputs - 1]
+
+    @property
+    def c_nary_fns(self) -> str:
+        """The f2, f3, f4 arguments of lpai_execute_nary_u8: `math` in the op's place, NULL elsewhere."""
+        return _join(["math" if n == self.n_inputs else "NULL" for n in (2, 3, 4)])
 
     @property
     def c_test_case(self) -> list[str]:
@@ -315,6 +554,11 @@ class Op:
     def c_is_custom(self) -> str:
         """1 for a custom op, 0 for an elementwise one (a C int flag)."""
         return "1" if self.kind == "custom" else "0"
+
+    @property
+    def c_is_rowwise(self) -> str:
+        """1 for a `rowwise: true` custom op, else 0 (a C int flag)."""
+        return "1" if self.rowwise else "0"
 
     @property
     def c_math_cost(self) -> str:
@@ -358,6 +602,11 @@ class Op:
         return f"{self.namespace}.{self.name}({_join(['h'] * self.n_inputs)})"
 
     @property
+    def kind_md(self) -> str:
+        """The kind column of the README's table of ops: `custom, rowwise` for a rowwise op."""
+        return f"{self.kind}, rowwise" if self.rowwise else self.kind
+
+    @property
     def inputs_md(self) -> str:
         return _join(self.input_names)
 
@@ -386,23 +635,88 @@ class Op:
         return ", ".join(args)
 
     @property
+    def _schema_returns(self) -> str:
+        # Several outputs: a tuple, which ExecuTorch's builder turns into one QNN output
+        # tensor each (CustomOp.define_node reads node.meta["val"] as a tuple).
+        if self.n_outputs == 1:
+            return "Tensor"
+        return "(" + ", ".join("Tensor" for _ in self.outputs) + ")"
+
+    @property
     def schema(self) -> str:
         """The functional op, the one that is quantized, lowered and delegated."""
-        return f"{self.name}({self._schema_args}) -> Tensor"
+        return f"{self.name}({self._schema_args}) -> {self._schema_returns}"
 
     @property
     def custom_op_schema(self) -> str:
         """`schema=` of torch.library.custom_op: the functional schema without the name."""
-        return f"({self._schema_args}) -> Tensor"
+        return f"({self._schema_args}) -> {self._schema_returns}"
 
     @property
     def out_schema(self) -> str:
-        return f"{self.name}.out({self._schema_args}, *, Tensor(a!) {OUT_ARGUMENT}) -> Tensor(a!)"
+        """One keyword-only `Tensor(x!)` per output, named like the output, each with its
+        own alias set (a, b, c, d), returned in order: torch's convention for out variants
+        with several outputs (`var_mean.correction_out`)."""
+        sets = "abcd"
+        outs = ", ".join(f"Tensor({sets[o.index]}!) {o.name}" for o in self.outputs)
+        returns = [f"Tensor({sets[o.index]}!)" for o in self.outputs]
+        ret = returns[0] if len(returns) == 1 else "(" + ", ".join(returns) + ")"
+        return f"{self.name}.out({self._schema_args}, *, {outs}) -> {ret}"
 
     @property
-    def py_signature_out(self) -> str:
-        """Of the `.out` implementation: every param required, then the output keyword."""
-        return f"{self.py_signature_required}, *, {OUT_ARGUMENT}: torch.Tensor"
+    def py_returns(self) -> str:
+        """The return annotation of the op's Python functions."""
+        if self.n_outputs == 1:
+            return "torch.Tensor"
+        return "tuple[" + ", ".join("torch.Tensor" for _ in self.outputs) + "]"
+
+    @property
+    def py_input_shapes(self) -> str:
+        """A Python list of the inputs' shapes: `[x.shape, bias.shape]`."""
+        return "[" + ", ".join(f"{n}.shape" for n in self.input_names) + "]"
+
+    @property
+    def py_output_returns(self) -> str:
+        """What the `.out` implementation returns: its output arguments, `mean, centered`."""
+        return ", ".join(self.output_names)
+
+    @property
+    def py_spec_outputs(self) -> str:
+        """tests/spec_values.py: a tuple of (name, rule as the spec states it) per output."""
+        return _py_tuple([f'("{o.name}", {o.py_spec_rule})' for o in self.outputs])
+
+    @property
+    def output_labels(self) -> list[str]:
+        """How the device reports name each output: the op, plus the output's name when
+        the op has several (`ns::center:mean`)."""
+        if self.n_outputs == 1:
+            return [self.qualified_name]
+        return [f"{self.qualified_name}:{o.name}" for o in self.outputs]
+
+    @property
+    def py_output_names(self) -> str:
+        """The output names as a Python tuple of strings: `("mean", "centered")`, `("out",)`."""
+        return _py_tuple([f'"{o.name}"' for o in self.outputs])
+
+    @property
+    def py_output_vars(self) -> str:
+        """The `.out` keyword arguments as a Python tuple: `(mean, centered)`, `(out,)`."""
+        return _py_tuple(self.output_names)
+
+    @property
+    def py_output_rules(self) -> str:
+        """Each output's shape rule as a Python literal, read by ops.output_shapes:
+        ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim)."""
+        rules = []
+        for o in self.outputs:
+            sh = o.shape
+            if sh.kind == "broadcast":
+                rules.append('("broadcast",)')
+            elif sh.kind == "like":
+                rules.append(f'("like", {sh.source.index})')
+            else:
+                rules.append(f'("reduce", {sh.source.index}, {tuple(sh.dims)!r}, {sh.keepdim!r})')
+        return _py_tuple(rules)
 
     @property
     def torch_ops_path(self) -> str:
@@ -416,7 +730,7 @@ class Op:
             return None
         args = [f"Tensor {i.name}" for i in self.inputs]
         args += [f"{p.schema_type} {p.name}={_schema_default(p)}" for p in self.params]
-        return f"{self.name}.defaults({', '.join(args)}) -> Tensor"
+        return f"{self.name}.defaults({', '.join(args)}) -> {self._schema_returns}"
 
     @property
     def py_signature(self) -> str:
@@ -431,6 +745,36 @@ class Op:
         args = [f"{i.name}: torch.Tensor" for i in self.inputs]
         args += [f"{p.name}: {p.type}" for p in self.params]
         return ", ".join(args)
+
+    def _py_params(self, required: bool) -> list[str]:
+        args = [f"{i.name}: torch.Tensor" for i in self.inputs]
+        if required:
+            return args + [f"{p.name}: {p.type}" for p in self.params]
+        return args + [f"{p.name}: {p.type} = {p.default_py}" for p in self.params]
+
+    # The parameter lists of the op's Python functions, each the text between the
+    # parentheses of `def <name>(...) -> <returns>:` (the template writes the rest, so
+    # that the reserved-name scan still sees `def {{ op.name }}`), laid out as `ruff
+    # format` leaves it for any length of names.
+    @property
+    def py_params_public(self) -> str:
+        """The public function and eager's: inputs, then params with the spec's defaults."""
+        return _py_def_params(self.name, self._py_params(False), self.py_returns)
+
+    @property
+    def py_params_impl(self) -> str:
+        """`_<op>`, the implementation behind the schema: every param required."""
+        return _py_def_params(f"_{self.name}", self._py_params(True), self.py_returns)
+
+    @property
+    def py_params_fake(self) -> str:
+        return _py_def_params(f"_{self.name}_fake", self._py_params(True), self.py_returns)
+
+    @property
+    def py_params_out(self) -> str:
+        """`_<op>_out`: every param required, then one keyword per output."""
+        outs = [f"{o.name}: torch.Tensor" for o in self.outputs]
+        return _py_def_params(f"_{self.name}_out", [*self._py_params(True), "*", *outs], self.py_returns)
 
     @property
     def py_args(self) -> str:
@@ -488,6 +832,22 @@ class Package:
         return MAX_INPUTS
 
     @property
+    def py_rowwise_op_names(self) -> str:
+        """The names of the `rowwise: true` custom ops as a Python set display (`set()` when none)."""
+        names_ = [f'"{op.name}"' for op in self.ops if op.rowwise]
+        return "{" + ", ".join(names_) + "}" if names_ else "set()"
+
+    @property
+    def max_outputs(self) -> int:
+        """The most outputs an op may have (LPAI_MAX_OUTPUTS in include/lpai_package.h)."""
+        return MAX_OUTPUTS
+
+    @property
+    def row_max(self) -> int:
+        """The longest row of a `rowwise: true` custom op (LPAI_ROW_MAX, include/lpai_package.h)."""
+        return LPAI_ROW_MAX
+
+    @property
     def island_library_name(self) -> str:
         """The island library's name is fixed by the SDK: two packages deployed to one folder collide."""
         return ISLAND_LIBRARY_NAME
@@ -521,6 +881,11 @@ class Package:
         return [op for op in self.ops if op.kind == "custom"]
 
     @property
+    def custom_ops_by_name(self) -> list[Op]:
+        """The custom ops sorted by name: the order of their imports that ruff's isort keeps."""
+        return sorted(self.custom_ops, key=lambda op: op.name)
+
+    @property
     def n_ops(self) -> int:
         return len(self.ops)
 
@@ -535,8 +900,13 @@ class Package:
 
     @property
     def py_all(self) -> str:
-        """`__all__` of the package: the fixed exports, then every op."""
-        return "[" + _join(['"OPS"', '"OpInfo"'] + [f'"{op.name}"' for op in self.ops]) + "]"
+        """`__all__` of the package: the fixed exports, then every op; laid out as `ruff
+        format` leaves it (one line when `__all__ = [...]` fits, else one name a line)."""
+        items = ['"OPS"', '"OpInfo"'] + [f'"{op.name}"' for op in self.ops]
+        one_line = "[" + _join(items) + "]"
+        if len("__all__ = ") + len(one_line) <= PY_LINE_LENGTH:
+            return one_line
+        return "[\n" + "".join(f"    {item},\n" for item in items) + "]"
 
     def answers(self) -> dict[str, Any]:
         """The spec in canonical form (what a user could write back as a data file)."""
@@ -560,6 +930,10 @@ class Package:
                 entry["params"] = [{k: v for k, v in asdict(p).items() if k != "index"} for p in op.params]
             if op.expr is not None:
                 entry["expr"] = op.expr
+            if op.kind == "custom" and not op.outputs_are_default:
+                entry["outputs"] = [{"name": o.name, "shape": o.shape.answers()} for o in op.outputs]
+            if op.rowwise:
+                entry["rowwise"] = True
             out["ops"].append(entry)
         return out
 
@@ -575,7 +949,7 @@ PY_LINE_LENGTH = 120
 _OPS_TABLE_INDENT = 8
 
 
-def _py_tuple(items: list[str], keyword: str) -> str:
+def _py_tuple(items: list[str], keyword: str = "") -> str:
     """A tuple literal as `ruff format` leaves it: on one line when `<keyword><tuple>,`
     fits, else one item per line (with the trailing comma that keeps it so)."""
     one_line = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
@@ -583,6 +957,18 @@ def _py_tuple(items: list[str], keyword: str) -> str:
         return one_line
     pad = " " * (_OPS_TABLE_INDENT + 4)
     return "(\n" + "".join(f"{pad}{item},\n" for item in items) + " " * _OPS_TABLE_INDENT + ")"
+
+
+def _py_def_params(name: str, params: list[str], returns: str) -> str:
+    """What goes between the parentheses of a top-level `def name(...) -> returns:` as
+    `ruff format` leaves it: the parameters on the def's line when it fits; else on one
+    indented line of their own; else one a line, with the trailing comma that keeps them so."""
+    joined = ", ".join(params)
+    if len(f"def {name}({joined}) -> {returns}:") <= PY_LINE_LENGTH:
+        return joined
+    if 4 + len(joined) <= PY_LINE_LENGTH:
+        return f"\n    {joined}\n"
+    return "\n" + "".join(f"    {p},\n" for p in params)
 
 
 def _schema_default(p: Param) -> str:
@@ -701,6 +1087,7 @@ def validate(raw: Any) -> Package:
 
 def _validate_op(path: str, raw: Any, namespace: str) -> Op:
     op = _require_mapping(path, raw)
+    _unsupported_keys(path, op, UNSUPPORTED_OP_KEYS)
     _unknown_keys(path, op, OP_KEYS)
     if op.get("name") in (None, ""):
         raise SpecError(f"{path}.name", "is required")
@@ -724,13 +1111,26 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
 
     inputs_raw = op.get("inputs")
     if inputs_raw is None:
-        raise SpecError(f"{path}.inputs", "is required (one or two tensor names)")
-    if not isinstance(inputs_raw, list) or not 1 <= len(inputs_raw) <= MAX_INPUTS:
-        raise SpecError(f"{path}.inputs", f"must be a list of one or two tensor names, got {inputs_raw!r:.60}")
+        raise SpecError(f"{path}.inputs", f"is required (1 to {MAX_INPUTS} tensor names)")
+    if not isinstance(inputs_raw, list) or not inputs_raw:
+        raise SpecError(f"{path}.inputs", f"must be a list of 1 to {MAX_INPUTS} tensor names, got {inputs_raw!r:.60}")
+    if len(inputs_raw) > MAX_INPUTS:
+        raise SpecError(
+            f"{path}.inputs",
+            f"more than {MAX_INPUTS} inputs are not supported; workaround: "
+            "torch.stack or torch.cat inputs of one shape into one tensor before the op, or "
+            "split the op in two (docs/spec.md, Limits)",
+        )
     inputs: list[Input] = []
     used: dict[str, str] = {}
     for j, value in enumerate(inputs_raw):
         fp = f"{path}.inputs[{j}]"
+        if isinstance(value, dict):
+            raise SpecError(
+                fp,
+                "must be a tensor name: a per-input shape or dtype is not supported (every "
+                "input is an 8-bit tensor of any shape; docs/spec.md, Limits)",
+            )
         n = _name(fp, names.check_snake, value)
         _name(fp, lambda v: names.check_free(v, argument_reserved()), n)
         _check_not_function(fp, n)
@@ -775,7 +1175,142 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
         except expr_mod.ExprError as exc:
             raise SpecError(f"{path}.expr", str(exc)) from None
         expr_text = expr_text.strip()
-    return Op(namespace, name, qnn_type, kind, doc, tuple(inputs), tuple(params), expr_text, tree)
+
+    outputs = _validate_outputs(path, op, kind, inputs, used)
+    rowwise = _validate_rowwise(path, op, kind, outputs)
+    model = Op(namespace, name, qnn_type, kind, doc, tuple(inputs), tuple(params), expr_text, tree, outputs, rowwise)
+    if kind == "custom":
+        _check_shape_members(model, used)
+    return model
+
+
+def _unsupported_keys(field_path: str, mapping: dict, unsupported: dict[str, str]) -> None:
+    for key in mapping:
+        if key in unsupported:
+            raise SpecError(f"{field_path}.{key}", unsupported[key])
+
+
+def _validate_outputs(path: str, op: dict, kind: str, inputs: list[Input], used: dict[str, str]) -> tuple[Output, ...]:
+    """The op's outputs; `used` holds the input and param names (output names join it)."""
+    outputs_raw = op.get("outputs")
+    if kind == "elementwise":
+        if outputs_raw is not None:
+            raise SpecError(
+                f"{path}.outputs",
+                "not supported for elementwise ops (their one output has the "
+                "broadcast shape of the inputs); workaround: kind: custom, which may declare "
+                f"up to {MAX_OUTPUTS} outputs of their own shapes",
+            )
+        return (Output(OUT_ARGUMENT, 0, OutputShape("broadcast")),)
+    if outputs_raw is None:
+        return (Output(OUT_ARGUMENT, 0, OutputShape("like", inputs[0])),)
+    if not isinstance(outputs_raw, list) or not outputs_raw:
+        raise SpecError(
+            f"{path}.outputs",
+            f"must be a list of 1 to {MAX_OUTPUTS} outputs ({{name, shape}}), got {outputs_raw!r:.60}",
+        )
+    if len(outputs_raw) > MAX_OUTPUTS:
+        raise SpecError(
+            f"{path}.outputs",
+            f"more than {MAX_OUTPUTS} outputs are not supported; workaround: "
+            "split the op into several ops, or torch.stack outputs of one shape into one "
+            "(docs/spec.md, Limits)",
+        )
+    by_name = {i.name: i for i in inputs}
+    outputs: list[Output] = []
+    for j, oraw in enumerate(outputs_raw):
+        fp = f"{path}.outputs[{j}]"
+        o = _require_mapping(fp, oraw)
+        _unsupported_keys(fp, o, UNSUPPORTED_OUTPUT_KEYS)
+        _unknown_keys(fp, o, OUTPUT_KEYS)
+        for key in OUTPUT_KEYS:
+            if key not in o:
+                raise SpecError(f"{fp}.{key}", "is required")
+        n = _name(f"{fp}.name", names.check_snake, o["name"])
+        if n == OUT_ARGUMENT and j != 0:
+            # `args->out` is the first output in the C API (user math written before
+            # outputs existed writes there).
+            raise SpecError(f"{fp}.name", "'out' may only name the first output (args->out in the C API)")
+        if n != OUT_ARGUMENT:
+            _name(f"{fp}.name", lambda v: names.check_free(v, argument_reserved()), n)
+        if n in used:
+            raise SpecError(f"{fp}.name", f"duplicate name {n!r} (also {used[n]})")
+        used[n] = f"{fp}.name"
+        outputs.append(Output(n, j, _validate_shape(f"{fp}.shape", o["shape"], by_name)))
+    return tuple(outputs)
+
+
+def _check_shape_members(op: Op, used: dict[str, str]) -> None:
+    """The C API of a custom op gives every input and output `args-><name>_shape`
+    (include/ops/<qnn_type>_user.h): no other name may be one of those."""
+    for n in op.input_names + op.output_names:
+        member = f"{n}_shape"
+        if member in used:
+            raise SpecError(
+                used[member],
+                f"{member!r} is the member that holds the shape of {n!r} in a custom op's args struct (args->{member})",
+            )
+
+
+def _validate_shape(fp: str, raw: Any, inputs: dict[str, Input]) -> OutputShape:
+    forms = "{like: <input>} or {reduce: <input>, dims: [ints], keepdim: bool}"
+    if isinstance(raw, list):
+        raise SpecError(fp, f"a fixed shape is not supported (a shape is {forms}); {SHAPE_WORKAROUND}")
+    if not isinstance(raw, dict):
+        raise SpecError(fp, f"must be {forms}, got {raw!r:.40}")
+    for key in raw:
+        if key not in SHAPE_KEYS:
+            raise SpecError(
+                f"{fp}.{key}", f"shape form {str(key)!r:.40} is not supported (a shape is {forms}); {SHAPE_WORKAROUND}"
+            )
+    if ("like" in raw) == ("reduce" in raw):
+        raise SpecError(fp, f"must hold exactly one of like, reduce: {forms}")
+    form = "like" if "like" in raw else "reduce"
+    source = raw[form]
+    if not isinstance(source, str) or source not in inputs:
+        raise SpecError(f"{fp}.{form}", f"must name an input of the op ({', '.join(inputs)}), got {source!r:.40}")
+    if form == "like":
+        for key in ("dims", "keepdim"):
+            if key in raw:
+                raise SpecError(f"{fp}.{key}", "is only for a reduce shape")
+        return OutputShape("like", inputs[source])
+    if "dims" not in raw:
+        raise SpecError(f"{fp}.dims", "is required for a reduce shape (a list of dims, e.g. [-1])")
+    dims = raw["dims"]
+    if not isinstance(dims, list) or not dims:
+        raise SpecError(f"{fp}.dims", f"must be a non-empty list of dims, got {dims!r:.40}")
+    for k, d in enumerate(dims):
+        if isinstance(d, bool) or not isinstance(d, int) or not -MAX_RANK <= d < MAX_RANK:
+            raise SpecError(
+                f"{fp}.dims[{k}]",
+                f"must be an integer in [{-MAX_RANK}, {MAX_RANK - 1}] "
+                f"(tensors have at most {MAX_RANK} dims), got {d!r:.40}",
+            )
+        if d in dims[:k]:
+            raise SpecError(f"{fp}.dims[{k}]", f"duplicate dim {d}")
+    keepdim = _given(raw, "keepdim", False)
+    if not isinstance(keepdim, bool):
+        raise SpecError(f"{fp}.keepdim", f"must be true or false, got {keepdim!r:.40}")
+    return OutputShape("reduce", inputs[source], tuple(dims), keepdim)
+
+
+def _validate_rowwise(path: str, op: dict, kind: str, outputs: tuple[Output, ...]) -> bool:
+    rowwise = _given(op, "rowwise", False)
+    if not isinstance(rowwise, bool):
+        raise SpecError(f"{path}.rowwise", f"must be true or false, got {rowwise!r:.40}")
+    if not rowwise:
+        return False
+    if kind != "custom":
+        raise SpecError(f"{path}.rowwise", "is only for kind: custom (an elementwise kernel needs no scratch)")
+    for o in outputs:
+        if not (o.shape.kind == "like" or (o.shape.kind == "reduce" and o.shape.dims == (-1,))):
+            raise SpecError(
+                f"{path}.rowwise",
+                f"needs every output like an input or reduced over dims [-1] "
+                f"(one row in, one row or one value out); output {o.name!r} is {o.shape.text}; "
+                "workaround: rowwise: false (whole-tensor scratch)",
+            )
+    return True
 
 
 def _given(mapping: dict, key: str, default: Any) -> Any:

@@ -23,12 +23,16 @@ RUN = ROOT / "bench" / "run.py"
 # Rank 4 for the channels-last layout; odd extents so the four-wide loops run their
 # tails and no two dimensions of the padded layout merge.
 TINY = "1,3,5,7"
-# Elementwise ops of examples/scale.yaml (1) and examples/activations.yaml (4).
-N_OPS = 5
-LAYOUTS = {"contig", "strided", "transposed"}
+# Elementwise ops of examples/scale.yaml (1 unary), examples/activations.yaml (2 unary,
+# 2 binary) and examples/shapes.yaml (1 binary, 1 of three inputs): every op runs in
+# three layouts, the ops of two or more inputs also with their other inputs broadcast.
+N_OPS = 7
+N_MULTI_INPUT = 4
+LAYOUTS = {"contig", "strided", "transposed", "broadcast"}
+N_CASES = N_OPS * 3 + N_MULTI_INPUT
 
 BENCH_RE = re.compile(
-    r"^BENCH op=(\w+) inputs=([12]) layout=(contig|strided|transposed) shape=\(([\d,]+)\) "
+    r"^BENCH op=(\w+) inputs=([1-4]) layout=(contig|strided|transposed|broadcast) shape=\(([\d,]+)\) "
     r"instr_per_elem=(\S+) baseline_instr_per_elem=(\S+) ns_per_elem=(\S+)$"
 )
 
@@ -55,7 +59,15 @@ def bench_run(tmp_path_factory):
 
 def test_kernel_output_equals_baseline_byte_for_byte(bench_run):
     checks = [line for line in bench_run.splitlines() if line.startswith("CHECK ")]
-    assert len(checks) == N_OPS * len(LAYOUTS), bench_run
+    assert len(checks) == N_CASES, bench_run
+    inputs = {re.search(r"op=(\w+) inputs=(\d)", line).groups() for line in checks}
+    assert ("fma3", "3") in inputs and ("add_scaled", "2") in inputs
+    assert {line.split()[1] for line in checks if "layout=broadcast" in line} == {
+        "op=add_scaled",
+        "op=soft_min",
+        "op=add_bias",
+        "op=fma3",
+    }
     for line in checks:
         assert line.endswith("kernel==baseline==reference"), line
     # The layouts really exercise both loops of the kernels.
@@ -69,7 +81,7 @@ def test_bench_lines_have_instruction_counts(bench_run):
     if why:
         pytest.skip(f"instruction counts need callgrind: {why}")
     lines = [line for line in bench_run.splitlines() if line.startswith("BENCH ")]
-    assert len(lines) == N_OPS * len(LAYOUTS), bench_run
+    assert len(lines) == N_CASES, bench_run
     seen = set()
     for line in lines:
         m = BENCH_RE.match(line)

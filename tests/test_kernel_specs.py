@@ -13,10 +13,13 @@ variants of test_render.py, to keep this cheap.
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from conftest import run_project_tests
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SPEC = {
     "package_name": "EdgeOpPackage",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import load_example, run_project_tests, tree
+from conftest import EXAMPLES, load_example, run_project_tests, tree
 
 
 def _scale_and_more() -> dict:
@@ -41,10 +41,35 @@ def _scale_and_more() -> dict:
     return spec
 
 
+def _activations_and_shapes() -> dict:
+    """examples/activations.yaml plus the ops of examples/shapes.yaml (a broadcasting
+    binary op, a three-input op, a reduce-shaped output, two outputs, a rowwise op): one
+    project, so one suite run. The custom ops' math comes from examples/shapes.user/."""
+    spec = load_example("activations.yaml")
+    spec["ops"] = [*spec["ops"], *load_example("shapes.yaml")["ops"]]
+    return spec
+
+
 VARIANTS = {
-    "activations": load_example("activations.yaml"),
+    "activations-and-shapes": _activations_and_shapes(),
     "scale-unary-no-params-binary-int-bool-params": _scale_and_more(),
 }
+# The user math a variant's custom ops need, as a user writes it: <op>.py (eager) and
+# <QnnType>_math.c (kernel), copied into the rendered project's user/ folders.
+USER_MATH = {"activations-and-shapes": EXAMPLES / "shapes.user"}
+
+
+def write_user_math(project: Path, spec: dict, folder: Path) -> None:
+    ns, pkg = spec["namespace"], spec["package_name"]
+    for op in spec["ops"]:
+        if op.get("kind") != "custom":
+            continue
+        for source, target in (
+            (folder / f"{op['name']}.py", project / ns / "user" / f"{op['name']}.py"),
+            (folder / f"{qnn_type_of(op)}_math.c", project / "op_package" / pkg / "user" / f"{qnn_type_of(op)}_math.c"),
+        ):
+            assert "NotImplementedError" in target.read_text() or "LPAI_USER_MATH_MISSING" in target.read_text()
+            target.write_text(source.read_text())
 
 
 TEMPLATE_HEADER = "This file is owned by the qnn-op-template: do not edit; changes arrive with copier update."
@@ -176,6 +201,8 @@ def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo
     result = copie_session.copy(extra_answers=spec, template_dir=template_repo)
     assert result.exit_code == 0, result.exception
     check_tree(result.project_dir, spec)
+    if name in USER_MATH:
+        write_user_math(result.project_dir, spec, USER_MATH[name])
     check_lint(result.project_dir)
     check_c_format(result.project_dir)
     run = run_project_tests(result.project_dir)

@@ -92,7 +92,8 @@ def _snake(rng: random.Random, length: int, taken: set[str]) -> str:
             else:
                 chars.append(rng.choice(alphabet))
         name = "".join(chars)
-        if name in taken or name in expr_mod.FUNCTIONS:
+        # `<name>_shape` is an args member of a custom op's tensor (spec._check_shape_members).
+        if name in taken or name in expr_mod.FUNCTIONS or name.endswith("_shape"):
             continue
         try:
             names.check_snake(name)
@@ -199,7 +200,8 @@ def generate_packages(seed: int, count: int) -> list[dict]:
             op_taken = set(taken) | {namespace}
             name = _snake(rng, names.MAX_SNAKE if j == 0 else rng.randint(1, names.MAX_SNAKE), op_taken)
             taken.add(name)
-            n_inputs = 2 if (j % 3 == 1) else 1
+            # Two inputs, and now and then three or four (they broadcast in the kernels).
+            n_inputs = spec.MAX_INPUTS if j % 5 == 4 else 3 if j % 7 == 3 else 2 if j % 3 == 1 else 1
             n_params = spec.MAX_PARAMS if j == 0 else rng.randint(0, spec.MAX_PARAMS)
             arg_taken: set[str] = set()
             arg_len = names.MAX_SNAKE if j == 0 else None
@@ -227,6 +229,18 @@ def generate_packages(seed: int, count: int) -> list[dict]:
             op["doc"] = doc
             if j == 2 and k % 2 == 0:
                 op["kind"] = "custom"
+                if k % 4 == 0:
+                    # Every output form at the output limit: like each input, and a
+                    # reduction over one dim (kept or not), rowwise now and then.
+                    outputs = []
+                    for m in range(spec.MAX_OUTPUTS):
+                        source = inputs[m % len(inputs)]
+                        shape = (
+                            {"like": source} if m % 2 == 0 else {"reduce": source, "dims": [-1], "keepdim": m % 4 == 1}
+                        )
+                        outputs.append({"name": _snake(rng, arg_len or rng.randint(1, 12), arg_taken), "shape": shape})
+                    op["outputs"] = outputs
+                    op["rowwise"] = k % 8 == 0
             else:
                 use = [functions.pop() for _ in range(min(3, len(functions)))]
                 if edges and rng.random() < 0.7:
@@ -283,8 +297,10 @@ def test_the_generator_covers_the_spec_space():
     assert any(len(op["name"]) == names.MAX_SNAKE for op in ops)
     assert any(len(op.get("qnn_type", "")) == names.MAX_CAMEL for op in ops)
     assert any(len(op.get("params", [])) == spec.MAX_PARAMS for op in ops)
-    assert any(len(op["inputs"]) == 2 for op in ops)
+    assert {2, 3, spec.MAX_INPUTS} <= {len(op["inputs"]) for op in ops}
     assert any(op.get("kind") == "custom" for op in ops)
+    assert any(len(op.get("outputs", [])) == spec.MAX_OUTPUTS for op in ops)
+    assert any(op.get("rowwise") for op in ops)
     texts = " ".join(op.get("expr", "") for op in ops)
     for func in expr_mod.FUNCTIONS:
         assert f"{func}(" in texts, func
@@ -400,7 +416,7 @@ IMPORT_CHECK = textwrap.dedent("""
                 continue
             if op["kind"] == "custom":
                 failures.append(f"{where}: the unwritten custom op returned a value")
-            elif result.shape != tensors[0].shape or result.dtype != torch.float32:
+            elif result.shape != tensors[0].shape or result.dtype != torch.float32:  # same shapes: no broadcast
                 failures.append(f"{where}: returned {result.dtype} {tuple(result.shape)}")
     print(json.dumps(failures))
 """)
