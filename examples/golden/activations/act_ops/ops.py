@@ -126,7 +126,13 @@ def _check_int_params(op: str, **values: int) -> None:
             )
 
 
-@torch.library.custom_op("act_ops::hard_swish_ish", mutates_args=(), schema="(Tensor x) -> Tensor")
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "act_ops::hard_swish_ish",
+    mutates_args=(),
+    schema="(Tensor x) -> Tensor",
+)
 def _hard_swish_ish(x: torch.Tensor) -> torch.Tensor:
     return eager.hard_swish_ish(x)
 
@@ -136,7 +142,9 @@ def _hard_swish_ish_fake(x: torch.Tensor) -> torch.Tensor:
     return _new_outputs("act_ops::hard_swish_ish", RULES["hard_swish_ish"], x)[0]
 
 
-_lib.define("hard_swish_ish.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
+_lib.define(
+    "hard_swish_ish.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)",
+)
 
 
 def _hard_swish_ish_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
@@ -164,7 +172,13 @@ def hard_swish_ish(x: torch.Tensor) -> torch.Tensor:
     return torch.ops.act_ops.hard_swish_ish.default(x)
 
 
-@torch.library.custom_op("act_ops::scaled_tanh", mutates_args=(), schema="(Tensor x, float gain, int shift) -> Tensor")
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "act_ops::scaled_tanh",
+    mutates_args=(),
+    schema="(Tensor x, float gain, int shift) -> Tensor",
+)
 def _scaled_tanh(x: torch.Tensor, gain: float, shift: int) -> torch.Tensor:
     _check_int_params("act_ops::scaled_tanh", shift=shift)
     return eager.scaled_tanh(x, gain, shift)
@@ -176,7 +190,9 @@ def _scaled_tanh_fake(x: torch.Tensor, gain: float, shift: int) -> torch.Tensor:
     return _new_outputs("act_ops::scaled_tanh", RULES["scaled_tanh"], x)[0]
 
 
-_lib.define("scaled_tanh.out(Tensor x, float gain, int shift, *, Tensor(a!) out) -> Tensor(a!)")
+_lib.define(
+    "scaled_tanh.out(Tensor x, float gain, int shift, *, Tensor(a!) out) -> Tensor(a!)",
+)
 
 
 def _scaled_tanh_out(x: torch.Tensor, gain: float, shift: int, *, out: torch.Tensor) -> torch.Tensor:
@@ -208,11 +224,19 @@ def scaled_tanh(x: torch.Tensor, gain: float = 2.0, shift: int = 1) -> torch.Ten
 # `torch.ops.act_ops.scaled_tanh(x)` without params: the public function fills in the
 # defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
 # exit while it deregisters the overloads ("Tried to access the schema for .defaults").
-_lib.define("scaled_tanh.defaults(Tensor x, float gain=2.0, int shift=1) -> Tensor")
+_lib.define(
+    "scaled_tanh.defaults(Tensor x, float gain=2.0, int shift=1) -> Tensor",
+)
 _lib.impl("scaled_tanh.defaults", scaled_tanh, "CompositeImplicitAutograd")
 
 
-@torch.library.custom_op("act_ops::add_scaled", mutates_args=(), schema="(Tensor a, Tensor b, float alpha) -> Tensor")
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "act_ops::add_scaled",
+    mutates_args=(),
+    schema="(Tensor a, Tensor b, float alpha) -> Tensor",
+)
 def _add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float) -> torch.Tensor:
     return eager.add_scaled(a, b, alpha)
 
@@ -222,7 +246,9 @@ def _add_scaled_fake(a: torch.Tensor, b: torch.Tensor, alpha: float) -> torch.Te
     return _new_outputs("act_ops::add_scaled", RULES["add_scaled"], a, b)[0]
 
 
-_lib.define("add_scaled.out(Tensor a, Tensor b, float alpha, *, Tensor(a!) out) -> Tensor(a!)")
+_lib.define(
+    "add_scaled.out(Tensor a, Tensor b, float alpha, *, Tensor(a!) out) -> Tensor(a!)",
+)
 
 
 def _add_scaled_out(a: torch.Tensor, b: torch.Tensor, alpha: float, *, out: torch.Tensor) -> torch.Tensor:
@@ -253,11 +279,19 @@ def add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float = 0.5) -> torch.Te
 # `torch.ops.act_ops.add_scaled(x)` without params: the public function fills in the
 # defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
 # exit while it deregisters the overloads ("Tried to access the schema for .defaults").
-_lib.define("add_scaled.defaults(Tensor a, Tensor b, float alpha=0.5) -> Tensor")
+_lib.define(
+    "add_scaled.defaults(Tensor a, Tensor b, float alpha=0.5) -> Tensor",
+)
 _lib.impl("add_scaled.defaults", add_scaled, "CompositeImplicitAutograd")
 
 
-@torch.library.custom_op("act_ops::soft_min", mutates_args=(), schema="(Tensor a, Tensor b) -> Tensor")
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "act_ops::soft_min",
+    mutates_args=(),
+    schema="(Tensor a, Tensor b) -> Tensor",
+)
 def _soft_min(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return eager.soft_min(a, b)
 
@@ -267,7 +301,9 @@ def _soft_min_fake(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return _new_outputs("act_ops::soft_min", RULES["soft_min"], a, b)[0]
 
 
-_lib.define("soft_min.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)")
+_lib.define(
+    "soft_min.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)",
+)
 
 
 def _soft_min_out(a: torch.Tensor, b: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:

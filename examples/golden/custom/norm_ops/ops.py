@@ -126,7 +126,13 @@ def _check_int_params(op: str, **values: int) -> None:
             )
 
 
-@torch.library.custom_op("norm_ops::my_norm", mutates_args=(), schema="(Tensor x) -> Tensor")
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "norm_ops::my_norm",
+    mutates_args=(),
+    schema="(Tensor x) -> Tensor",
+)
 def _my_norm(x: torch.Tensor) -> torch.Tensor:
     return eager.my_norm(x)
 
@@ -136,7 +142,9 @@ def _my_norm_fake(x: torch.Tensor) -> torch.Tensor:
     return _new_outputs("norm_ops::my_norm", RULES["my_norm"], x)[0]
 
 
-_lib.define("my_norm.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
+_lib.define(
+    "my_norm.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)",
+)
 
 
 def _my_norm_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
@@ -164,7 +172,13 @@ def my_norm(x: torch.Tensor) -> torch.Tensor:
     return torch.ops.norm_ops.my_norm.default(x)
 
 
-@torch.library.custom_op("norm_ops::double_it", mutates_args=(), schema="(Tensor x) -> Tensor")
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "norm_ops::double_it",
+    mutates_args=(),
+    schema="(Tensor x) -> Tensor",
+)
 def _double_it(x: torch.Tensor) -> torch.Tensor:
     return eager.double_it(x)
 
@@ -174,7 +188,9 @@ def _double_it_fake(x: torch.Tensor) -> torch.Tensor:
     return _new_outputs("norm_ops::double_it", RULES["double_it"], x)[0]
 
 
-_lib.define("double_it.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
+_lib.define(
+    "double_it.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)",
+)
 
 
 def _double_it_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:

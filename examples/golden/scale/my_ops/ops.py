@@ -126,7 +126,13 @@ def _check_int_params(op: str, **values: int) -> None:
             )
 
 
-@torch.library.custom_op("my_ops::mul3", mutates_args=(), schema="(Tensor input, float factor) -> Tensor")
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "my_ops::mul3",
+    mutates_args=(),
+    schema="(Tensor input, float factor) -> Tensor",
+)
 def _mul3(input: torch.Tensor, factor: float) -> torch.Tensor:
     return eager.mul3(input, factor)
 
@@ -136,7 +142,9 @@ def _mul3_fake(input: torch.Tensor, factor: float) -> torch.Tensor:
     return _new_outputs("my_ops::mul3", RULES["mul3"], input)[0]
 
 
-_lib.define("mul3.out(Tensor input, float factor, *, Tensor(a!) out) -> Tensor(a!)")
+_lib.define(
+    "mul3.out(Tensor input, float factor, *, Tensor(a!) out) -> Tensor(a!)",
+)
 
 
 def _mul3_out(input: torch.Tensor, factor: float, *, out: torch.Tensor) -> torch.Tensor:
@@ -167,7 +175,9 @@ def mul3(input: torch.Tensor, factor: float = 3.0) -> torch.Tensor:
 # `torch.ops.my_ops.mul3(x)` without params: the public function fills in the
 # defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
 # exit while it deregisters the overloads ("Tried to access the schema for .defaults").
-_lib.define("mul3.defaults(Tensor input, float factor=3.0) -> Tensor")
+_lib.define(
+    "mul3.defaults(Tensor input, float factor=3.0) -> Tensor",
+)
 _lib.impl("mul3.defaults", mul3, "CompositeImplicitAutograd")
 
 

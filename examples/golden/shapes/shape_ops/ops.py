@@ -126,7 +126,13 @@ def _check_int_params(op: str, **values: int) -> None:
             )
 
 
-@torch.library.custom_op("shape_ops::add_bias", mutates_args=(), schema="(Tensor x, Tensor bias) -> Tensor")
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "shape_ops::add_bias",
+    mutates_args=(),
+    schema="(Tensor x, Tensor bias) -> Tensor",
+)
 def _add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     return eager.add_bias(x, bias)
 
@@ -136,7 +142,9 @@ def _add_bias_fake(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     return _new_outputs("shape_ops::add_bias", RULES["add_bias"], x, bias)[0]
 
 
-_lib.define("add_bias.out(Tensor x, Tensor bias, *, Tensor(a!) out) -> Tensor(a!)")
+_lib.define(
+    "add_bias.out(Tensor x, Tensor bias, *, Tensor(a!) out) -> Tensor(a!)",
+)
 
 
 def _add_bias_out(x: torch.Tensor, bias: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
@@ -164,7 +172,13 @@ def add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     return torch.ops.shape_ops.add_bias.default(x, bias)
 
 
-@torch.library.custom_op("shape_ops::fma3", mutates_args=(), schema="(Tensor a, Tensor b, Tensor c) -> Tensor")
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "shape_ops::fma3",
+    mutates_args=(),
+    schema="(Tensor a, Tensor b, Tensor c) -> Tensor",
+)
 def _fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     return eager.fma3(a, b, c)
 
@@ -174,7 +188,9 @@ def _fma3_fake(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tenso
     return _new_outputs("shape_ops::fma3", RULES["fma3"], a, b, c)[0]
 
 
-_lib.define("fma3.out(Tensor a, Tensor b, Tensor c, *, Tensor(a!) out) -> Tensor(a!)")
+_lib.define(
+    "fma3.out(Tensor a, Tensor b, Tensor c, *, Tensor(a!) out) -> Tensor(a!)",
+)
 
 
 def _fma3_out(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
@@ -202,7 +218,13 @@ def fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     return torch.ops.shape_ops.fma3.default(a, b, c)
 
 
-@torch.library.custom_op("shape_ops::channel_mean", mutates_args=(), schema="(Tensor x) -> Tensor")
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "shape_ops::channel_mean",
+    mutates_args=(),
+    schema="(Tensor x) -> Tensor",
+)
 def _channel_mean(x: torch.Tensor) -> torch.Tensor:
     return eager.channel_mean(x)
 
@@ -212,7 +234,9 @@ def _channel_mean_fake(x: torch.Tensor) -> torch.Tensor:
     return _new_outputs("shape_ops::channel_mean", RULES["channel_mean"], x)[0]
 
 
-_lib.define("channel_mean.out(Tensor x, *, Tensor(a!) mean) -> Tensor(a!)")
+_lib.define(
+    "channel_mean.out(Tensor x, *, Tensor(a!) mean) -> Tensor(a!)",
+)
 
 
 def _channel_mean_out(x: torch.Tensor, *, mean: torch.Tensor) -> torch.Tensor:
@@ -240,7 +264,13 @@ def channel_mean(x: torch.Tensor) -> torch.Tensor:
     return torch.ops.shape_ops.channel_mean.default(x)
 
 
-@torch.library.custom_op("shape_ops::center", mutates_args=(), schema="(Tensor x, float scale) -> (Tensor, Tensor)")
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "shape_ops::center",
+    mutates_args=(),
+    schema="(Tensor x, float scale) -> (Tensor, Tensor)",
+)
 def _center(x: torch.Tensor, scale: float) -> tuple[torch.Tensor, torch.Tensor]:
     return eager.center(x, scale)
 
@@ -250,7 +280,9 @@ def _center_fake(x: torch.Tensor, scale: float) -> tuple[torch.Tensor, torch.Ten
     return _new_outputs("shape_ops::center", RULES["center"], x)
 
 
-_lib.define("center.out(Tensor x, float scale, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))")
+_lib.define(
+    "center.out(Tensor x, float scale, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))",
+)
 
 
 def _center_out(
@@ -282,11 +314,19 @@ def center(x: torch.Tensor, scale: float = 1.0) -> tuple[torch.Tensor, torch.Ten
 # `torch.ops.shape_ops.center(x)` without params: the public function fills in the
 # defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
 # exit while it deregisters the overloads ("Tried to access the schema for .defaults").
-_lib.define("center.defaults(Tensor x, float scale=1.0) -> (Tensor, Tensor)")
+_lib.define(
+    "center.defaults(Tensor x, float scale=1.0) -> (Tensor, Tensor)",
+)
 _lib.impl("center.defaults", center, "CompositeImplicitAutograd")
 
 
-@torch.library.custom_op("shape_ops::rms_norm", mutates_args=(), schema="(Tensor x, float eps) -> Tensor")
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "shape_ops::rms_norm",
+    mutates_args=(),
+    schema="(Tensor x, float eps) -> Tensor",
+)
 def _rms_norm(x: torch.Tensor, eps: float) -> torch.Tensor:
     return eager.rms_norm(x, eps)
 
@@ -296,7 +336,9 @@ def _rms_norm_fake(x: torch.Tensor, eps: float) -> torch.Tensor:
     return _new_outputs("shape_ops::rms_norm", RULES["rms_norm"], x)[0]
 
 
-_lib.define("rms_norm.out(Tensor x, float eps, *, Tensor(a!) y) -> Tensor(a!)")
+_lib.define(
+    "rms_norm.out(Tensor x, float eps, *, Tensor(a!) y) -> Tensor(a!)",
+)
 
 
 def _rms_norm_out(x: torch.Tensor, eps: float, *, y: torch.Tensor) -> torch.Tensor:
@@ -327,7 +369,9 @@ def rms_norm(x: torch.Tensor, eps: float = 1e-06) -> torch.Tensor:
 # `torch.ops.shape_ops.rms_norm(x)` without params: the public function fills in the
 # defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
 # exit while it deregisters the overloads ("Tried to access the schema for .defaults").
-_lib.define("rms_norm.defaults(Tensor x, float eps=1e-06) -> Tensor")
+_lib.define(
+    "rms_norm.defaults(Tensor x, float eps=1e-06) -> Tensor",
+)
 _lib.impl("rms_norm.defaults", rms_norm, "CompositeImplicitAutograd")
 
 
