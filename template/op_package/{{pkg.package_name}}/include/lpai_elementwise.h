@@ -470,10 +470,14 @@ static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *c
  * less than splitting each row that crosses a block's end). */
 /* n >= 16 contiguous bytes as 16-byte words, the last one overlapping the one
  * before: a row of fixed length with no size test per copy. */
-static LPAI_ALWAYS_INLINE void lpai_copy_words(uint8_t *dst, const uint8_t *src, uint32_t n)
+static LPAI_ALWAYS_INLINE void lpai_copy_words(uint8_t *dst, const uint8_t *src, uint32_t n, int words)
 {
-    for (uint32_t o = 0; o + 16u < n; o += 16u) {
-        memcpy(dst + o, src + o, 16u);
+    if (words == 2) { /* 16 <= n <= 32: two words, no loop */
+        memcpy(dst, src, 16u);
+    } else {
+        for (uint32_t o = 0; o + 16u < n; o += 16u) {
+            memcpy(dst + o, src + o, 16u);
+        }
     }
     memcpy(dst + n - 16u, src + n - 16u, 16u);
 }
@@ -510,7 +514,7 @@ static LPAI_ALWAYS_INLINE void lpai_short_rows_loop_u8(const lpai_walk *w, uint3
     for (;;) {
         for (uint32_t k = 0; k < nin; ++k) {
             if (words) {
-                lpai_copy_words(buf[k] + fill, ptr[k], m);
+                lpai_copy_words(buf[k] + fill, ptr[k], m, words);
             } else {
                 lpai_copy_in(buf[k] + fill, ptr[k], m, step[k]);
             }
@@ -525,7 +529,7 @@ static LPAI_ALWAYS_INLINE void lpai_short_rows_loop_u8(const lpai_walk *w, uint3
             }
             for (uint32_t g = 0; g + 1u < nrow; ++g, at += m) {
                 if (words) {
-                    lpai_copy_words(row_dst[g], out + at, m);
+                    lpai_copy_words(row_dst[g], out + at, m, words);
                 } else {
                     lpai_copy_out(row_dst[g], out + at, m, ostep);
                 }
@@ -578,7 +582,9 @@ static LPAI_ALWAYS_INLINE void lpai_map_short_rows_u8(const lpai_walk *w, uint32
     for (uint32_t k = 0; k < nin; ++k) {
         words &= step[k] == 1;
     }
-    if (words) {
+    if (words && w->n[w->ndim - 1u] <= 32u) {
+        lpai_short_rows_loop_u8(w, nin, dq, f1, f2, f3, f4, params, r, step, ostep, ptr, 2);
+    } else if (words) {
         lpai_short_rows_loop_u8(w, nin, dq, f1, f2, f3, f4, params, r, step, ostep, ptr, 1);
     } else {
         lpai_short_rows_loop_u8(w, nin, dq, f1, f2, f3, f4, params, r, step, ostep, ptr, 0);
