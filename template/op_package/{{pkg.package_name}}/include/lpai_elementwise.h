@@ -511,6 +511,7 @@ static LPAI_ALWAYS_INLINE void lpai_short_rows_loop_u8(const lpai_walk *w, uint3
         rstep[k] = last > 0u ? w->s[k][d1] : 0;
     }
     const uint64_t rows_d1 = last > 0u ? w->n[d1] : 1u;
+    uint64_t rows_left = rows_d1;
     for (;;) {
         for (uint32_t k = 0; k < nin; ++k) {
             if (words) {
@@ -543,16 +544,17 @@ static LPAI_ALWAYS_INLINE void lpai_short_rows_loop_u8(const lpai_walk *w, uint3
             nrow = 0u;
             fill = carry;
         }
-        if (++idx[d1] < rows_d1) {
+        if (--rows_left > 0u) { /* a count in a register; idx[] only at a carry */
             for (uint32_t k = 0; k <= nin; ++k) {
                 ptr[k] += rstep[k];
             }
             continue;
         }
-        --idx[d1]; /* lpai_walk_next_row_n steps it again, and carries */
+        idx[d1] = rows_d1 - 1u; /* lpai_walk_next_row_n steps it again, and carries */
         if (!lpai_walk_next_row_n(w, idx, ptr, nin + 1u)) {
             break;
         }
+        rows_left = rows_d1;
     }
     if (fill > 0u) { /* every row of this block ends in it */
         const uint32_t mv = lpai_lanes(fill);
