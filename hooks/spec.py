@@ -681,11 +681,6 @@ class Op:
         return ", ".join(f"{o.name}: torch.Tensor" for o in self.outputs)
 
     @property
-    def py_inputs(self) -> str:
-        """The input names as Python call arguments: `x, bias`."""
-        return ", ".join(self.input_names)
-
-    @property
     def py_input_shapes(self) -> str:
         """A Python list of the inputs' shapes: `[x.shape, bias.shape]`."""
         return "[" + ", ".join(f"{n}.shape" for n in self.input_names) + "]"
@@ -760,6 +755,36 @@ class Op:
         args = [f"{i.name}: torch.Tensor" for i in self.inputs]
         args += [f"{p.name}: {p.type}" for p in self.params]
         return ", ".join(args)
+
+    def _py_params(self, required: bool) -> list[str]:
+        args = [f"{i.name}: torch.Tensor" for i in self.inputs]
+        if required:
+            return args + [f"{p.name}: {p.type}" for p in self.params]
+        return args + [f"{p.name}: {p.type} = {p.default_py}" for p in self.params]
+
+    # The parameter lists of the op's Python functions, each the text between the
+    # parentheses of `def <name>(...) -> <returns>:` (the template writes the rest, so
+    # that the reserved-name scan still sees `def {{ op.name }}`), laid out as `ruff
+    # format` leaves it for any length of names.
+    @property
+    def py_params_public(self) -> str:
+        """The public function and eager's: inputs, then params with the spec's defaults."""
+        return _py_def_params(self.name, self._py_params(False), self.py_returns)
+
+    @property
+    def py_params_impl(self) -> str:
+        """`_<op>`, the implementation behind the schema: every param required."""
+        return _py_def_params(f"_{self.name}", self._py_params(True), self.py_returns)
+
+    @property
+    def py_params_fake(self) -> str:
+        return _py_def_params(f"_{self.name}_fake", self._py_params(True), self.py_returns)
+
+    @property
+    def py_params_out(self) -> str:
+        """`_<op>_out`: every param required, then one keyword per output."""
+        outs = [f"{o.name}: torch.Tensor" for o in self.outputs]
+        return _py_def_params(f"_{self.name}_out", [*self._py_params(True), "*", *outs], self.py_returns)
 
     @property
     def py_args(self) -> str:
@@ -885,8 +910,13 @@ class Package:
 
     @property
     def py_all(self) -> str:
-        """`__all__` of the package: the fixed exports, then every op."""
-        return "[" + _join(['"OPS"', '"OpInfo"'] + [f'"{op.name}"' for op in self.ops]) + "]"
+        """`__all__` of the package: the fixed exports, then every op; laid out as `ruff
+        format` leaves it (one line when `__all__ = [...]` fits, else one name a line)."""
+        items = ['"OPS"', '"OpInfo"'] + [f'"{op.name}"' for op in self.ops]
+        one_line = "[" + _join(items) + "]"
+        if len("__all__ = ") + len(one_line) <= PY_LINE_LENGTH:
+            return one_line
+        return "[\n" + "".join(f"    {item},\n" for item in items) + "]"
 
     def answers(self) -> dict[str, Any]:
         """The spec in canonical form (what a user could write back as a data file)."""
@@ -937,6 +967,18 @@ def _py_tuple(items: list[str], keyword: str = "") -> str:
         return one_line
     pad = " " * (_OPS_TABLE_INDENT + 4)
     return "(\n" + "".join(f"{pad}{item},\n" for item in items) + " " * _OPS_TABLE_INDENT + ")"
+
+
+def _py_def_params(name: str, params: list[str], returns: str) -> str:
+    """What goes between the parentheses of a top-level `def name(...) -> returns:` as
+    `ruff format` leaves it: the parameters on the def's line when it fits; else on one
+    indented line of their own; else one a line, with the trailing comma that keeps them so."""
+    joined = ", ".join(params)
+    if len(f"def {name}({joined}) -> {returns}:") <= PY_LINE_LENGTH:
+        return joined
+    if 4 + len(joined) <= PY_LINE_LENGTH:
+        return f"\n    {joined}\n"
+    return "\n" + "".join(f"    {p},\n" for p in params)
 
 
 def _schema_default(p: Param) -> str:

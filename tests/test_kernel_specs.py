@@ -73,12 +73,3 @@ def test_kernels_match_torch_including_nan(edge_project):
     run = run_project_tests(edge_project, "tests/test_op_package_kernels.py")
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert " failed" not in run.stdout
-
-
-def test_row_max_agrees_with_the_kernels():
-    """The docs compute a rowwise op's stack buffer from hooks/spec.py LPAI_ROW_MAX; the
-    kernels size it with the C macro of the same name."""
-    from hooks import spec as spec_mod
-
-    header = (ROOT / "template/op_package/{{pkg.package_name}}/include/lpai_conventions.h.jinja").read_text()
-    assert f"#define LPAI_ROW_MAX {spec_mod.LPAI_ROW_MAX}u" in header

@@ -64,9 +64,10 @@ def write_user_math(project: Path, spec: dict, folder: Path) -> None:
     for op in spec["ops"]:
         if op.get("kind") != "custom":
             continue
-        for source, target in ((folder / f"{op['name']}.py", project / ns / "user" / f"{op['name']}.py"),
-                               (folder / f"{qnn_type_of(op)}_math.c",
-                                project / "op_package" / pkg / "user" / f"{qnn_type_of(op)}_math.c")):
+        for source, target in (
+            (folder / f"{op['name']}.py", project / ns / "user" / f"{op['name']}.py"),
+            (folder / f"{qnn_type_of(op)}_math.c", project / "op_package" / pkg / "user" / f"{qnn_type_of(op)}_math.c"),
+        ):
             assert "NotImplementedError" in target.read_text() or "LPAI_USER_MATH_MISSING" in target.read_text()
             target.write_text(source.read_text())
 

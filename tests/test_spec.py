@@ -629,6 +629,7 @@ def test_namespace_cannot_be_a_folder_the_project_writes_into(folder):
 
 # ---------------------------------------------------------------- inputs, outputs, rowwise (issue 12)
 
+
 def custom(**op):
     base = {"name": "my_stats", "kind": "custom", "inputs": ["x"]}
     base.update(op)
@@ -640,8 +641,11 @@ def test_up_to_four_inputs_and_elementwise_output_broadcasts():
     assert op.n_inputs == 4 == spec.MAX_INPUTS
     assert op.outputs == (spec.Output("out", 0, spec.OutputShape("broadcast")),)
     assert (op.n_outputs, op.rowwise) == (1, False)
-    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.inputs: more than 4 inputs are not supported; "
-                                             r"workaround: "):
+    with pytest.raises(
+        spec.SpecError,
+        match=r"^ops\[0\]\.inputs: more than 4 inputs are not supported; "
+        r"workaround: ",
+    ):
         spec.validate(minimal(inputs=["a", "b", "c", "d", "e"], expr="a + b + c + d + e"))
 
 
@@ -653,55 +657,100 @@ def test_custom_op_default_output_is_out_like_the_first_input():
 
 
 def test_custom_op_outputs_like_and_reduce():
-    op = spec.validate(custom(inputs=["x", "w"], outputs=[
-        {"name": "mean", "shape": {"reduce": "x", "dims": [-1], "keepdim": True}},
-        {"name": "y", "shape": {"like": "w"}},
-        {"name": "total", "shape": {"reduce": "x", "dims": [0, -1]}}])).ops[0]
+    op = spec.validate(
+        custom(
+            inputs=["x", "w"],
+            outputs=[
+                {"name": "mean", "shape": {"reduce": "x", "dims": [-1], "keepdim": True}},
+                {"name": "y", "shape": {"like": "w"}},
+                {"name": "total", "shape": {"reduce": "x", "dims": [0, -1]}},
+            ],
+        )
+    ).ops[0]
     x, w = spec.Input("x", 0), spec.Input("w", 1)
-    assert op.outputs == (spec.Output("mean", 0, spec.OutputShape("reduce", x, (-1,), True)),
-                          spec.Output("y", 1, spec.OutputShape("like", w)),
-                          spec.Output("total", 2, spec.OutputShape("reduce", x, (0, -1), False)))
+    assert op.outputs == (
+        spec.Output("mean", 0, spec.OutputShape("reduce", x, (-1,), True)),
+        spec.Output("y", 1, spec.OutputShape("like", w)),
+        spec.Output("total", 2, spec.OutputShape("reduce", x, (0, -1), False)),
+    )
     assert op.n_outputs == 3 and op.output_names == ["mean", "y", "total"]
     assert not op.outputs_are_default
     assert op.outputs[2].shape.text == "the shape of x reduced over dims [0, -1]"
 
 
-@pytest.mark.parametrize("outputs,field,rule", [
-    ([], r"outputs", r"must be a list of 1 to 4 outputs"),
-    ([{"name": f"o{k}", "shape": {"like": "x"}} for k in range(5)], r"outputs",
-     r"more than 4 outputs are not supported; workaround: split the op"),
-    ([{"name": "y"}], r"outputs\[0\]\.shape", r"is required"),
-    ([{"name": "y", "shape": {"like": "x"}, "dtype": "int64"}], r"outputs\[0\]\.dtype",
-     r"not supported: every input and output is an 8-bit quantized tensor .*workaround: return an integer"),
-    ([{"name": "y", "shape": [2, 3]}], r"outputs\[0\]\.shape", r"a fixed shape is not supported .*workaround: "),
-    ([{"name": "y", "shape": {"like": "x", "transpose": [1, 0]}}], r"outputs\[0\]\.shape\.transpose",
-     r"shape form 'transpose' is not supported .*workaround: "),
-    ([{"name": "y", "shape": {"like": "z"}}], r"outputs\[0\]\.shape\.like", r"must name an input of the op \(x\)"),
-    ([{"name": "y", "shape": {"like": "x", "reduce": "x"}}], r"outputs\[0\]\.shape", r"must hold exactly one of like, reduce"),
-    ([{"name": "y", "shape": {"like": "x", "dims": [0]}}], r"outputs\[0\]\.shape\.dims", r"only for a reduce"),
-    ([{"name": "y", "shape": {"reduce": "x"}}], r"outputs\[0\]\.shape\.dims", r"is required for a reduce"),
-    ([{"name": "y", "shape": {"reduce": "x", "dims": []}}], r"outputs\[0\]\.shape\.dims", r"non-empty list"),
-    ([{"name": "y", "shape": {"reduce": "x", "dims": [5]}}], r"outputs\[0\]\.shape\.dims\[0\]",
-     r"must be an integer in \[-5, 4\]"),
-    ([{"name": "y", "shape": {"reduce": "x", "dims": [True]}}], r"outputs\[0\]\.shape\.dims\[0\]", r"integer"),
-    ([{"name": "y", "shape": {"reduce": "x", "dims": [1, 1]}}], r"outputs\[0\]\.shape\.dims\[1\]", r"duplicate dim 1"),
-    ([{"name": "y", "shape": {"reduce": "x", "dims": [1], "keepdim": "yes"}}], r"outputs\[0\]\.shape\.keepdim",
-     r"true or false"),
-    ([{"name": "x", "shape": {"like": "x"}}], r"outputs\[0\]\.name", r"duplicate name 'x' \(also ops\[0\]\.inputs\[0\]\)"),
-    ([{"name": "y", "shape": {"like": "x"}}, {"name": "out", "shape": {"like": "x"}}], r"outputs\[1\]\.name",
-     r"'out' may only name the first output"),
-    ([{"name": "rank", "shape": {"like": "x"}}], r"outputs\[0\]\.name", r"'rank' is a member"),
-    ([{"name": "y", "shape": {"like": "x"}}, {"name": "y_shape", "shape": {"like": "x"}}], r"outputs\[1\]\.name",
-     r"'y_shape' is the member that holds the shape of 'y'"),
-])
+@pytest.mark.parametrize(
+    "outputs,field,rule",
+    [
+        ([], r"outputs", r"must be a list of 1 to 4 outputs"),
+        (
+            [{"name": f"o{k}", "shape": {"like": "x"}} for k in range(5)],
+            r"outputs",
+            r"more than 4 outputs are not supported; workaround: split the op",
+        ),
+        ([{"name": "y"}], r"outputs\[0\]\.shape", r"is required"),
+        (
+            [{"name": "y", "shape": {"like": "x"}, "dtype": "int64"}],
+            r"outputs\[0\]\.dtype",
+            r"not supported: every input and output is an 8-bit quantized tensor .*workaround: return an integer",
+        ),
+        ([{"name": "y", "shape": [2, 3]}], r"outputs\[0\]\.shape", r"a fixed shape is not supported .*workaround: "),
+        (
+            [{"name": "y", "shape": {"like": "x", "transpose": [1, 0]}}],
+            r"outputs\[0\]\.shape\.transpose",
+            r"shape form 'transpose' is not supported .*workaround: ",
+        ),
+        ([{"name": "y", "shape": {"like": "z"}}], r"outputs\[0\]\.shape\.like", r"must name an input of the op \(x\)"),
+        (
+            [{"name": "y", "shape": {"like": "x", "reduce": "x"}}],
+            r"outputs\[0\]\.shape",
+            r"must hold exactly one of like, reduce",
+        ),
+        ([{"name": "y", "shape": {"like": "x", "dims": [0]}}], r"outputs\[0\]\.shape\.dims", r"only for a reduce"),
+        ([{"name": "y", "shape": {"reduce": "x"}}], r"outputs\[0\]\.shape\.dims", r"is required for a reduce"),
+        ([{"name": "y", "shape": {"reduce": "x", "dims": []}}], r"outputs\[0\]\.shape\.dims", r"non-empty list"),
+        (
+            [{"name": "y", "shape": {"reduce": "x", "dims": [5]}}],
+            r"outputs\[0\]\.shape\.dims\[0\]",
+            r"must be an integer in \[-5, 4\]",
+        ),
+        ([{"name": "y", "shape": {"reduce": "x", "dims": [True]}}], r"outputs\[0\]\.shape\.dims\[0\]", r"integer"),
+        (
+            [{"name": "y", "shape": {"reduce": "x", "dims": [1, 1]}}],
+            r"outputs\[0\]\.shape\.dims\[1\]",
+            r"duplicate dim 1",
+        ),
+        (
+            [{"name": "y", "shape": {"reduce": "x", "dims": [1], "keepdim": "yes"}}],
+            r"outputs\[0\]\.shape\.keepdim",
+            r"true or false",
+        ),
+        (
+            [{"name": "x", "shape": {"like": "x"}}],
+            r"outputs\[0\]\.name",
+            r"duplicate name 'x' \(also ops\[0\]\.inputs\[0\]\)",
+        ),
+        (
+            [{"name": "y", "shape": {"like": "x"}}, {"name": "out", "shape": {"like": "x"}}],
+            r"outputs\[1\]\.name",
+            r"'out' may only name the first output",
+        ),
+        ([{"name": "rank", "shape": {"like": "x"}}], r"outputs\[0\]\.name", r"'rank' is a member"),
+        (
+            [{"name": "y", "shape": {"like": "x"}}, {"name": "y_shape", "shape": {"like": "x"}}],
+            r"outputs\[1\]\.name",
+            r"'y_shape' is the member that holds the shape of 'y'",
+        ),
+    ],
+)
 def test_bad_outputs_name_the_field_and_the_rule(outputs, field, rule):
     with pytest.raises(spec.SpecError, match=rf"^ops\[0\]\.{field}: (.* )?{rule}"):
         spec.validate(custom(outputs=outputs))
 
 
 def test_out_may_name_the_first_output():
-    op = spec.validate(custom(outputs=[{"name": "out", "shape": {"reduce": "x", "dims": [-1]}},
-                                       {"name": "y", "shape": {"like": "x"}}])).ops[0]
+    op = spec.validate(
+        custom(outputs=[{"name": "out", "shape": {"reduce": "x", "dims": [-1]}}, {"name": "y", "shape": {"like": "x"}}])
+    ).ops[0]
     assert op.output_names == ["out", "y"]
 
 
@@ -714,14 +763,20 @@ def test_the_shape_member_of_an_input_or_default_output_is_reserved():
     spec.validate(minimal(inputs=["x", "x_shape"], expr="x + x_shape"))
 
 
-@pytest.mark.parametrize("key,value,rule", [
-    ("dtype", "int32", r"not supported: every input and output is an 8-bit quantized tensor"),
-    ("shape", [2, 3], r"not supported: inputs take any shape at run time"),
-    ("output", {"name": "y"}, r"not supported; the key is `outputs:`"),
-    ("outputs", [{"name": "y", "shape": {"like": "input"}}],
-     r"not supported for elementwise ops .*workaround: kind: custom"),
-    ("rowwise", True, r"is only for kind: custom"),
-])
+@pytest.mark.parametrize(
+    "key,value,rule",
+    [
+        ("dtype", "int32", r"not supported: every input and output is an 8-bit quantized tensor"),
+        ("shape", [2, 3], r"not supported: inputs take any shape at run time"),
+        ("output", {"name": "y"}, r"not supported; the key is `outputs:`"),
+        (
+            "outputs",
+            [{"name": "y", "shape": {"like": "input"}}],
+            r"not supported for elementwise ops .*workaround: kind: custom",
+        ),
+        ("rowwise", True, r"is only for kind: custom"),
+    ],
+)
 def test_unsupported_forms_say_so_and_name_a_workaround(key, value, rule):
     with pytest.raises(spec.SpecError, match=rf"^ops\[0\]\.{key}: {rule}") as info:
         spec.validate(minimal(**{key: value}))
@@ -729,32 +784,53 @@ def test_unsupported_forms_say_so_and_name_a_workaround(key, value, rule):
 
 
 def test_an_input_given_with_a_shape_is_a_limit_not_a_typo():
-    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.inputs\[1\]: must be a tensor name: a per-input "
-                                             r"shape or dtype is not supported"):
+    with pytest.raises(
+        spec.SpecError,
+        match=r"^ops\[0\]\.inputs\[1\]: must be a tensor name: a per-input "
+        r"shape or dtype is not supported",
+    ):
         spec.validate(minimal(inputs=["x", {"name": "bias", "shape": [1, 8, 1, 1]}], expr="x"))
 
 
 def test_rowwise_rule():
-    ok = spec.validate(custom(rowwise=True, inputs=["x", "g"], outputs=[
-        {"name": "y", "shape": {"like": "x"}}, {"name": "r", "shape": {"reduce": "x", "dims": [-1]}},
-        {"name": "k", "shape": {"reduce": "g", "dims": [-1], "keepdim": True}}])).ops[0]
+    ok = spec.validate(
+        custom(
+            rowwise=True,
+            inputs=["x", "g"],
+            outputs=[
+                {"name": "y", "shape": {"like": "x"}},
+                {"name": "r", "shape": {"reduce": "x", "dims": [-1]}},
+                {"name": "k", "shape": {"reduce": "g", "dims": [-1], "keepdim": True}},
+            ],
+        )
+    ).ops[0]
     assert ok.rowwise
     assert spec.validate(custom(rowwise=True)).ops[0].rowwise
     assert spec.validate(custom(rowwise=None)).ops[0].rowwise is False
     for dims in ([0], [-2], [-1, -2]):
-        with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.rowwise: needs every output like an input or "
-                                                 r"reduced over dims \[-1\].*workaround: rowwise: false"):
+        with pytest.raises(
+            spec.SpecError,
+            match=r"^ops\[0\]\.rowwise: needs every output like an input or "
+            r"reduced over dims \[-1\].*workaround: rowwise: false",
+        ):
             spec.validate(custom(rowwise=True, outputs=[{"name": "m", "shape": {"reduce": "x", "dims": dims}}]))
     with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.rowwise: must be true or false, got 1$"):
         spec.validate(custom(rowwise=1))
 
 
 def test_new_forms_round_trip_through_the_answers():
-    pkg = spec.validate(custom(rowwise=True, inputs=["x", "g"], outputs=[
-        {"name": "y", "shape": {"like": "g"}}, {"name": "r", "shape": {"reduce": "x", "dims": [-1]}}]))
+    pkg = spec.validate(
+        custom(
+            rowwise=True,
+            inputs=["x", "g"],
+            outputs=[{"name": "y", "shape": {"like": "g"}}, {"name": "r", "shape": {"reduce": "x", "dims": [-1]}}],
+        )
+    )
     entry = pkg.answers()["ops"][0]
-    assert entry["outputs"] == [{"name": "y", "shape": {"like": "g"}},
-                                {"name": "r", "shape": {"reduce": "x", "dims": [-1], "keepdim": False}}]
+    assert entry["outputs"] == [
+        {"name": "y", "shape": {"like": "g"}},
+        {"name": "r", "shape": {"reduce": "x", "dims": [-1], "keepdim": False}},
+    ]
     assert entry["rowwise"] is True
     assert spec.validate(pkg.answers()) == pkg
 
@@ -766,14 +842,22 @@ def test_max_rank_is_the_kernels():
 
 
 def test_schemas_of_an_op_with_several_outputs():
-    op = spec.validate(custom(name="center", params=[{"name": "eps", "type": "float", "default": 0.5}], outputs=[
-        {"name": "mean", "shape": {"reduce": "x", "dims": [-1], "keepdim": True}},
-        {"name": "centered", "shape": {"like": "x"}}])).ops[0]
+    op = spec.validate(
+        custom(
+            name="center",
+            params=[{"name": "eps", "type": "float", "default": 0.5}],
+            outputs=[
+                {"name": "mean", "shape": {"reduce": "x", "dims": [-1], "keepdim": True}},
+                {"name": "centered", "shape": {"like": "x"}},
+            ],
+        )
+    ).ops[0]
     assert op.schema == "center(Tensor x, float eps) -> (Tensor, Tensor)"
     assert op.custom_op_schema == "(Tensor x, float eps) -> (Tensor, Tensor)"
     # One keyword-only out tensor per output, each its own alias set (torch's var_mean.correction_out).
-    assert op.out_schema == ("center.out(Tensor x, float eps, *, Tensor(a!) mean, Tensor(b!) centered) "
-                             "-> (Tensor(a!), Tensor(b!))")
+    assert op.out_schema == (
+        "center.out(Tensor x, float eps, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))"
+    )
     assert op.defaults_schema == "center.defaults(Tensor x, float eps=0.5) -> (Tensor, Tensor)"
     assert op.py_returns == "tuple[torch.Tensor, torch.Tensor]"
     assert (op.py_output_names, op.py_output_vars) == ('("mean", "centered")', "(mean, centered)")
@@ -789,10 +873,64 @@ def test_schemas_of_an_op_with_several_outputs():
 
 def test_schemas_parse_with_torch():
     torch = pytest.importorskip("torch")
-    op = spec.validate(custom(outputs=[{"name": "lo", "shape": {"like": "x"}},
-                                       {"name": "hi", "shape": {"reduce": "x", "dims": [0]}}])).ops[0]
+    op = spec.validate(
+        custom(outputs=[{"name": "lo", "shape": {"like": "x"}}, {"name": "hi", "shape": {"reduce": "x", "dims": [0]}}])
+    ).ops[0]
     for text in (op.schema, op.out_schema):
         parsed = torch._C.parse_schema(f"my_ops::{text}")
         assert len(parsed.returns) == 2
     out = torch._C.parse_schema(f"my_ops::{op.out_schema}")
     assert [a.name for a in out.arguments if a.is_out] == ["lo", "hi"]
+
+
+def _def(op, name, params):
+    return f"def {name}({params}) -> {op.py_returns}:"
+
+
+def test_def_lines_are_laid_out_as_ruff_format_leaves_them():
+    short = spec.validate(minimal()).ops[0]
+    assert _def(short, "mul3", short.py_params_public) == "def mul3(input: torch.Tensor) -> torch.Tensor:"
+    assert short.py_params_out == "input: torch.Tensor, *, out: torch.Tensor"
+    params = [{"name": f"param_number_{k}", "type": "float", "default": 1.5} for k in range(3)]
+    hug = spec.validate(minimal(params=params, expr="input")).ops[0]
+    assert hug.py_params_public == (
+        "\n    input: torch.Tensor, param_number_0: float = 1.5, param_number_1: float = 1.5, "
+        "param_number_2: float = 1.5\n"
+    )
+    params = [{"name": f"a_rather_long_param_name_{k}", "type": "float", "default": 1.5} for k in range(8)]
+    tall = spec.validate(minimal(params=params, expr="input")).ops[0]
+    lines = _def(tall, "_mul3", tall.py_params_impl).splitlines()
+    assert lines[0] == "def _mul3(" and lines[-1] == ") -> torch.Tensor:"
+    assert lines[1:-1] == ["    input: torch.Tensor,"] + [f"    a_rather_long_param_name_{k}: float," for k in range(8)]
+
+
+def test_def_lines_are_what_ruff_format_writes(tmp_path):
+    """Each layout, checked by ruff itself (the rendered project's line length)."""
+    ruff = shutil.which("ruff")
+    if ruff is None:
+        pytest.skip("needs ruff")
+    ops = [
+        spec.validate(
+            minimal(params=[{"name": f"{stem}_{k}", "type": "float", "default": 1.5} for k in range(n)], expr="input")
+        ).ops[0]
+        for stem, n in (("p", 1), ("param_number", 3), ("a_rather_long_param_name", 8))
+    ]
+    defs = [
+        _def(op, name, params)
+        for op in ops
+        for name, params in (
+            ("mul3", op.py_params_public),
+            ("_mul3", op.py_params_impl),
+            ("_mul3_out", op.py_params_out),
+        )
+    ]
+    source = "import torch\n\n\n" + "\n\n".join(f"{line}\n    return input\n" for line in defs)
+    path = tmp_path / "defs.py"
+    path.write_text(source)
+    run = subprocess.run(
+        [ruff, "format", "--no-cache", "--line-length", str(spec.PY_LINE_LENGTH), "--diff", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout

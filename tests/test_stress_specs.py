@@ -235,10 +235,10 @@ def generate_packages(seed: int, count: int) -> list[dict]:
                     outputs = []
                     for m in range(spec.MAX_OUTPUTS):
                         source = inputs[m % len(inputs)]
-                        shape = ({"like": source} if m % 2 == 0 else
-                                 {"reduce": source, "dims": [-1], "keepdim": m % 4 == 1})
-                        outputs.append({"name": _snake(rng, arg_len or rng.randint(1, 12), arg_taken),
-                                        "shape": shape})
+                        shape = (
+                            {"like": source} if m % 2 == 0 else {"reduce": source, "dims": [-1], "keepdim": m % 4 == 1}
+                        )
+                        outputs.append({"name": _snake(rng, arg_len or rng.randint(1, 12), arg_taken), "shape": shape})
                     op["outputs"] = outputs
                     op["rowwise"] = k % 8 == 0
             else:

@@ -1,7 +1,7 @@
 /* This file is yours: the template created it once and never touches it again. */
 /*
  * The kernel math of shape_ops::center (examples/shapes.yaml): two outputs, the mean of
- * each row (last dim) and the row minus its mean.
+ * each row (last dim) and the row minus its mean, times `scale`.
  */
 #include "ops/Center_user.h"
 
@@ -17,7 +17,7 @@ int Center_compute(const Center_args *args)
         const float mean = sum / (float)n;
         args->mean[r] = mean;
         for (uint64_t i = 0; i < n; ++i) {
-            args->centered[r * n + i] = x[i] - mean;
+            args->centered[r * n + i] = (x[i] - mean) * args->scale;
         }
     }
     return 0;

@@ -348,7 +348,11 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     def data_options(p, calibration=True, inputs=True):
-        p.add_argument("--shape", help="package model: shape of every input tensor, e.g. 1,32,28,28")
+        p.add_argument(
+            "--shape",
+            help="package model: shape of each op's first input (the later inputs of "
+            "an elementwise op broadcast to it), e.g. 1,32,28,28",
+        )
         if calibration:
             group = p.add_mutually_exclusive_group()
             group.add_argument("--calibration", help="calibration batches: a torch.save'd list of input tuples")

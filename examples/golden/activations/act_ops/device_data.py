@@ -48,7 +48,9 @@ def one_line(exc: BaseException) -> str:
 
 class PackageModel(torch.nn.Module):
     """Calls every op of the package once, each on its own inputs: by default through its
-    public function with the spec's default params, or as `call(op, inputs)` says."""
+    public function with the spec's default params, or as `call(op, inputs)` says.
+    Returns every output of every op in order (OUTPUT_OPS names the op of each); its
+    generated inputs have the shapes of `package_shapes`."""
 
     def __init__(self, call=None):
         super().__init__()
@@ -59,11 +61,20 @@ class PackageModel(torch.nn.Module):
         for op in OPS:
             inputs = tensors[start : start + len(op.inputs)]
             start += len(op.inputs)
-            outputs.append(op(*inputs) if self.call is None else self.call(op, inputs))
+            result = op(*inputs) if self.call is None else self.call(op, inputs)
+            outputs.extend(result if isinstance(result, tuple) else (result,))
         return tuple(outputs)
 
 
 N_INPUTS = sum(len(op.inputs) for op in OPS)
+# The op of each output of the package model, in order (an op may have several outputs).
+OUTPUT_OPS = tuple(op for op in OPS for _ in op.outputs)
+
+
+def package_shapes(shape: Sequence[int]) -> list[tuple[int, ...]]:
+    """Per input of the package model, the shape it gets for `--shape`: one valid call of
+    its op (OpInfo.input_shapes: the later inputs of an elementwise op broadcast)."""
+    return [s for op in OPS for s in op.input_shapes(shape)]
 
 
 # --------------------------------------------------------------------------- the model
@@ -171,18 +182,18 @@ def check_value(value: float, what: str) -> float:
 def input_ranges() -> list[tuple[float, float]]:
     """Per input of the package model: the range generated inputs are drawn from
     (DEFAULT_RANGE, or POSITIVE_RANGE for an op whose output is not finite on it)."""
-    probe = torch.linspace(DEFAULT_RANGE[0], DEFAULT_RANGE[1], 401)
+    # Rank 4 as DEFAULT_SHAPE, so that every op's shape rule applies (a reduce over dim 1).
+    probe = torch.linspace(DEFAULT_RANGE[0], DEFAULT_RANGE[1], 401).reshape(1, 1, 1, 401)
     with torch.no_grad():
         outs = PackageModel()(*([probe] * N_INPUTS))
-    return [
-        DEFAULT_RANGE if bool(torch.isfinite(out).all()) else POSITIVE_RANGE
-        for op, out in zip(OPS, outs)
-        for _ in op.inputs
-    ]
+    finite = {op.name: True for op in OPS}
+    for op, out in zip(OUTPUT_OPS, outs):
+        finite[op.name] = finite[op.name] and bool(torch.isfinite(out).all())
+    return [DEFAULT_RANGE if finite[op.name] else POSITIVE_RANGE for op in OPS for _ in op.inputs]
 
 
 def constant_inputs(value: float, shape: Sequence[int] = DEFAULT_SHAPE) -> tuple[torch.Tensor, ...]:
-    return tuple(torch.full(tuple(shape), float(value), dtype=torch.float32) for _ in range(N_INPUTS))
+    return tuple(torch.full(s, float(value), dtype=torch.float32) for s in package_shapes(shape))
 
 
 def constant_like(spec: Sequence[TensorSpec], value: float) -> tuple[torch.Tensor, ...]:
@@ -197,7 +208,10 @@ def constant_like(spec: Sequence[TensorSpec], value: float) -> tuple[torch.Tenso
 
 def random_inputs(seed: int, shape: Sequence[int] = DEFAULT_SHAPE) -> tuple[torch.Tensor, ...]:
     gen = torch.Generator().manual_seed(seed)
-    return tuple(torch.rand(tuple(shape), generator=gen) * (high - low) + low for low, high in input_ranges())
+    return tuple(
+        torch.rand(s, generator=gen) * (high - low) + low
+        for s, (low, high) in zip(package_shapes(shape), input_ranges())
+    )
 
 
 def load_batches(path: Path, what: str = "--calibration") -> list[tuple[torch.Tensor, ...]]:
@@ -231,7 +245,7 @@ def load_batches(path: Path, what: str = "--calibration") -> list[tuple[torch.Te
 
 
 def package_spec(shape: Sequence[int]) -> list[TensorSpec]:
-    return [TensorSpec(tuple(shape), "float32")] * N_INPUTS
+    return [TensorSpec(s, "float32") for s in package_shapes(shape)]
 
 
 # --------------------------------------------------------------------------- the reference
@@ -330,14 +344,24 @@ def delegate_summary(delegates: dict[str, list[str]]) -> str:
     return ", ".join(f"{m}: {len(ids)} delegate(s)" for m, ids in delegates.items())
 
 
+def package_output_names() -> list[str]:
+    """One name per output of the package model: the op, and the output's own name for
+    an op with several."""
+    return [
+        op.qualified_name if len(op.outputs) == 1 else f"{op.qualified_name}:{name}"
+        for op in OPS
+        for name in op.outputs
+    ]
+
+
 def output_names(model_spec: str | None, n_outputs: int) -> list[str]:
     if model_spec is None:
-        return [op.qualified_name for op in OPS]
+        return package_output_names()
     return [f"output {i}" for i in range(n_outputs)]
 
 
 def report(comparison: Comparison, delegates: dict[str, list[str]]) -> str:
-    names = comparison.names or [op.qualified_name for op in OPS]
+    names = comparison.names or package_output_names()
     lines = []
     for name, err, tol in zip(names, comparison.errors, comparison.tolerances):
         lines.append(f"  {name:<32} max abs error {err:.6g} (tolerance {tol:.6g}) {'ok' if err <= tol else 'FAILED'}")

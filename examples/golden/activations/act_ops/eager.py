@@ -2,14 +2,16 @@
 """The eager CPU math of every op: the fallback, the golden values, the calibration path.
 
 Elementwise ops are generated from the spec's `expr` (the same expression the C kernel
-is generated from).  Custom ops call your code in user/.  Because the eager op computes
-the same values as the kernel, an output comparison alone never proves that the op
-package ran: that is what delegation.py is for.
+is generated from); several inputs broadcast like torch.  Custom ops call your code in
+user/.  Because the eager op computes the same values as the kernel, an output
+comparison alone never proves that the op package ran: that is what delegation.py is for.
 """
 
 from __future__ import annotations
 
 import torch
+
+from .shapes import RULES, output_shapes
 
 
 def _scalar(value: float) -> torch.Tensor:
@@ -18,57 +20,67 @@ def _scalar(value: float) -> torch.Tensor:
     return torch.tensor(float(value), dtype=torch.float32)
 
 
-def check_same_shape(op: str, *tensors: torch.Tensor) -> None:
-    # The kernel maps element i of every input to element i of the output: no broadcasting.
-    # Compared pairwise, not through a set: under torch.export the sizes are SymInts.
-    first = tensors[0]
-    for other in tensors[1:]:
-        if other.shape != first.shape:
+def check_user_result(op: str, where: str, result, expected: tuple) -> None:
+    """Your math returned what the spec declares: one tensor per output, of the declared shapes."""
+    got = result if isinstance(result, tuple) else (result,)
+    if len(expected) > 1 and not isinstance(result, tuple):
+        got = ()
+    if len(got) != len(expected) or not all(isinstance(t, torch.Tensor) for t in got):
+        kind = "a tuple" if len(expected) > 1 else "a tensor"
+        raise ValueError(f"{op}: {where} must return {len(expected)} tensor(s) ({kind}), got {type(result).__name__}")
+    for k, (t, shape) in enumerate(zip(got, expected)):
+        if tuple(t.shape) != tuple(shape):
             raise ValueError(
-                f"{op}: inputs must have the same shape, got {tuple(first.shape)} and {tuple(other.shape)}"
+                f"{op}: {where} returned output {k} of shape {tuple(t.shape)}, the spec declares {tuple(shape)}"
             )
 
 
 def hard_swish_ish(x: torch.Tensor) -> torch.Tensor:
     """x times relu6(x + 3) / 6."""
+    # Locals start with "_": a spec name never does, so none shadows an input or param.
+    (_shape,) = output_shapes("act_ops::hard_swish_ish", RULES["hard_swish_ish"], [x.shape])
     # expr: x * clamp(x + 3.0, 0.0, 6.0) / 6.0
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression).
-    result = ((x * torch.clamp((x + 3.0), torch.as_tensor(0.0, dtype=torch.float32), torch.as_tensor(6.0, dtype=torch.float32))) / 6.0)  # noqa: UP034  # fmt: skip
+    _result = ((x * torch.clamp((x + 3.0), torch.as_tensor(0.0, dtype=torch.float32), torch.as_tensor(6.0, dtype=torch.float32))) / 6.0)  # noqa: UP034  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty_like(x).copy_(result)
+    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
 
 
 def scaled_tanh(x: torch.Tensor, gain: float = 2.0, shift: int = 1) -> torch.Tensor:
     """Scaled and shifted tanh."""
+    # Locals start with "_": a spec name never does, so none shadows an input or param.
+    (_shape,) = output_shapes("act_ops::scaled_tanh", RULES["scaled_tanh"], [x.shape])
     gain = _scalar(gain)
     shift = _scalar(shift)
     # expr: gain * tanh(x) + shift
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression).
-    result = ((gain * torch.tanh(x)) + shift)  # noqa: UP034  # fmt: skip
+    _result = ((gain * torch.tanh(x)) + shift)  # noqa: UP034  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty_like(x).copy_(result)
+    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
 
 
 def add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float = 0.5) -> torch.Tensor:
     """a + alpha * b."""
-    check_same_shape("act_ops::add_scaled", a, b)
+    # Locals start with "_": a spec name never does, so none shadows an input or param.
+    (_shape,) = output_shapes("act_ops::add_scaled", RULES["add_scaled"], [a.shape, b.shape])
     alpha = _scalar(alpha)
     # expr: a + alpha * b
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression).
-    result = (a + (alpha * b))  # noqa: UP034  # fmt: skip
+    _result = (a + (alpha * b))  # noqa: UP034  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty_like(a).copy_(result)
+    return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)
 
 
 def soft_min(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """The smaller of two inputs, softened by a sigmoid gate."""
-    check_same_shape("act_ops::soft_min", a, b)
+    # Locals start with "_": a spec name never does, so none shadows an input or param.
+    (_shape,) = output_shapes("act_ops::soft_min", RULES["soft_min"], [a.shape, b.shape])
     # expr: min(a, b) + 0.1 * sigmoid(a - b)
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression).
-    result = (torch.minimum(a, b) + (0.1 * torch.sigmoid((a - b))))  # noqa: UP034  # fmt: skip
+    _result = (torch.minimum(a, b) + (0.1 * torch.sigmoid((a - b))))  # noqa: UP034  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty_like(a).copy_(result)
+    return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)

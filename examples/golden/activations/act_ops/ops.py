@@ -11,22 +11,27 @@ Per op, three overloads and one function:
   defaults, so that `torch.ops.<ns>.<op>(x)` works.  It is CompositeImplicitAutograd:
   it calls `.default` with every param, and `to_edge` decomposes it into that call.
 - `<op>.out`, which ExecuTorch needs whenever the op is *not* delegated
-  (`to_executorch` raises "Missing out variants" otherwise); its keyword is `out`,
-  exactly as in the schema, so that calling it eagerly works.
+  (`to_executorch` raises "Missing out variants" otherwise); one keyword-only
+  `Tensor(a!)` per output, named like the output (`out` for an op with the default
+  output), exactly as in the schema, so that calling it eagerly works.
 - the public function `<ns>.<op>(inputs..., params...)`, with the spec's defaults,
   which always calls `.default` with every param.
 The math lives in eager.py (generated) or user/ (yours).
+
+Output shapes: shapes.py (the fake kernels, `.out` and eager's check of your math all
+apply its rules).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import torch
 
 from . import eager
 from ._package import NAMESPACE
+from .shapes import RULES, output_shapes
 
 # ExecuTorch sends an int param to QNN as UINT_32 (and fails on a negative one).
 UINT32_MAX = 2**32 - 1
@@ -46,6 +51,9 @@ class OpInfo:
     params: tuple[tuple[str, str, object], ...]  # (name, type, default)
     schema: str
     function: Callable[..., torch.Tensor]  # the public function, with the spec's defaults
+    outputs: tuple[str, ...] = ("out",)
+    # Per output: ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim).
+    output_rules: tuple[tuple, ...] = (("broadcast",),)  # shapes.RULES
 
     @property
     def qualified_name(self) -> str:
@@ -74,8 +82,38 @@ class OpInfo:
     def param_defaults(self) -> tuple:
         return tuple(default for _name, _type, default in self.params)
 
-    def __call__(self, *args, **kwargs) -> torch.Tensor:
+    @property
+    def n_outputs(self) -> int:
+        return len(self.outputs)
+
+    def input_shapes(self, shape: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        """Shapes of one valid call whose (first) output has `shape`: every input `shape`,
+        except that the second and later inputs of an elementwise op broadcast (a
+        per-channel (1, C, 1, 1), a last-dim (W,) and a column (N, C, H, 1) operand), so
+        that the package model and the tests exercise broadcasting."""
+        shape = tuple(int(d) for d in shape)
+        if self.kind != "elementwise" or len(shape) < 2:
+            return tuple(shape for _ in self.inputs)
+        operands = (shape, tuple(d if i == 1 else 1 for i, d in enumerate(shape)), shape[-1:], shape[:-1] + (1,))
+        return tuple(operands[k % len(operands)] for k in range(len(self.inputs)))
+
+    def output_shapes(self, *input_shapes: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        return output_shapes(self.qualified_name, self.output_rules, input_shapes)
+
+    def __call__(self, *args, **kwargs):
         return self.function(*args, **kwargs)
+
+
+def _new_outputs(op: str, rules: tuple[tuple, ...], *inputs: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Empty outputs of the shapes the rules give (the fake kernels' result)."""
+    shapes = output_shapes(op, rules, [t.shape for t in inputs])
+    first = inputs[0]
+    return tuple(
+        torch.empty_like(inputs[rule[1]])
+        if rule[0] == "like"
+        else torch.empty(shape, dtype=first.dtype, device=first.device)
+        for rule, shape in zip(rules, shapes)
+    )
 
 
 def _check_int_params(op: str, **values: int) -> None:
@@ -95,19 +133,22 @@ def _hard_swish_ish(x: torch.Tensor) -> torch.Tensor:
 
 @_hard_swish_ish.register_fake
 def _hard_swish_ish_fake(x: torch.Tensor) -> torch.Tensor:
-    return torch.empty_like(x)
+    return _new_outputs("act_ops::hard_swish_ish", RULES["hard_swish_ish"], x)[0]
 
 
 _lib.define("hard_swish_ish.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
 
 
 def _hard_swish_ish_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
-    result = eager.hard_swish_ish(x)
-    if out.shape != result.shape:
-        raise ValueError(
-            f"act_ops::hard_swish_ish.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}",
-        )
-    out.copy_(result)
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.hard_swish_ish(x)
+    _result = (_result,)
+    for _name, _out, _value in zip(("out",), (out,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::hard_swish_ish"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
     return out
 
 
@@ -132,7 +173,7 @@ def _scaled_tanh(x: torch.Tensor, gain: float, shift: int) -> torch.Tensor:
 @_scaled_tanh.register_fake
 def _scaled_tanh_fake(x: torch.Tensor, gain: float, shift: int) -> torch.Tensor:
     _check_int_params("act_ops::scaled_tanh", shift=shift)
-    return torch.empty_like(x)
+    return _new_outputs("act_ops::scaled_tanh", RULES["scaled_tanh"], x)[0]
 
 
 _lib.define("scaled_tanh.out(Tensor x, float gain, int shift, *, Tensor(a!) out) -> Tensor(a!)")
@@ -140,12 +181,15 @@ _lib.define("scaled_tanh.out(Tensor x, float gain, int shift, *, Tensor(a!) out)
 
 def _scaled_tanh_out(x: torch.Tensor, gain: float, shift: int, *, out: torch.Tensor) -> torch.Tensor:
     _check_int_params("act_ops::scaled_tanh", shift=shift)
-    result = eager.scaled_tanh(x, gain, shift)
-    if out.shape != result.shape:
-        raise ValueError(
-            f"act_ops::scaled_tanh.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}",
-        )
-    out.copy_(result)
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.scaled_tanh(x, gain, shift)
+    _result = (_result,)
+    for _name, _out, _value in zip(("out",), (out,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::scaled_tanh"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
     return out
 
 
@@ -175,20 +219,22 @@ def _add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float) -> torch.Tensor:
 
 @_add_scaled.register_fake
 def _add_scaled_fake(a: torch.Tensor, b: torch.Tensor, alpha: float) -> torch.Tensor:
-    eager.check_same_shape("act_ops::add_scaled", a, b)
-    return torch.empty_like(a)
+    return _new_outputs("act_ops::add_scaled", RULES["add_scaled"], a, b)[0]
 
 
 _lib.define("add_scaled.out(Tensor a, Tensor b, float alpha, *, Tensor(a!) out) -> Tensor(a!)")
 
 
 def _add_scaled_out(a: torch.Tensor, b: torch.Tensor, alpha: float, *, out: torch.Tensor) -> torch.Tensor:
-    result = eager.add_scaled(a, b, alpha)
-    if out.shape != result.shape:
-        raise ValueError(
-            f"act_ops::add_scaled.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}",
-        )
-    out.copy_(result)
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.add_scaled(a, b, alpha)
+    _result = (_result,)
+    for _name, _out, _value in zip(("out",), (out,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::add_scaled"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
     return out
 
 
@@ -218,20 +264,22 @@ def _soft_min(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 @_soft_min.register_fake
 def _soft_min_fake(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    eager.check_same_shape("act_ops::soft_min", a, b)
-    return torch.empty_like(a)
+    return _new_outputs("act_ops::soft_min", RULES["soft_min"], a, b)[0]
 
 
 _lib.define("soft_min.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)")
 
 
 def _soft_min_out(a: torch.Tensor, b: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
-    result = eager.soft_min(a, b)
-    if out.shape != result.shape:
-        raise ValueError(
-            f"act_ops::soft_min.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}",
-        )
-    out.copy_(result)
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.soft_min(a, b)
+    _result = (_result,)
+    for _name, _out, _value in zip(("out",), (out,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::soft_min"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
     return out
 
 
@@ -256,6 +304,8 @@ OPS: tuple[OpInfo, ...] = (
         params=(),
         schema="hard_swish_ish(Tensor x) -> Tensor",
         function=hard_swish_ish,
+        outputs=("out",),
+        output_rules=RULES["hard_swish_ish"],
     ),
     OpInfo(
         name="scaled_tanh",
@@ -265,6 +315,8 @@ OPS: tuple[OpInfo, ...] = (
         params=(("gain", "float", 2.0), ("shift", "int", 1)),
         schema="scaled_tanh(Tensor x, float gain, int shift) -> Tensor",
         function=scaled_tanh,
+        outputs=("out",),
+        output_rules=RULES["scaled_tanh"],
     ),
     OpInfo(
         name="add_scaled",
@@ -274,6 +326,8 @@ OPS: tuple[OpInfo, ...] = (
         params=(("alpha", "float", 0.5),),
         schema="add_scaled(Tensor a, Tensor b, float alpha) -> Tensor",
         function=add_scaled,
+        outputs=("out",),
+        output_rules=RULES["add_scaled"],
     ),
     OpInfo(
         name="soft_min",
@@ -283,5 +337,7 @@ OPS: tuple[OpInfo, ...] = (
         params=(),
         schema="soft_min(Tensor a, Tensor b) -> Tensor",
         function=soft_min,
+        outputs=("out",),
+        output_rules=RULES["soft_min"],
     ),
 )

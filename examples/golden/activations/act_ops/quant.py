@@ -31,9 +31,12 @@ def annotator():
     config = get_ptq_per_channel_quant_config(act_dtype=torch.uint8)
     result = CustomOpsQuantAnnotator()
     for op in OPS:
+        # Every input, and every output: ExecuTorch's annotator puts a single output's
+        # spec on the op node and pushes several outputs' specs down to the getitem
+        # nodes that unpack the tuple (custom_op/annotator.py), by output index.
         io = IOQuantConfig(
             input_quant_specs={i: config.input_activation for i in range(len(op.inputs))},
-            output_quant_specs={0: config.output_activation},
+            output_quant_specs={k: config.output_activation for k in range(op.n_outputs)},
         )
         # `.defaults` (torch.ops.<ns>.<op>(x) without params) stays a node of the captured
         # graph and becomes a `.default` call with every param at to_edge: annotated the

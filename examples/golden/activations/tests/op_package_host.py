@@ -70,6 +70,11 @@ def library() -> ctypes.CDLL:
     lib.lpai_emu_add_param_u32.argtypes = [ctypes.c_uint32]
     lib.lpai_emu_execute.argtypes = [ctypes.c_char_p, ctypes.c_int32]
     lib.lpai_emu_read_output.argtypes = [ctypes.c_void_p]
+    lib.lpai_emu_read_output_k.argtypes = [ctypes.c_uint32, ctypes.c_void_p]
+    lib.lpai_emu_temp.argtypes = [ctypes.c_int64]
+    lib.lpai_emu_temp_served.restype = ctypes.c_uint64
+    lib.lpai_emu_last_scratch.restype = ctypes.c_uint64
+    lib.lpai_emu_row_max.restype = ctypes.c_uint32
     lib.lpai_emu_last_reject.restype = ctypes.c_char_p
     lib.lpai_emu_last_path.restype = ctypes.c_char_p
     lib.lpai_emu_int_scale.argtypes = [ctypes.c_float, ctypes.c_int32, ctypes.POINTER(ctypes.c_int32)]
@@ -140,6 +145,11 @@ class Rejected(Exception):
 PATHS = {"auto": 0, "reference": 1, "direct": 2, "table": 3}
 
 
+# What getTempBuffer serves (host/lpai_emu.h LPAI_EMU_TEMP_*): "asked" is exactly the
+# bytes of the op's getTempBufferSize; "null" a NULL pointer; "no-call" no getTempBuffer.
+TEMP = {"asked": -1, "null": -2, "no-call": -3}
+
+
 def run(
     op_type: str,
     inputs: list[tuple[Tensor, torch.Tensor]],
@@ -150,6 +160,19 @@ def run(
 ) -> torch.Tensor:
     """Runs one node; returns the output as torch codes (uint8, output.shape).
     `reference=True` is `path="reference"`. Raises Rejected when the kernel refuses the node."""
+    return run_n(op_type, inputs, [output], params, "reference" if reference else path)[0]
+
+
+def run_n(
+    op_type: str,
+    inputs: list[tuple[Tensor, torch.Tensor]],
+    outputs: list[Tensor],
+    params: list[tuple[str, object]] = (),
+    path: str = "auto",
+    temp: str | int = "asked",
+) -> list[torch.Tensor]:
+    """Runs one node with several outputs; returns each as torch codes (uint8, its
+    shape). `temp` is what getTempBuffer serves (TEMP, or a byte count)."""
     lib = library()
     lib.lpai_emu_reset()
     keep = []
@@ -159,20 +182,32 @@ def run(
         d = spec.desc()
         if lib.lpai_emu_add_input(ctypes.byref(d), data.ctypes.data) < 0:
             raise ValueError(f"emulator refused input descriptor {spec}")
-    d = output.desc()
-    if lib.lpai_emu_add_output(ctypes.byref(d)) != 0:
-        raise ValueError(f"emulator refused output descriptor {output}")
+    for j, output in enumerate(outputs):
+        d = output.desc()
+        if lib.lpai_emu_add_output(ctypes.byref(d)) != j:
+            raise ValueError(f"emulator refused output descriptor {output}")
     for kind, value in params:
         if kind == "float":
             lib.lpai_emu_add_param_f32(float(value))
         else:  # int and bool: UINT_32, as ExecuTorch sends them
             lib.lpai_emu_add_param_u32(int(value))
-    status = lib.lpai_emu_execute(op_type.encode(), PATHS["reference" if reference else path])
+    lib.lpai_emu_temp(TEMP[temp] if isinstance(temp, str) else int(temp))
+    status = lib.lpai_emu_execute(op_type.encode(), PATHS[path])
     if status != 0:
         raise Rejected(status, lib.lpai_emu_last_reject().decode())
-    out = torch.empty(output.shape, dtype=torch.uint8)
-    lib.lpai_emu_read_output(out.numpy().ctypes.data)
-    return out
+    results = []
+    for j, output in enumerate(outputs):
+        out = torch.empty(output.shape, dtype=torch.uint8)
+        lib.lpai_emu_read_output_k(j, out.numpy().ctypes.data)
+        results.append(out)
+    return results
+
+
+def scratch() -> tuple[int, int, bool]:
+    """Of the last call: bytes of scratch the kernel used (temp buffer, or rowwise its
+    stack buffer), bytes getTempBuffer had to serve, whether the kernel called it."""
+    lib = library()
+    return int(lib.lpai_emu_last_scratch()), int(lib.lpai_emu_temp_served()), bool(lib.lpai_emu_temp_called())
 
 
 def output_untouched() -> bool:

@@ -15,7 +15,7 @@ def hard_swish_ish(x):
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = ((x * np.minimum(np.maximum((x + 3.0), 0.0), 6.0)) / 6.0)  # noqa: UP034  # fmt: skip
-    return np.broadcast_to(value, x.shape)
+    return np.broadcast_to(value, np.broadcast_shapes(*[x.shape]))
 
 
 REFERENCES["hard_swish_ish"] = hard_swish_ish
@@ -28,7 +28,7 @@ def scaled_tanh(x, gain=2.0, shift=1):
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = ((gain * np.tanh(x)) + shift)  # noqa: UP034  # fmt: skip
-    return np.broadcast_to(value, x.shape)
+    return np.broadcast_to(value, np.broadcast_shapes(*[x.shape]))
 
 
 REFERENCES["scaled_tanh"] = scaled_tanh
@@ -41,7 +41,7 @@ def add_scaled(a, b, alpha=0.5):
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = (a + (alpha * b))  # noqa: UP034  # fmt: skip
-    return np.broadcast_to(value, a.shape)
+    return np.broadcast_to(value, np.broadcast_shapes(*[a.shape, b.shape]))
 
 
 REFERENCES["add_scaled"] = add_scaled
@@ -53,7 +53,7 @@ def soft_min(a, b):
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = (np.minimum(a, b) + (0.1 * (1.0 / (1.0 + np.exp(-((a - b)))))))  # noqa: UP034  # fmt: skip
-    return np.broadcast_to(value, a.shape)
+    return np.broadcast_to(value, np.broadcast_shapes(*[a.shape, b.shape]))
 
 
 REFERENCES["soft_min"] = soft_min

@@ -1,12 +1,18 @@
 # This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
 """The op package's kernels against the eager ops, through the host emulator.
 
-Every kernel runs on all 256 codes of each input (a 256 x 256 grid for binary ops)
-with random scales and zero points, at the param defaults and at random other values
-of the params, on the fast path and on the reference path, and must match torch: the eager op on the dequantized inputs, quantized with
-torch.quantize_per_tensor (ties to even). Identical codes, or one code off only where
-the float result is within 1e-4 of a rounding tie.
+Every kernel runs on all 256 codes of each input (a 256 x 256 grid for binary ops, a
+dense random sample of 4,096 code tuples for three or four inputs) with random scales
+and zero points, at the param defaults and at random other values of the params, on
+the fast path and on the reference path, and must match torch: the eager op on the
+dequantized inputs, quantized with torch.quantize_per_tensor (ties to even), every
+output. Identical codes, or one code off only where the float result is within 1e-4 of
+a rounding tie. Inputs of different shapes broadcast as in torch (all code pairs on
+broadcast shapes, in permuted and padded layouts too); outputs take the shapes the
+op's fake kernel gives.
 """
+
+import math
 
 import pytest
 import torch
@@ -19,16 +25,29 @@ import op_package_host as host
 pytestmark = pytest.mark.filterwarnings("ignore:.*quantized tensor creation functions")
 
 ALL_IDS = [op.name for op in OPS]
+# The custom ops whose math runs row by row (rowwise: true in the spec).
+ROWWISE = set()
 ELEMENTWISE = [op for op in OPS if op.kind != "custom"]
 
 
 def grid(op):
-    """All codes per input: 256 for one input, every pair for two."""
+    """All codes per input: 256 for one input, every pair for two; for three or four
+    inputs (256^3 tuples would be 16 Mi elements) a dense random sample of 4,096."""
     codes = torch.arange(256, dtype=torch.uint8)
     if len(op.inputs) == 1:
         return [codes.reshape(1, 1, 16, 16)]
-    a, b = torch.meshgrid(codes, codes, indexing="ij")
-    return [a.reshape(1, 1, 256, 256).clone(), b.reshape(1, 1, 256, 256).clone()]
+    if len(op.inputs) == 2:
+        a, b = torch.meshgrid(codes, codes, indexing="ij")
+        return [a.reshape(1, 1, 256, 256).clone(), b.reshape(1, 1, 256, 256).clone()]
+    gen = torch.Generator().manual_seed(31)
+    return [torch.randint(0, 256, (1, 1, 64, 64), dtype=torch.uint8, generator=gen) for _ in op.inputs]
+
+
+def output_shapes(op, shapes):
+    """The shape of every output for inputs of `shapes`, from the op's fake kernel (on
+    meta tensors: no math runs, so this works before the user math is written)."""
+    result = op.function(*[torch.empty(s, device="meta") for s in shapes], *defaults(op))
+    return [tuple(r.shape) for r in (result if isinstance(result, (tuple, list)) else [result])]
 
 
 def defaults(op):
@@ -41,8 +60,9 @@ def params_of(op, values=None):
 
 
 def eager(op, xs, values=None):
-    """The eager op at the param `values` (default: the spec's defaults); its result
-    must be a tensor of the first input's dtype and shape."""
+    """The eager op at the param `values` (default: the spec's defaults): a list of its
+    outputs, each a tensor of the first input's dtype in the shape the fake kernel
+    gives (for an elementwise op, the broadcast of the inputs)."""
     values = defaults(op) if values is None else values
     try:
         result = op.default(*xs, *values)
@@ -52,34 +72,58 @@ def eager(op, xs, values=None):
             f"op_package/{host.PACKAGE_NAME}/user/{op.qnn_type}_math.c"
         )
     where = f" (your eager math in act_ops/user/{op.name}.py)" if op.kind == "custom" else ""
-    assert isinstance(result, torch.Tensor), f"{op.qualified_name} returned {type(result).__name__}{where}"
-    assert result.dtype == xs[0].dtype and result.shape == xs[0].shape, (
-        f"{op.qualified_name} returned {result.dtype} {tuple(result.shape)}, expected "
-        f"{xs[0].dtype} {tuple(xs[0].shape)}{where}"
-    )
-    return result
+    results = list(result) if isinstance(result, (tuple, list)) else [result]
+    shapes = output_shapes(op, [tuple(x.shape) for x in xs])
+    if op.kind != "custom":
+        assert shapes == [tuple(torch.broadcast_shapes(*[x.shape for x in xs]))]
+    assert len(results) == len(shapes), f"{op.qualified_name} returned {len(results)} outputs{where}"
+    for r, shape in zip(results, shapes):
+        assert isinstance(r, torch.Tensor), f"{op.qualified_name} returned {type(r).__name__}{where}"
+        assert r.dtype == xs[0].dtype and tuple(r.shape) == shape, (
+            f"{op.qualified_name} returned {r.dtype} {tuple(r.shape)}, expected {xs[0].dtype} {shape}{where}"
+        )
+    return results
 
 
-def run_kernel(op, specs, codes, out_spec, path="auto", values=None):
+def run_kernel(op, specs, codes, out_specs, path="auto", values=None, temp="asked"):
     try:
-        got = host.run(op.qnn_type, list(zip(specs, codes)), out_spec, params_of(op, values), path=path)
+        got = host.run_n(op.qnn_type, list(zip(specs, codes)), out_specs, params_of(op, values), path=path, temp=temp)
     except host.Rejected as exc:
         if "not written yet" in exc.reason:
             pytest.fail(f"{op.qualified_name}: {exc.reason} (and its eager math in act_ops/user/{op.name}.py)")
         raise
-    assert got.dtype == torch.uint8 and tuple(got.shape) == tuple(out_spec.shape)
+    for g, spec in zip(got, out_specs):
+        assert g.dtype == torch.uint8 and tuple(g.shape) == tuple(spec.shape)
     return got
 
 
-def check_against_torch(op, specs, codes, out_spec, path="auto", values=None):
+def check_against_torch(op, specs, codes, out_specs, path="auto", values=None, temp="asked"):
+    """Every output of the kernel against the eager op; `out_specs` one per output."""
     xs = [host.dequantize(c, s.scale, s.zero_point) for s, c in zip(specs, codes)]
-    result = eager(op, xs, values)
-    expected = host.quantize(result, out_spec.scale, out_spec.zero_point)
-    got = run_kernel(op, specs, codes, out_spec, path, values)
-    problem = host.compare(got, expected, result, out_spec.scale, out_spec.zero_point)
+    results = eager(op, xs, values)
+    got = run_kernel(op, specs, codes, out_specs, path, values, temp)
     at = f", params {values}" if values is not None else ""
-    assert problem is None, f"{op.qualified_name} ({path} path{at}): {problem}"
+    for j, (g, result, spec) in enumerate(zip(got, results, out_specs)):
+        expected = host.quantize(result, spec.scale, spec.zero_point)
+        problem = host.compare(g, expected, result, spec.scale, spec.zero_point)
+        assert problem is None, f"{op.qualified_name} output {j} ({path} path{at}): {problem}"
     return got
+
+
+def outputs_like(op, specs, **fields):
+    """One host.Tensor per output, in the shape the fake kernel gives for `specs`."""
+    return [host.Tensor(shape, **fields) for shape in output_shapes(op, [s.shape for s in specs])]
+
+
+def calibrated(result, gen):
+    """(scale, zero point) of an output calibrated on `result`, as calibration would."""
+    finite = result[torch.isfinite(result)]
+    lo = min(0.0, float(finite.min())) if finite.numel() else -1.0
+    hi = max(0.0, float(finite.max())) if finite.numel() else 1.0
+    span = (hi - lo) if hi > lo else 1.0
+    scale = span / 255.0 * float(torch.empty(1).uniform_(0.5, 1.5, generator=gen))
+    scale = float(torch.tensor(scale, dtype=torch.float32))
+    return scale, int(min(255, max(0, round(-lo / scale))))
 
 
 # Every loop of the kernels: the cost-based choice, each fast path forced, and the
@@ -91,7 +135,7 @@ def skip_path(op, path):
     if op.kind == "custom" and path != "auto":
         pytest.skip("custom ops have one path")
     if path == "table" and len(op.inputs) != 1:
-        pytest.skip("binary ops have no table path")
+        pytest.skip("ops of two or more inputs have no table path")
 
 
 def expected_path(op, path, layout):
@@ -108,16 +152,8 @@ def random_trial(op, codes, gen, zero_points, path, values=None):
     zp = lambda: int(torch.randint(0, 256, (1,), generator=gen)) if zero_points else 0  # noqa: E731
     specs = [host.Tensor(tuple(c.shape), host.random_scale(gen), zp()) for c in codes]
     xs = [host.dequantize(c, s.scale, s.zero_point) for s, c in zip(specs, codes)]
-    result = eager(op, xs, values)
-    finite = result[torch.isfinite(result)]
-    lo = min(0.0, float(finite.min())) if finite.numel() else -1.0
-    hi = max(0.0, float(finite.max())) if finite.numel() else 1.0
-    span = (hi - lo) if hi > lo else 1.0
-    scale = span / 255.0 * float(torch.empty(1).uniform_(0.5, 1.5, generator=gen))
-    scale = float(torch.tensor(scale, dtype=torch.float32))
-    out_zp = int(min(255, max(0, round(-lo / scale))))
-    out = host.Tensor(tuple(codes[0].shape), scale, out_zp)
-    check_against_torch(op, specs, codes, out, path, values)
+    outs = [host.Tensor(tuple(r.shape), *calibrated(r, gen)) for r in eager(op, xs, values)]
+    check_against_torch(op, specs, codes, outs, path, values)
     if op.kind != "custom":
         assert host.last_path() == expected_path(op, path, "dense")
 
@@ -161,9 +197,9 @@ def test_integer_scale_form_shift_37(op, path):
         form_in = host.SCALE_INT if int_inputs else host.SCALE_FLOAT
         form_out = host.SCALE_FLOAT if int_inputs else host.SCALE_INT
         specs = [host.Tensor(shape, 1.0 / 255.0, 0, scale_form=form_in, shift=37) for _ in codes]
-        out = host.Tensor(shape, 2.0 / 255.0, 0, scale_form=form_out, shift=37)
-        assert (specs[0] if int_inputs else out).desc().shift == 37
-        check_against_torch(op, specs, codes, out, path)
+        outs = outputs_like(op, specs, scale=2.0 / 255.0, zero_point=0, scale_form=form_out, shift=37)
+        assert (specs[0] if int_inputs else outs[0]).desc().shift == 37
+        check_against_torch(op, specs, codes, outs, path)
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -173,13 +209,16 @@ def test_permuted_padded_layouts(op, path):
     in different layouts; the padding stays untouched."""
     skip_path(op, path)
     gen = torch.Generator().manual_seed(99)
-    n = 256 if len(op.inputs) == 1 else 65536
-    shape = (1, 4, 8, n // 32)
-    codes = [c.reshape(shape).clone() for c in grid(op)]
+    codes = grid(op)
+    shape = (1, 4, 8, codes[0].numel() // 32)
+    codes = [c.reshape(shape).clone() for c in codes]
     orders = [(0, 2, 3, 1), (3, 1, 0, 2)]
     specs = [host.Tensor(shape, host.random_scale(gen), 0, order=orders[k % 2], pad=1 + k) for k in range(len(codes))]
-    out = host.Tensor(shape, host.random_scale(gen), 0, order=(2, 0, 3, 1), pad=3)
-    check_against_torch(op, specs, codes, out, path)
+    outs = [
+        host.Tensor(s, host.random_scale(gen), 0, order=(2, 0, 3, 1) if len(s) == 4 else None, pad=3)
+        for s in output_shapes(op, [shape] * len(codes))
+    ]
+    check_against_torch(op, specs, codes, outs, path)
     assert host.padding_untouched(), "the kernel wrote into the output's padding"
     if op.kind != "custom":
         assert host.last_path() == expected_path(op, path, "walk")
@@ -198,7 +237,7 @@ def test_large_tensor_path_and_values(op, path):
     codes = [torch.randint(0, 256, shape, dtype=torch.uint8, generator=gen) for _ in op.inputs]
     specs = [host.Tensor(shape, host.random_scale(gen), 0) for _ in op.inputs]
     out = host.Tensor(shape, host.random_scale(gen), 128)
-    check_against_torch(op, specs, codes, out, path)
+    check_against_torch(op, specs, codes, [out], path)
     if path != "auto":
         assert host.last_path() == f"{path}-dense"
     else:
@@ -208,7 +247,7 @@ def test_large_tensor_path_and_values(op, path):
 def pr_qparams(op):
     """Input calibrated on [0, 1]; output on the eager result over that range."""
     in_scale, in_zp = 1.0 / 255.0, 0
-    ends = eager(op, [torch.tensor([0.0, 1.0]) for _ in op.inputs])
+    ends = eager(op, [torch.tensor([0.0, 1.0]) for _ in op.inputs])[0]
     if not bool(torch.isfinite(ends).all()):
         pytest.skip("the op is not finite at the ends of the calibration range [0, 1]")
     lo, hi = min(0.0, float(ends.min())), max(0.0, float(ends.max()))
@@ -228,9 +267,9 @@ def test_requant_biased_upper_half(op):
     assert int(q[0, 0, 0, 0]) == 64 and (64 - 128) % 256 >= 128
     specs = [host.Tensor((1, 1, 4, 4), in_scale, in_zp) for _ in op.inputs]
     out = host.Tensor((1, 1, 4, 4), out_scale, out_zp)
-    got = check_against_torch(op, specs, [q] * len(op.inputs), out)
+    got = check_against_torch(op, specs, [q] * len(op.inputs), [out])[0]
     value = host.dequantize(got, out_scale, out_zp)
-    want = eager(op, [torch.full((1, 1, 4, 4), 0.25) for _ in op.inputs])
+    want = eager(op, [torch.full((1, 1, 4, 4), 0.25) for _ in op.inputs])[0]
     assert torch.allclose(value, want, atol=out_scale), (value.flatten()[:4], want.flatten()[:4])
 
 
@@ -244,9 +283,9 @@ def test_requant_saturates_above_calibration(op):
     assert int(q[0, 0, 0, 0]) == 255
     specs = [host.Tensor((1, 1, 4, 4), in_scale, in_zp) for _ in op.inputs]
     out = host.Tensor((1, 1, 4, 4), out_scale, out_zp)
-    got = check_against_torch(op, specs, [q] * len(op.inputs), out)
+    got = check_against_torch(op, specs, [q] * len(op.inputs), [out])[0]
     value = host.dequantize(got, out_scale, out_zp)
-    want = eager(op, [torch.full((1, 1, 4, 4), 1.0) for _ in op.inputs])
+    want = eager(op, [torch.full((1, 1, 4, 4), 1.0) for _ in op.inputs])[0]
     assert torch.allclose(value, want, atol=out_scale)
 
 
@@ -262,7 +301,11 @@ BAD_NODES = {
     "inf-output-scale": ("out", _bad("scale", float("inf")), "zero, negative"),
     "inf-scale-ratio": ("both", None, "ratio"),
     "rank-6": ("both", None, "rank"),
-    "mismatched-shapes": ("out", _bad("shape", (1, 1, 4, 8)), "shapes differ"),
+    "mismatched-shapes": (
+        "out",
+        lambda spec: setattr(spec, "shape", (*spec.shape[:-1], spec.shape[-1] + 1)),
+        "shapes differ",
+    ),
     "16-bit": ("both", None, "8 bits"),
     "int32-type": ("in", _bad("report_type", host.LPAI_DATATYPE_INT_32), "8 bits"),
 }
@@ -274,22 +317,23 @@ def test_bad_node_rejected_output_untouched(op, case):
     where, mutate, reason = BAD_NODES[case]
     shape = (1, 1, 4, 4)
     specs = [host.Tensor(shape) for _ in op.inputs]
-    out = host.Tensor(shape)
+    outs = outputs_like(op, specs)
     codes = [torch.arange(16, dtype=torch.uint8).reshape(shape) for _ in op.inputs]
     if case == "inf-scale-ratio":
-        specs[0].scale, out.scale = 1e30, 1e-30
+        specs[0].scale, outs[0].scale = 1e30, 1e-30
     elif case == "rank-6":
-        for t in [*specs, out]:
+        for t in specs:
             t.shape = (1, 1, 1, 1, 4, 4)
+        outs = outputs_like(op, specs)
         codes = [c.reshape(t.shape) for c, t in zip(codes, specs)]
     elif case == "16-bit":
-        for t in [*specs, out]:
+        for t in [*specs, *outs]:
             t.bits = 16
     else:
-        for t in [specs[-1]] if where == "in" else [out]:
+        for t in [specs[-1]] if where == "in" else [outs[0]]:
             mutate(t)
     with pytest.raises(host.Rejected) as info:
-        host.run(op.qnn_type, list(zip(specs, codes)), out, params_of(op))
+        host.run_n(op.qnn_type, list(zip(specs, codes)), outs, params_of(op))
     assert reason in info.value.reason
     assert host.output_untouched(), "output written before the refusal"
 
@@ -297,3 +341,146 @@ def test_bad_node_rejected_output_untouched(op, case):
 def test_registration_sets_layout_flag_for_every_op():
     """C6: the device refuses a package whose op lacks the layout support callback."""
     assert host.library().lpai_emu_register() == 0
+
+
+# ---- broadcasting ----------------------------------------------------------------
+BINARY = [op for op in ELEMENTWISE if len(op.inputs) == 2]
+NARY = [op for op in ELEMENTWISE if len(op.inputs) >= 3]
+
+# Every code pair on broadcast shapes: a column of the 256 codes against a row of them
+# gives all 65,536 pairs, with a stride-0 walk on each side (the row also as a tensor
+# of rank 1, which broadcasts by the missing leading dimensions).
+BROADCAST_LAYOUTS = {
+    "dense": ({}, {}, {}),
+    "permuted-padded": (
+        {"order": (0, 2, 3, 1), "pad": 1},
+        {"order": (3, 1, 0, 2), "pad": 2},
+        {"order": (2, 0, 3, 1), "pad": 3},
+    ),
+    "rank-1-row": ({}, None, {"order": (2, 0, 3, 1), "pad": 1}),
+}
+
+
+@pytest.mark.parametrize("path", ["auto", "direct", "reference"])
+@pytest.mark.parametrize("layout", list(BROADCAST_LAYOUTS))
+@pytest.mark.parametrize("op", BINARY, ids=[op.name for op in BINARY])
+def test_broadcast_all_code_pairs(op, layout, path):
+    """Numpy broadcasting in the kernel: (1,1,256,1) against (1,1,1,256) (or (256,))
+    covers every code pair; the result must be torch's on the broadcast shape."""
+    a_fields, b_fields, out_fields = BROADCAST_LAYOUTS[layout]
+    gen = torch.Generator().manual_seed(5)
+    codes = torch.arange(256, dtype=torch.uint8)
+    a = codes.reshape(1, 1, 256, 1).clone()
+    b = codes.reshape(1, 1, 1, 256).clone() if b_fields is not None else codes.clone()
+    specs = [
+        host.Tensor(tuple(a.shape), host.random_scale(gen), 17, **a_fields),
+        host.Tensor(tuple(b.shape), host.random_scale(gen), 200, **(b_fields or {})),
+    ]
+    xs = [host.dequantize(c, s.scale, s.zero_point) for s, c in zip(specs, (a, b))]
+    result = eager(op, xs)[0]
+    assert tuple(result.shape) == (1, 1, 256, 256)
+    out = host.Tensor((1, 1, 256, 256), *calibrated(result, gen), **out_fields)
+    check_against_torch(op, specs, [a, b], [out], path)
+    assert host.padding_untouched(), "the kernel wrote into the output's padding"
+    assert host.last_path() == ("reference" if path == "reference" else "direct-walk")
+
+
+# Shapes of three and four inputs that broadcast together: per-channel, lower rank,
+# a column, and one input of the full shape.
+NARY_SHAPES = [(2, 3, 8, 16), (3, 1, 1), (16,), (1, 3, 8, 1)]
+
+
+@pytest.mark.parametrize("path", ["auto", "direct", "reference"])
+@pytest.mark.parametrize("permuted", [False, True], ids=["dense", "permuted-padded"])
+@pytest.mark.parametrize("op", NARY, ids=[op.name for op in NARY])
+def test_broadcast_dense_sample(op, permuted, path):
+    """Three or four inputs of different shapes (a dense random sample of codes)."""
+    gen = torch.Generator().manual_seed(11)
+    shapes = NARY_SHAPES[: len(op.inputs)]
+    codes = [torch.randint(0, 256, s, dtype=torch.uint8, generator=gen) for s in shapes]
+    orders = {4: (0, 2, 3, 1), 3: (2, 0, 1), 1: None}
+    specs = [
+        host.Tensor(
+            s,
+            host.random_scale(gen),
+            int(torch.randint(0, 256, (1,), generator=gen)),
+            order=orders[len(s)] if permuted else None,
+            pad=(1 + k) if permuted else 0,
+        )
+        for k, s in enumerate(shapes)
+    ]
+    xs = [host.dequantize(c, s.scale, s.zero_point) for s, c in zip(specs, codes)]
+    result = eager(op, xs)[0]
+    out = host.Tensor(
+        tuple(result.shape),
+        *calibrated(result, gen),
+        order=(3, 1, 0, 2) if permuted else None,
+        pad=2 if permuted else 0,
+    )
+    check_against_torch(op, specs, codes, [out], path)
+    assert host.padding_untouched()
+
+
+@pytest.mark.parametrize(
+    "op", [op for op in ELEMENTWISE if len(op.inputs) >= 2], ids=[op.name for op in ELEMENTWISE if len(op.inputs) >= 2]
+)
+def test_shapes_that_do_not_broadcast_are_refused(op):
+    """(1,1,4,4) against (1,1,4,3): torch refuses, so does the kernel, output untouched;
+    and an output that is not the broadcast shape."""
+    specs = [host.Tensor((1, 1, 4, 4)) for _ in op.inputs]
+    specs[-1].shape = (1, 1, 4, 3)
+    codes = [torch.zeros(s.shape, dtype=torch.uint8) for s in specs]
+    with pytest.raises(host.Rejected) as info:
+        host.run_n(op.qnn_type, list(zip(specs, codes)), [host.Tensor((1, 1, 4, 4))], params_of(op))
+    assert "shapes differ" in info.value.reason
+    assert host.output_untouched()
+    specs[-1].shape = (1, 1, 1, 4)
+    codes = [torch.zeros(s.shape, dtype=torch.uint8) for s in specs]
+    with pytest.raises(host.Rejected):
+        host.run_n(op.qnn_type, list(zip(specs, codes)), [host.Tensor((1, 1, 1, 4))], params_of(op))
+    assert host.output_untouched()
+
+
+# ---- custom ops: scratch ----------------------------------------------------------
+CUSTOM = [op for op in OPS if op.kind == "custom"]
+
+
+@pytest.mark.parametrize("temp", ["null", "no-call"])
+@pytest.mark.parametrize("op", CUSTOM, ids=[op.name for op in CUSTOM])
+def test_custom_op_without_scratch(op, temp):
+    """getTempBuffer's behaviour on the device is not public. Without its buffer a
+    whole-tensor custom op refuses cleanly (LPAI_CUSTOM_OP_MEMORY, nothing written);
+    a rowwise op never asks and computes the same values."""
+    shape = (1, 2, 8, 16)
+    codes = [torch.arange(256, dtype=torch.uint8).reshape(shape) for _ in op.inputs]
+    specs = [host.Tensor(shape) for _ in op.inputs]
+    outs = outputs_like(op, specs)
+    if op.name in ROWWISE:
+        check_against_torch(op, specs, codes, outs, temp=temp)
+        assert host.last_path() == "custom-rowwise"
+        assert not host.scratch()[2], "a rowwise op called getTempBuffer"
+        return
+    with pytest.raises(host.Rejected) as info:
+        host.run_n(op.qnn_type, list(zip(specs, codes)), outs, params_of(op), temp=temp)
+    assert info.value.status == 3 and "scratch" in info.value.reason  # LPAI_CUSTOM_OP_MEMORY
+    assert host.output_untouched()
+
+
+@pytest.mark.parametrize("op", CUSTOM, ids=[op.name for op in CUSTOM])
+def test_custom_op_scratch_is_what_it_asks_for(op):
+    """The scratch a whole-tensor custom op uses is exactly what its getTempBufferSize
+    asks for: every input and output as float (the emulator serves that many bytes,
+    so ASan sees an overrun); a rowwise op uses (inputs + outputs) x LPAI_ROW_MAX
+    floats of its stack and no temp buffer."""
+    shape = (1, 2, 8, 16)
+    codes = [torch.arange(256, dtype=torch.uint8).reshape(shape) for _ in op.inputs]
+    specs = [host.Tensor(shape) for _ in op.inputs]
+    outs = outputs_like(op, specs)
+    run_kernel(op, specs, codes, outs)
+    used, served, called = host.scratch()
+    n_tensors = len(op.inputs) + len(outs)
+    if op.name in ROWWISE:
+        assert (used, called) == (n_tensors * host.library().lpai_emu_row_max() * 4, False)
+    else:
+        floats = sum(math.prod(s.shape) for s in [*specs, *outs])
+        assert (used, served, called) == (floats * 4, floats * 4, True)

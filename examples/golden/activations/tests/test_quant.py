@@ -1,10 +1,13 @@
 # This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
-"""The LPAI quantizer puts 8-bit quantize/dequantize around every tensor of every op."""
+"""The LPAI quantizer puts 8-bit quantize/dequantize around every tensor of every op,
+every input and every output (several outputs: after the getitem of each)."""
+
+import operator
 
 import pytest
 import torch
 
-from act_ops.device_data import PackageModel
+from act_ops.device_data import OUTPUT_OPS, PackageModel
 from act_ops.ops import OPS
 from act_ops.quant import quantize
 
@@ -38,8 +41,12 @@ def test_every_op_is_wrapped_in_uint8_qdq(quantized):
         for arg in tensor_args:
             assert arg.target == DQ and _uint8(arg), f"{op.qualified_name}: input {arg} is not dequantized from uint8"
         users = list(node.users)
-        assert [u.target for u in users] == [Q], f"{op.qualified_name}: output is not quantized"
-        assert _uint8(users[0])
+        if len(op.outputs) > 1:
+            # A tuple: one getitem per output, each quantized on its own.
+            assert sorted(u.args[1] for u in users if u.target is operator.getitem) == list(range(len(op.outputs)))
+            users = [q for u in users for q in u.users]
+        assert [u.target for u in users] == [Q] * len(op.outputs), f"{op.qualified_name}: an output is not quantized"
+        assert all(_uint8(u) for u in users)
 
 
 def test_quantized_model_tracks_eager(quantized):
@@ -47,7 +54,8 @@ def test_quantized_model_tracks_eager(quantized):
     inputs = all_ops_inputs(seed=0)
     eager = PackageModel()(*inputs)
     got = quantized(*inputs)
-    for op, e, g in zip(OPS, eager, got):
+    assert len(eager) == len(got) == len(OUTPUT_OPS)
+    for op, e, g in zip(OUTPUT_OPS, eager, got):
         # One 8-bit step of the output range, plus the input steps amplified by the op.
         span = float(e.max() - e.min()) or 1.0
         assert (g - e).abs().max() <= 0.05 * span + 1e-3, op.qualified_name

@@ -25,5 +25,5 @@ LPAI_HW_VERSION = 6
 OP_PACKAGE_ARCH = "v79"
 
 # The spec's limits per op (the generated C arrays are sized by them).
-MAX_INPUTS = 2
+MAX_INPUTS = 4
 MAX_PARAMS = 8

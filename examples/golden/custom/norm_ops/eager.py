@@ -2,15 +2,16 @@
 """The eager CPU math of every op: the fallback, the golden values, the calibration path.
 
 Elementwise ops are generated from the spec's `expr` (the same expression the C kernel
-is generated from).  Custom ops call your code in user/.  Because the eager op computes
-the same values as the kernel, an output comparison alone never proves that the op
-package ran: that is what delegation.py is for.
+is generated from); several inputs broadcast like torch.  Custom ops call your code in
+user/.  Because the eager op computes the same values as the kernel, an output
+comparison alone never proves that the op package ran: that is what delegation.py is for.
 """
 
 from __future__ import annotations
 
 import torch
 
+from .shapes import RULES, output_shapes
 from .user.my_norm import my_norm as _user_my_norm
 
 
@@ -20,32 +21,37 @@ def _scalar(value: float) -> torch.Tensor:
     return torch.tensor(float(value), dtype=torch.float32)
 
 
-def check_same_shape(op: str, *tensors: torch.Tensor) -> None:
-    # The kernel maps element i of every input to element i of the output: no broadcasting.
-    # Compared pairwise, not through a set: under torch.export the sizes are SymInts.
-    first = tensors[0]
-    for other in tensors[1:]:
-        if other.shape != first.shape:
+def check_user_result(op: str, where: str, result, expected: tuple) -> None:
+    """Your math returned what the spec declares: one tensor per output, of the declared shapes."""
+    got = result if isinstance(result, tuple) else (result,)
+    if len(expected) > 1 and not isinstance(result, tuple):
+        got = ()
+    if len(got) != len(expected) or not all(isinstance(t, torch.Tensor) for t in got):
+        kind = "a tuple" if len(expected) > 1 else "a tensor"
+        raise ValueError(f"{op}: {where} must return {len(expected)} tensor(s) ({kind}), got {type(result).__name__}")
+    for k, (t, shape) in enumerate(zip(got, expected)):
+        if tuple(t.shape) != tuple(shape):
             raise ValueError(
-                f"{op}: inputs must have the same shape, got {tuple(first.shape)} and {tuple(other.shape)}"
+                f"{op}: {where} returned output {k} of shape {tuple(t.shape)}, the spec declares {tuple(shape)}"
             )
 
 
 def my_norm(x: torch.Tensor) -> torch.Tensor:
     """Normalizes the input to zero mean and unit variance."""
-    result = _user_my_norm(x)
-    if not isinstance(result, torch.Tensor) or result.shape != x.shape:
-        raise ValueError(
-            f"norm_ops::my_norm: user/my_norm.py must return a tensor shaped like x {tuple(x.shape)}",
-        )
-    return result
+    # Locals start with "_": a spec name never does, so none shadows an input or param.
+    _expected = output_shapes("norm_ops::my_norm", RULES["my_norm"], [x.shape])
+    _result = _user_my_norm(x)
+    check_user_result("norm_ops::my_norm", "user/my_norm.py", _result, _expected)
+    return _result
 
 
 def double_it(x: torch.Tensor) -> torch.Tensor:
     """Doubles the input."""
+    # Locals start with "_": a spec name never does, so none shadows an input or param.
+    (_shape,) = output_shapes("norm_ops::double_it", RULES["double_it"], [x.shape])
     # expr: 2 * x
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression).
-    result = (2.0 * x)  # noqa: UP034  # fmt: skip
+    _result = (2.0 * x)  # noqa: UP034  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty_like(x).copy_(result)
+    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)

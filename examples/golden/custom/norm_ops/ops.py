@@ -11,22 +11,27 @@ Per op, three overloads and one function:
   defaults, so that `torch.ops.<ns>.<op>(x)` works.  It is CompositeImplicitAutograd:
   it calls `.default` with every param, and `to_edge` decomposes it into that call.
 - `<op>.out`, which ExecuTorch needs whenever the op is *not* delegated
-  (`to_executorch` raises "Missing out variants" otherwise); its keyword is `out`,
-  exactly as in the schema, so that calling it eagerly works.
+  (`to_executorch` raises "Missing out variants" otherwise); one keyword-only
+  `Tensor(a!)` per output, named like the output (`out` for an op with the default
+  output), exactly as in the schema, so that calling it eagerly works.
 - the public function `<ns>.<op>(inputs..., params...)`, with the spec's defaults,
   which always calls `.default` with every param.
 The math lives in eager.py (generated) or user/ (yours).
+
+Output shapes: shapes.py (the fake kernels, `.out` and eager's check of your math all
+apply its rules).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import torch
 
 from . import eager
 from ._package import NAMESPACE
+from .shapes import RULES, output_shapes
 
 # ExecuTorch sends an int param to QNN as UINT_32 (and fails on a negative one).
 UINT32_MAX = 2**32 - 1
@@ -46,6 +51,9 @@ class OpInfo:
     params: tuple[tuple[str, str, object], ...]  # (name, type, default)
     schema: str
     function: Callable[..., torch.Tensor]  # the public function, with the spec's defaults
+    outputs: tuple[str, ...] = ("out",)
+    # Per output: ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim).
+    output_rules: tuple[tuple, ...] = (("broadcast",),)  # shapes.RULES
 
     @property
     def qualified_name(self) -> str:
@@ -74,8 +82,38 @@ class OpInfo:
     def param_defaults(self) -> tuple:
         return tuple(default for _name, _type, default in self.params)
 
-    def __call__(self, *args, **kwargs) -> torch.Tensor:
+    @property
+    def n_outputs(self) -> int:
+        return len(self.outputs)
+
+    def input_shapes(self, shape: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        """Shapes of one valid call whose (first) output has `shape`: every input `shape`,
+        except that the second and later inputs of an elementwise op broadcast (a
+        per-channel (1, C, 1, 1), a last-dim (W,) and a column (N, C, H, 1) operand), so
+        that the package model and the tests exercise broadcasting."""
+        shape = tuple(int(d) for d in shape)
+        if self.kind != "elementwise" or len(shape) < 2:
+            return tuple(shape for _ in self.inputs)
+        operands = (shape, tuple(d if i == 1 else 1 for i, d in enumerate(shape)), shape[-1:], shape[:-1] + (1,))
+        return tuple(operands[k % len(operands)] for k in range(len(self.inputs)))
+
+    def output_shapes(self, *input_shapes: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        return output_shapes(self.qualified_name, self.output_rules, input_shapes)
+
+    def __call__(self, *args, **kwargs):
         return self.function(*args, **kwargs)
+
+
+def _new_outputs(op: str, rules: tuple[tuple, ...], *inputs: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Empty outputs of the shapes the rules give (the fake kernels' result)."""
+    shapes = output_shapes(op, rules, [t.shape for t in inputs])
+    first = inputs[0]
+    return tuple(
+        torch.empty_like(inputs[rule[1]])
+        if rule[0] == "like"
+        else torch.empty(shape, dtype=first.dtype, device=first.device)
+        for rule, shape in zip(rules, shapes)
+    )
 
 
 def _check_int_params(op: str, **values: int) -> None:
@@ -95,19 +133,22 @@ def _my_norm(x: torch.Tensor) -> torch.Tensor:
 
 @_my_norm.register_fake
 def _my_norm_fake(x: torch.Tensor) -> torch.Tensor:
-    return torch.empty_like(x)
+    return _new_outputs("norm_ops::my_norm", RULES["my_norm"], x)[0]
 
 
 _lib.define("my_norm.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
 
 
 def _my_norm_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
-    result = eager.my_norm(x)
-    if out.shape != result.shape:
-        raise ValueError(
-            f"norm_ops::my_norm.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}",
-        )
-    out.copy_(result)
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.my_norm(x)
+    _result = (_result,)
+    for _name, _out, _value in zip(("out",), (out,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "norm_ops::my_norm"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
     return out
 
 
@@ -130,19 +171,22 @@ def _double_it(x: torch.Tensor) -> torch.Tensor:
 
 @_double_it.register_fake
 def _double_it_fake(x: torch.Tensor) -> torch.Tensor:
-    return torch.empty_like(x)
+    return _new_outputs("norm_ops::double_it", RULES["double_it"], x)[0]
 
 
 _lib.define("double_it.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
 
 
 def _double_it_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
-    result = eager.double_it(x)
-    if out.shape != result.shape:
-        raise ValueError(
-            f"norm_ops::double_it.out: out has shape {tuple(out.shape)}, expected {tuple(result.shape)}",
-        )
-    out.copy_(result)
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.double_it(x)
+    _result = (_result,)
+    for _name, _out, _value in zip(("out",), (out,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "norm_ops::double_it"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
     return out
 
 
@@ -167,6 +211,8 @@ OPS: tuple[OpInfo, ...] = (
         params=(),
         schema="my_norm(Tensor x) -> Tensor",
         function=my_norm,
+        outputs=("out",),
+        output_rules=RULES["my_norm"],
     ),
     OpInfo(
         name="double_it",
@@ -176,5 +222,7 @@ OPS: tuple[OpInfo, ...] = (
         params=(),
         schema="double_it(Tensor x) -> Tensor",
         function=double_it,
+        outputs=("out",),
+        output_rules=RULES["double_it"],
     ),
 )

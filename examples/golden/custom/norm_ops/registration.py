@@ -79,7 +79,9 @@ def op_package_options(project: Project, for_device: bool, schema=None):
     xml = project.opdef_xml()
     try:
         collection = op_package_xml.parse(xml)
-        op_package_xml.check_matches(collection, PACKAGE_NAME, {op.qnn_type: len(op.inputs) for op in OPS})
+        op_package_xml.check_matches(
+            collection, PACKAGE_NAME, {op.qnn_type: (len(op.inputs), len(op.outputs)) for op in OPS}
+        )
     except op_package_xml.OpDefError as exc:
         raise ToolchainError(str(exc)) from None
     infos = [

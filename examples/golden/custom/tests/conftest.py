@@ -18,9 +18,11 @@ from norm_ops.ops import OPS  # noqa: E402
 
 
 def make_inputs(op, seed: int, shape=(2, 3, 4, 5), low: float = 0.1, high: float = 2.0):
-    """Deterministic float32 inputs of one op (positive by default: log and sqrt stay finite)."""
+    """Deterministic float32 inputs of one op (positive by default: log and sqrt stay
+    finite), of the shapes of one valid call: `shape`, except that the later inputs of an
+    elementwise op broadcast to it (OpInfo.input_shapes)."""
     gen = torch.Generator().manual_seed(seed)
-    return tuple(torch.rand(shape, generator=gen, dtype=torch.float32) * (high - low) + low for _ in op.inputs)
+    return tuple(torch.rand(s, generator=gen, dtype=torch.float32) * (high - low) + low for s in op.input_shapes(shape))
 
 
 @pytest.fixture(params=OPS, ids=[op.name for op in OPS])

@@ -6,6 +6,8 @@ The stand-in backend lets the tests produce a real `.pte` in which chosen ops we
 delegated, without the QNN SDK, so that the delegation check is proven both ways.
 """
 
+import operator
+
 import torch
 from executorch.exir import to_edge_transform_and_lower
 from executorch.exir.backend.backend_details import BackendDetails, PreprocessResult
@@ -43,6 +45,11 @@ class ClaimOpsPartitioner(Partitioner):
             if schema is not None and schema.name in self.names:
                 tag = f"claimed_{index}"
                 node.meta["delegation_tag"] = tag
+                # An op with several outputs: the getitems that unpack its tuple go with
+                # it, as with ExecuTorch's QnnPartitioner (getitem is in its allow list).
+                for user in node.users:
+                    if user.target is operator.getitem:
+                        user.meta["delegation_tag"] = tag
                 tags[tag] = self.delegation_spec
         return PartitionResult(tagged_exported_program=exported_program, partition_tags=tags)
 

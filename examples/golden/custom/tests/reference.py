@@ -15,7 +15,7 @@ def double_it(x):
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = (2.0 * x)  # noqa: UP034  # fmt: skip
-    return np.broadcast_to(value, x.shape)
+    return np.broadcast_to(value, np.broadcast_shapes(*[x.shape]))
 
 
 REFERENCES["double_it"] = double_it

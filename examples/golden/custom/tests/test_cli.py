@@ -497,11 +497,12 @@ def test_the_xml_reader_sees_the_ops_torch_registered():
                 op.qnn_type,
                 tuple(a.name for a in arguments if str(a.type) == "Tensor"),
                 tuple(a.name for a in arguments if str(a.type) != "Tensor"),
+                op.outputs,
                 ("LPAI",),
             )
         )
-    assert [(d.name, d.inputs, d.params, d.backends) for d in collection.ops] == expected
-    op_package_xml.check_matches(collection, PACKAGE, {op.qnn_type: len(op.inputs) for op in OPS})
+    assert [(d.name, d.inputs, d.params, d.outputs, d.backends) for d in collection.ops] == expected
+    op_package_xml.check_matches(collection, PACKAGE, {op.qnn_type: (len(op.inputs), len(op.outputs)) for op in OPS})
 
 
 def _broken_xmls(text):
@@ -527,7 +528,9 @@ def test_the_device_path_refuses_an_edited_xml(index):
     message, broken = list(_broken_xmls(ROOT.opdef_xml().read_text()))[index]
     with pytest.raises(op_package_xml.OpDefError, match=message) as caught:
         collection = op_package_xml.parse(broken)
-        op_package_xml.check_matches(collection, PACKAGE, {op.qnn_type: len(op.inputs) for op in OPS})
+        op_package_xml.check_matches(
+            collection, PACKAGE, {op.qnn_type: (len(op.inputs), len(op.outputs)) for op in OPS}
+        )
     assert "\n" not in str(caught.value)
 
 

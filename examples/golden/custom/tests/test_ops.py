@@ -12,7 +12,19 @@ import norm_ops
 
 from conftest import make_inputs
 from reference import REFERENCES
-from spec_values import SPEC_DEFAULTS, SPEC_SCHEMAS, other_params
+from spec_values import SPEC_DEFAULTS, SPEC_OUTPUTS, SPEC_SCHEMAS, expected_output_shapes, other_params
+
+
+def as_tuple(result):
+    return result if isinstance(result, tuple) else (result,)
+
+
+def empty_outputs(op, tensors, fill=float("nan")):
+    """One tensor per declared output, of its declared shape, as `.out` keywords."""
+    return {
+        name: torch.full(shape, fill)
+        for (name, _rule), shape in zip(SPEC_OUTPUTS[op.name], expected_output_shapes(op, tensors))
+    }
 
 
 def test_schema_matches_spec(op):
@@ -20,11 +32,14 @@ def test_schema_matches_spec(op):
     assert str(op.default._schema) == str(torch._C.parse_schema(functional))
 
 
-def test_out_overload_keyword_is_out(op):
+def test_out_overload_has_one_keyword_per_output(op):
     _, out = SPEC_SCHEMAS[op.name]
     schema = op.out._schema
     assert str(schema) == str(torch._C.parse_schema(out))
-    assert [(a.name, a.kwarg_only) for a in schema.arguments if a.is_out] == [("out", True)]
+    assert [(a.name, a.kwarg_only) for a in schema.arguments if a.is_out] == [
+        (name, True) for name, _rule in SPEC_OUTPUTS[op.name]
+    ]
+    assert len(schema.returns) == len(op.default._schema.returns) == len(SPEC_OUTPUTS[op.name])
     # ExecuTorch pairs the overloads by their arguments: they must match the functional op's.
     functional = op.default._schema
     assert [(a.name, repr(a.real_type), a.default_value) for a in schema.arguments if not a.is_out] == [
@@ -39,12 +54,11 @@ def test_opcheck_functional(op):
 
 def test_opcheck_out(op):
     tensors = make_inputs(op, seed=2)
-    out = torch.empty_like(tensors[0])
     # The aot-dispatch checks do not apply to an overload that writes into `out`.
     torch.library.opcheck(
         op.out,
         (*tensors, *other_params(op)),
-        {"out": out},
+        empty_outputs(op, tensors),
         test_utils=("test_schema", "test_autograd_registration", "test_faketensor"),
     )
 
@@ -52,10 +66,19 @@ def test_opcheck_out(op):
 def test_out_equals_functional(op):
     tensors = make_inputs(op, seed=3)
     params = other_params(op)
-    out = torch.full_like(tensors[0], float("nan"))
-    returned = op.out(*tensors, *params, out=out)
-    assert returned is out
-    torch.testing.assert_close(out, op.default(*tensors, *params))
+    outs = empty_outputs(op, tensors)
+    returned = as_tuple(op.out(*tensors, *params, **outs))
+    assert len(returned) == len(outs) and all(r is o for r, o in zip(returned, outs.values()))
+    torch.testing.assert_close(returned, as_tuple(op.default(*tensors, *params)))
+
+
+def test_out_refuses_an_output_of_another_shape(op):
+    tensors = make_inputs(op, seed=3)
+    outs = empty_outputs(op, tensors)
+    name = next(iter(outs))
+    outs[name] = torch.empty(7, 3)
+    with pytest.raises(ValueError, match=rf"\.out: {name} has shape \(7, 3\), expected"):
+        op.out(*tensors, *other_params(op), **outs)
 
 
 @pytest.mark.parametrize("domain", [(0.1, 2.0), (-3.0, 3.0)], ids=["positive", "signed"])
@@ -66,7 +89,7 @@ def test_eager_matches_float64_reference(op, domain):
     for params in ([], other_params(op)):
         got = op(*tensors, *params).numpy()
         want = REFERENCES[op.name](*(t.numpy() for t in tensors), *params)
-        assert got.dtype == np.float32 and got.shape == tensors[0].shape
+        assert got.dtype == np.float32 and got.shape == expected_output_shapes(op, tensors)[0]
         np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5, equal_nan=True)
 
 
@@ -74,9 +97,9 @@ def test_custom_op_math_is_written(op):
     if op.kind != "custom":
         pytest.skip("elementwise op: generated from the spec's expr")
     tensors = make_inputs(op, seed=5)
-    result = op(*tensors)
-    assert result.shape == tensors[0].shape
-    assert torch.isfinite(result).all()
+    result = as_tuple(op(*tensors))
+    assert [tuple(r.shape) for r in result] == expected_output_shapes(op, tensors)
+    assert all(torch.isfinite(r).all() for r in result)
 
 
 def test_torch_export_keeps_the_op(op):
@@ -91,6 +114,45 @@ def test_torch_export_keeps_the_op(op):
     targets = [n.target for n in exported.graph.nodes if n.op == "call_function"]
     assert op.default in targets
     torch.testing.assert_close(exported.module()(*tensors), op.default(*tensors, *params))
+
+
+# Shapes of several ranks; each op's later inputs broadcast (make_inputs).
+EXPORT_SHAPES = [(2, 3, 4, 5), (1, 8, 6), (3, 7)]
+
+
+@pytest.mark.parametrize("shape", EXPORT_SHAPES, ids=["x".join(map(str, s)) for s in EXPORT_SHAPES])
+def test_export_gives_the_declared_output_shapes(op, shape):
+    """The fake kernel (what torch.export traces) and the eager op both give each output
+    the shape the spec declares, as numpy computes it."""
+    params = other_params(op)
+
+    class Model(torch.nn.Module):
+        def forward(self, *tensors):
+            return op.default(*tensors, *params)
+
+    tensors = make_inputs(op, seed=9, shape=shape)
+    want = expected_output_shapes(op, tensors)
+    exported = torch.export.export(Model(), tensors)
+    [node] = [n for n in exported.graph.nodes if n.op == "call_function" and n.target == op.default]
+    assert [tuple(v.shape) for v in as_tuple(node.meta["val"])] == want
+    assert [tuple(t.shape) for t in as_tuple(op.default(*tensors, *params))] == want
+
+
+def test_inputs_that_do_not_fit_the_shape_rule_are_refused(op):
+    """Elementwise: inputs that do not broadcast; custom: a reduce dim the input lacks."""
+    rules = [rule for _name, rule in SPEC_OUTPUTS[op.name]]
+    if rules[0][0] == "broadcast" and len(op.inputs) > 1:
+        tensors = [torch.ones(2, 3)] + [torch.ones(4)] * (len(op.inputs) - 1)
+        message = "do not broadcast"
+    elif any(rule[0] == "reduce" for rule in rules):
+        _, source, dims, _keep = next(rule for rule in rules if rule[0] == "reduce")
+        rank = max(abs(d) + (d >= 0) for d in dims) - 1  # one dim fewer than the reduce needs
+        tensors = [torch.ones((2,) * rank) for _ in op.inputs]
+        message = "dim"
+    else:
+        pytest.skip("any shape fits: one input, outputs like inputs")
+    with pytest.raises(ValueError, match=message):
+        op(*tensors)
 
 
 def test_public_function_has_the_spec_defaults(op):

@@ -2,14 +2,16 @@
 """The eager CPU math of every op: the fallback, the golden values, the calibration path.
 
 Elementwise ops are generated from the spec's `expr` (the same expression the C kernel
-is generated from).  Custom ops call your code in user/.  Because the eager op computes
-the same values as the kernel, an output comparison alone never proves that the op
-package ran: that is what delegation.py is for.
+is generated from); several inputs broadcast like torch.  Custom ops call your code in
+user/.  Because the eager op computes the same values as the kernel, an output
+comparison alone never proves that the op package ran: that is what delegation.py is for.
 """
 
 from __future__ import annotations
 
 import torch
+
+from .shapes import RULES, output_shapes
 
 
 def _scalar(value: float) -> torch.Tensor:
@@ -18,23 +20,29 @@ def _scalar(value: float) -> torch.Tensor:
     return torch.tensor(float(value), dtype=torch.float32)
 
 
-def check_same_shape(op: str, *tensors: torch.Tensor) -> None:
-    # The kernel maps element i of every input to element i of the output: no broadcasting.
-    # Compared pairwise, not through a set: under torch.export the sizes are SymInts.
-    first = tensors[0]
-    for other in tensors[1:]:
-        if other.shape != first.shape:
+def check_user_result(op: str, where: str, result, expected: tuple) -> None:
+    """Your math returned what the spec declares: one tensor per output, of the declared shapes."""
+    got = result if isinstance(result, tuple) else (result,)
+    if len(expected) > 1 and not isinstance(result, tuple):
+        got = ()
+    if len(got) != len(expected) or not all(isinstance(t, torch.Tensor) for t in got):
+        kind = "a tuple" if len(expected) > 1 else "a tensor"
+        raise ValueError(f"{op}: {where} must return {len(expected)} tensor(s) ({kind}), got {type(result).__name__}")
+    for k, (t, shape) in enumerate(zip(got, expected)):
+        if tuple(t.shape) != tuple(shape):
             raise ValueError(
-                f"{op}: inputs must have the same shape, got {tuple(first.shape)} and {tuple(other.shape)}"
+                f"{op}: {where} returned output {k} of shape {tuple(t.shape)}, the spec declares {tuple(shape)}"
             )
 
 
 def mul3(input: torch.Tensor, factor: float = 3.0) -> torch.Tensor:
     """Multiplies the input by a factor."""
+    # Locals start with "_": a spec name never does, so none shadows an input or param.
+    (_shape,) = output_shapes("my_ops::mul3", RULES["mul3"], [input.shape])
     factor = _scalar(factor)
     # expr: input * factor
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression).
-    result = (input * factor)  # noqa: UP034  # fmt: skip
+    _result = (input * factor)  # noqa: UP034  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty_like(input).copy_(result)
+    return torch.empty(_shape, dtype=input.dtype, device=input.device).copy_(_result)

@@ -16,7 +16,7 @@ def mul3(input, factor=3.0):
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = (input * factor)  # noqa: UP034  # fmt: skip
-    return np.broadcast_to(value, input.shape)
+    return np.broadcast_to(value, np.broadcast_shapes(*[input.shape]))
 
 
 REFERENCES["mul3"] = mul3

@@ -19,6 +19,31 @@ SPEC_DEFAULTS = {
 }
 
 
+# Each op's outputs as the spec declares them: (name, rule), rule one of ("broadcast",),
+# ("like", input), ("reduce", input, dims, keepdim).
+SPEC_OUTPUTS = {
+    "mul3": (("out", ("broadcast",)),),
+}
+
+
+def expected_output_shapes(op, tensors):
+    """The shape of each output for these inputs, by numpy's own rules (np.broadcast_shapes,
+    and a numpy reduction), independent of the package's shapes.py."""
+    import numpy as np
+
+    by_name = {name: tuple(t.shape) for name, t in zip(op.inputs, tensors)}
+    shapes = []
+    for _name, rule in SPEC_OUTPUTS[op.name]:
+        if rule[0] == "broadcast":
+            shapes.append(tuple(np.broadcast_shapes(*by_name.values())))
+        elif rule[0] == "like":
+            shapes.append(by_name[rule[1]])
+        else:
+            _, source, dims, keepdim = rule
+            shapes.append(np.zeros(by_name[source]).sum(axis=dims, keepdims=keepdim).shape)
+    return shapes
+
+
 def other_params(op):
     """Non-default values for every param, so that a dropped param cannot go unnoticed."""
     values = []

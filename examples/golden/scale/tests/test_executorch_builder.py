@@ -29,7 +29,7 @@ from my_ops.quant import quantize
 
 import op_package_host as host
 from conftest import make_inputs
-from spec_values import SPEC_DEFAULTS, other_params
+from spec_values import SPEC_DEFAULTS, SPEC_OUTPUTS, expected_output_shapes, other_params
 
 UFIXED_8 = "QNN_DATATYPE_UFIXED_POINT_8"
 
@@ -85,6 +85,8 @@ class Recorded:
     """An op config as the builder made it, with the params in the order it added them."""
 
     def __init__(self, wrapper, params):
+        # The config points into the wrapper's tensors (their dims): keep the wrapper alive.
+        self.wrapper = wrapper
         self.config = wrapper.GetOpWrapper().GetOpConfig()
         self.params = params  # [(name, QNN data type name, value)]
 
@@ -152,7 +154,6 @@ def opdefs():
 
 def test_the_builder_accepts_every_op_as_the_xml_declares_it(lowered, builder):
     how, edge = lowered
-    declared = opdefs()
     for op, node in op_nodes(edge):
         recorded, why = builder(edge, node)
         assert recorded is not None, f"{op.qualified_name}: ExecuTorch's builder refused the node: {why}"
@@ -160,10 +161,19 @@ def test_the_builder_accepts_every_op_as_the_xml_declares_it(lowered, builder):
         assert (config["packageName"], config["typeName"]) == (PACKAGE_NAME, op.qnn_type)
         # 8-bit fixed point in and out: the quantizer's annotation reached the builder.
         assert [t.v2.dataType.name for t in config["inputTensors"]] == [UFIXED_8] * len(op.inputs)
-        assert [t.v2.dataType.name for t in config["outputTensors"]] == [UFIXED_8]
+        assert [t.v2.dataType.name for t in config["outputTensors"]] == [UFIXED_8] * len(SPEC_OUTPUTS[op.name])
+        # Every tensor of the node with the shape the spec gives it (broadcast inputs
+        # keep their own shape; each output has its rule's shape).
+        args = node.args[: len(op.inputs)]
+        assert [list(t.v2.dimensions) for t in config["inputTensors"]] == [list(a.meta["val"].shape) for a in args]
+        want = expected_output_shapes(op, [a.meta["val"] for a in args])
+        assert [tuple(t.v2.dimensions) for t in config["outputTensors"]] == want, op.qualified_name
+        declared = opdefs()[op.qnn_type]
+        assert len(declared.inputs) == len(config["inputTensors"])
+        assert declared.outputs == tuple(name for name, _rule in SPEC_OUTPUTS[op.name])
         assert [p.name for p in config["params"]] == [name for name, _, _ in op.params]
         sent = [(name, dtype) for name, dtype, _ in recorded.params]
-        op_package_xml.check_params(declared[op.qnn_type], sent)
+        op_package_xml.check_params(declared, sent)
         values = [value for _, _, value in recorded.params]
         assert values == pytest.approx(expected_params(op, how)), op.qualified_name
 

@@ -1,8 +1,8 @@
 # This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
 """The OpDef XML of the op package against the torch schemas of the ops: the same ops
 in the same order, the same tensor inputs, the same parameters with the types
-ExecuTorch sends and the spec's defaults, one 8-bit output, both 8-bit spellings,
-backend LPAI."""
+ExecuTorch sends and the spec's defaults, one 8-bit Output per declared output (named
+as in the spec), both 8-bit spellings, backend LPAI."""
 
 import xml.etree.ElementTree as ET
 
@@ -12,6 +12,7 @@ from my_ops._package import PACKAGE_NAME
 from my_ops.ops import OPS
 
 import op_package_host as host
+from spec_values import SPEC_OUTPUTS
 
 
 # What ExecuTorch's op builder sends for a param, by the Python type of its value
@@ -53,7 +54,9 @@ def test_opdef_matches_torch_schema(op):
     for element in [*inputs, *d.findall("Output")]:
         assert [t.text for t in element.findall("Datatype")] == EIGHT_BIT
         assert element.findtext("Mandatory") == "true"
-    assert len(d.findall("Output")) == len(schema.returns) == 1
+    outputs = [o.findtext("Name") for o in d.findall("Output")]
+    assert outputs == [name for name, _rule in SPEC_OUTPUTS[op.name]]
+    assert len(outputs) == len(schema.returns)
     params = d.findall("Parameter")
     assert [p.findtext("Name") for p in params] == [a.name for a in scalars] == [n for n, _, _ in op.params]
     for p, (name, _kind, default) in zip(params, op.params):

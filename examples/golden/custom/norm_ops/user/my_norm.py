@@ -3,7 +3,7 @@
 
 This is the CPU fallback and the golden reference of the kernel in
 op_package/NormOpPackage/user/MyNorm_math.c: both must compute the
-same values.  The result must have the shape of `x`.
+same values.  The result must have the shape of x.
 """
 
 import torch

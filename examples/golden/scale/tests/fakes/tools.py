@@ -296,17 +296,21 @@ OPDEF_XML = """<?xml version="1.0" encoding="UTF-8"?>
 OPDEF = """    <OpDef>
       <Name>%(name)s</Name>
       <Description><Content>fake</Content></Description>
-%(inputs)s      <Output><Name>out</Name><Mandatory>true</Mandatory><Datatype>QNN_DATATYPE_UFIXED_POINT_8</Datatype></Output>
-      <SupportedBackend>LPAI</SupportedBackend>
+%(inputs)s%(outputs)s      <SupportedBackend>LPAI</SupportedBackend>
     </OpDef>"""
 
 
 def opdef_xml(ops, package: str = PACKAGE_NAME) -> str:
-    """An OpDef XML declaring `ops` (OpInfo-like: qnn_type, inputs)."""
+    """An OpDef XML declaring `ops` (OpInfo-like: qnn_type, inputs, outputs)."""
     parts = []
     for op in ops:
         inputs = "".join(f"      <Input><Name>{name}</Name><Mandatory>true</Mandatory></Input>\n" for name in op.inputs)
-        parts.append(OPDEF % {"name": op.qnn_type, "inputs": inputs})
+        outputs = "".join(
+            f"      <Output><Name>{name}</Name><Mandatory>true</Mandatory>"
+            "<Datatype>QNN_DATATYPE_UFIXED_POINT_8</Datatype></Output>\n"
+            for name in getattr(op, "outputs", ("out",))
+        )
+        parts.append(OPDEF % {"name": op.qnn_type, "inputs": inputs, "outputs": outputs})
     return OPDEF_XML % {"package": package, "ops": "\n".join(parts)}
 
 

@@ -15,8 +15,12 @@
 
 /* A node holds what the spec allows an op (lpai_package.h). */
 #define EMU_MAX_INPUTS LPAI_MAX_INPUTS
+#define EMU_MAX_OUTPUTS LPAI_MAX_OUTPUTS
 #define EMU_MAX_PARAMS LPAI_MAX_PARAMS
 #define EMU_CANARY 0xA5u
+/* The largest temp buffer the emulator allocates; beyond it (the tests' huge shapes)
+ * it behaves as a runtime out of memory: getTempBuffer returns NULL. */
+#define EMU_TEMP_MAX ((size_t)1 << 30)
 
 struct LpaiEmuTensor {
     lpai_emu_desc d;
@@ -27,11 +31,14 @@ struct LpaiEmuTensor {
 
 struct LpaiEmuNode {
     struct LpaiEmuTensor in[EMU_MAX_INPUTS];
-    struct LpaiEmuTensor out;
+    struct LpaiEmuTensor out[EMU_MAX_OUTPUTS];
     struct LpaiEmuTensor param[EMU_MAX_PARAMS];
     uint32_t n_in, n_out, n_param;
     int drop_params;
+    int64_t temp_mode; /* LPAI_EMU_TEMP_* or a byte count */
     void *temp;
+    size_t temp_bytes;
+    int temp_called;
 };
 
 static uint32_t elem_bytes(const lpai_emu_desc *d)

@@ -60,7 +60,8 @@
 /* QNN_LPAI_CUSTOM_OP_MAX_LAYOUT_RANK; lpai_sdk.h checks the SDK agrees. */
 #define LPAI_MAX_RANK 5u
 
-/* LPAI_MAX_INPUTS and LPAI_MAX_PARAMS, the spec's limits per op, come from lpai_package.h. */
+/* LPAI_MAX_INPUTS, LPAI_MAX_OUTPUTS, LPAI_MAX_PARAMS and LPAI_ROW_MAX, the spec's limits per
+ * op, come from lpai_package.h. */
 
 /* Returned by a custom op's unwritten stub (user/<Op>_math.c): the kernel rejects the
  * node naming the file to edit, and the host test fails saying so. */
@@ -75,12 +76,14 @@ typedef enum {
     LPAI_E_OFFSET,      /* offset outside the storage range */
     LPAI_E_WIDTH,       /* element width other than 8 bits */
     LPAI_E_RANK,        /* rank above LPAI_MAX_RANK or layout rank != shape rank */
-    LPAI_E_SHAPE,       /* shapes of inputs and output differ */
+    LPAI_E_SHAPE,       /* an output's shape is not the one its shape rule gives */
     LPAI_E_LAYOUT,      /* layout order not a permutation, or unknown layout form */
     LPAI_E_TENSOR,      /* a tensor, its data or a parameter is missing */
     LPAI_E_USER,        /* user-written math of a custom op refused or is missing */
     LPAI_E_BOUNDS,      /* element count or byte extent does not fit 64 bits / ptrdiff_t */
-    LPAI_E_OVERLAP      /* two elements of the output share a byte */
+    LPAI_E_OVERLAP,     /* two elements of the output share a byte */
+    LPAI_E_SCRATCH,     /* a custom op's scratch is missing (getTempBuffer gave NULL) */
+    LPAI_E_ROW          /* a rowwise custom op's row is longer than LPAI_ROW_MAX */
 } lpai_status;
 
 /* ---- C1: scale ----------------------------------------------------------------

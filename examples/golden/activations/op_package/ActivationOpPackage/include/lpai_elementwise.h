@@ -36,8 +36,29 @@
 #define LPAI_NOINLINE
 #endif
 
-/* The inputs and the one output. */
+/* The inputs and the one output of an elementwise op. */
 #define LPAI_MAX_OPERANDS (LPAI_MAX_INPUTS + 1u)
+
+/* ---- Broadcasting (numpy rules), as a view -----------------------------------------
+ * An input of an elementwise op may have fewer dimensions than the output, or a 1
+ * where the output has more: torch then repeats it. Here that input gets a view of
+ * the output's logical shape whose broadcast dimensions step 0 bytes; every walk and
+ * loop below then reads it like any other operand, in any layout, with no copy. The
+ * missing leading dimensions go first in its memory order (slowest), the others keep
+ * the input's own layoutOrder. The caller has checked that the shapes broadcast. */
+static inline void lpai_view_broadcast(const lpai_view *in, const lpai_view *out, lpai_view *bv)
+{
+    const uint32_t lead = out->rank - in->rank; /* missing leading dimensions */
+    bv->rank = out->rank;
+    bv->data = in->data;
+    for (uint32_t d = 0; d < out->rank; ++d) {
+        bv->dims[d] = out->dims[d];
+        /* The missing leading dimensions step 0, and go first in the memory order. */
+        bv->order[d] = (uint8_t)(d < lead ? d : lead + in->order[d - lead]);
+        /* A dimension of 1 stretched to more steps 0: the same element every time. */
+        bv->stride[d] = (d < lead || in->dims[d - lead] != out->dims[d]) ? 0u : in->stride[d - lead];
+    }
+}
 
 typedef struct {
     uint32_t nops;                                /* operands: inputs, then the output */
@@ -109,6 +130,19 @@ static inline void lpai_walk_plan(lpai_walk *w, const lpai_view *const *views, u
         return; /* one run in every operand: no order is better (saves small tensors a plan each) */
     }
     for (uint32_t k = 1; k < nops; ++k) {
+        /* A layout order already tried gives the same plan (a broadcast input in the
+         * layout of the others, or equal layouts): skip it, small tensors pay for
+         * every plan. */
+        int tried = 0;
+        for (uint32_t j = 0; j < k && !tried; ++j) {
+            tried = 1;
+            for (uint32_t i = 0; i < views[k]->rank; ++i) {
+                tried &= views[j]->order[i] == views[k]->order[i];
+            }
+        }
+        if (tried) {
+            continue;
+        }
         lpai_walk cand;
         lpai_walk_plan_from(&cand, views, nops, k);
         if (cand.n[cand.ndim - 1u] > w->n[w->ndim - 1u]) {
@@ -214,6 +248,13 @@ static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *i
  * binary op). */
 typedef float (*lpai_unary_fn)(float a, const float *params);
 typedef float (*lpai_binary_fn)(float a, float b, const float *params);
+typedef float (*lpai_ternary_fn)(float a, float b, float c, const float *params);
+typedef float (*lpai_quaternary_fn)(float a, float b, float c, float d, const float *params);
+/* The math of an op with 1 to 4 inputs travels as four function pointers, the one of
+ * its input count set and the others NULL, each a separate argument of the
+ * always-inlined loops below: a constant there, so the math is inlined and the loop
+ * vectorises. (In a struct, gcc -O2 kept an indirect call per element: 5 times the
+ * instructions of add_scaled, qnn-op-template/bench/.) */
 
 #define LPAI_BLOCK 128u
 #define LPAI_LANES 8u
@@ -268,9 +309,13 @@ static inline lpai_dequant_u8 lpai_dequant_u8_from(const lpai_quant *q)
 }
 
 #define LPAI_DEQ(d, byte) ((d).scale * (float)((int32_t)(uint8_t)((uint32_t)(byte) + (d).add) + (d).lo))
-#define LPAI_ONE(j)        \
-    lpai_requant_u8_store( \
-        nin == 1u ? f1(LPAI_DEQ(d0, r0[j]), params) : f2(LPAI_DEQ(d0, r0[j]), LPAI_DEQ(d1, r1[j]), params), &r)
+#define LPAI_ONE(j)                                                                                                   \
+    lpai_requant_u8_store(                                                                                            \
+        nin == 1u   ? f1(LPAI_DEQ(d0, r0[j]), params)                                                                 \
+        : nin == 2u ? f2(LPAI_DEQ(d0, r0[j]), LPAI_DEQ(d1, r1[j]), params)                                            \
+        : nin == 3u ? f3(LPAI_DEQ(d0, r0[j]), LPAI_DEQ(d1, r1[j]), LPAI_DEQ(d2, r2[j]), params)                       \
+                    : f4(LPAI_DEQ(d0, r0[j]), LPAI_DEQ(d1, r1[j]), LPAI_DEQ(d2, r2[j]), LPAI_DEQ(d3, r3[j]), params), \
+        &r)
 
 /* n contiguous bytes. A call to memcpy costs about 20 instructions, most of a
  * row of 28 (the padded rows of qnn-op-template/bench/): below 64 bytes the run is copied as two or
@@ -308,6 +353,16 @@ static LPAI_ALWAYS_INLINE void lpai_copy_in(uint8_t *dst, const uint8_t *src, ui
 {
     if (step == 1) {
         lpai_copy_run(dst, src, n);
+        return;
+    }
+    if (step == 0) {
+        /* A broadcast input: one byte repeated. A loop, not memset: with a memset here
+         * gcc -O2 stopped vectorising the block math of the in-place path (4.8 times
+         * the instructions of add_scaled, qnn-op-template/bench/). */
+        const uint8_t v = *src;
+        for (uint32_t j = 0; j < n; ++j) {
+            dst[j] = v;
+        }
         return;
     }
     /* Byte stores through a volatile pointer: gcc would otherwise merge the eight
@@ -371,12 +426,18 @@ static LPAI_ALWAYS_INLINE uint32_t lpai_lanes(uint32_t m)
  * which gcc -O2 and clang vectorise; no lane is wasted on more than half a tail. */
 static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *const *rows, uint32_t mv, uint8_t *out,
                                                   const lpai_dequant_u8 *dq, lpai_unary_fn f1, lpai_binary_fn f2,
-                                                  const float *params, const lpai_requant_u8 *rq)
+                                                  lpai_ternary_fn f3, lpai_quaternary_fn f4, const float *params,
+                                                  const lpai_requant_u8 *rq)
 {
+    /* Inputs past nin alias the first one and are never read (nin is a constant). */
     const uint8_t *r0 = rows[0];
-    const uint8_t *r1 = rows[nin - 1u];
+    const uint8_t *r1 = rows[nin > 1u ? 1u : 0u];
+    const uint8_t *r2 = rows[nin > 2u ? 2u : 0u];
+    const uint8_t *r3 = rows[nin > 3u ? 3u : 0u];
     const lpai_dequant_u8 d0 = dq[0];
-    const lpai_dequant_u8 d1 = dq[nin - 1u];
+    const lpai_dequant_u8 d1 = dq[nin > 1u ? 1u : 0u];
+    const lpai_dequant_u8 d2 = dq[nin > 2u ? 2u : 0u];
+    const lpai_dequant_u8 d3 = dq[nin > 3u ? 3u : 0u];
     const lpai_requant_u8 r = *rq; /* local copies: registers, no aliasing with out[] */
 #define LPAI_LANES_LOOP(count)               \
     for (uint32_t j = 0; j < (count); ++j) { \
@@ -405,8 +466,9 @@ static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *c
  * the general loop without its full-block and row-remainder logic. ptr/steps:
  * inputs, then the output. */
 static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t nin, const lpai_dequant_u8 *dq,
-                                                   lpai_unary_fn f1, lpai_binary_fn f2, const float *params,
-                                                   const lpai_requant *rq, uint8_t *const *data)
+                                                   lpai_unary_fn f1, lpai_binary_fn f2, lpai_ternary_fn f3,
+                                                   lpai_quaternary_fn f4, const float *params, const lpai_requant *rq,
+                                                   uint8_t *const *data)
 {
     const uint32_t last = w->ndim - 1u;
     const uint64_t n = w->n[last];
@@ -429,12 +491,12 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
     uint32_t seg_len[LPAI_BLOCK];
     uint32_t fill = 0u;
     uint32_t nseg = 0u;
-#define LPAI_FLUSH_BLOCK()                                                      \
-    do {                                                                        \
-        lpai_block_math_u8(nin, rows, LPAI_BLOCK, out, dq, f1, f2, params, &r); \
-        for (uint32_t g = 0, at = 0; g < nseg; at += seg_len[g], ++g) {         \
-            lpai_copy_out(seg_dst[g], out + at, seg_len[g], ostep);             \
-        }                                                                       \
+#define LPAI_FLUSH_BLOCK()                                                              \
+    do {                                                                                \
+        lpai_block_math_u8(nin, rows, LPAI_BLOCK, out, dq, f1, f2, f3, f4, params, &r); \
+        for (uint32_t g = 0, at = 0; g < nseg; at += seg_len[g], ++g) {                 \
+            lpai_copy_out(seg_dst[g], out + at, seg_len[g], ostep);                     \
+        }                                                                               \
     } while (0)
     for (uint32_t k = 0; k < nin; ++k) {
         rows[k] = buf[k];
@@ -503,7 +565,7 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
                         rows[k] = buf[k];
                     }
                 }
-                lpai_block_math_u8(nin, rows, LPAI_BLOCK, out, dq, f1, f2, params, &r);
+                lpai_block_math_u8(nin, rows, LPAI_BLOCK, out, dq, f1, f2, f3, f4, params, &r);
                 lpai_copy_out(ptr[nin] + (ptrdiff_t)j * ostep, out, LPAI_BLOCK, ostep);
             }
             while (j < n) {
@@ -532,10 +594,12 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
     if (fill > 0u) {
         const uint32_t mv = lpai_lanes(fill);
         for (uint32_t k = 0; k < nin; ++k) {
-            memset(buf[k] + fill, 0, mv - fill); /* lanes past the end compute something harmless */
+            if (mv > fill) { /* a call saved when the tail fills its lanes (small tensors) */
+                memset(buf[k] + fill, 0, mv - fill); /* lanes past the end compute something harmless */
+            }
             rows[k] = buf[k];
         }
-        lpai_block_math_u8(nin, rows, mv, out, dq, f1, f2, params, &r);
+        lpai_block_math_u8(nin, rows, mv, out, dq, f1, f2, f3, f4, params, &r);
         for (uint32_t g = 0, at = 0; g < nseg; at += seg_len[g], ++g) {
             lpai_copy_out(seg_dst[g], out + at, seg_len[g], ostep);
         }
@@ -668,9 +732,13 @@ static inline void lpai_reference_map(const lpai_view *const *ins, const lpai_qu
     for (uint64_t e = 0; e < count; ++e) {
         float values[LPAI_MAX_OPERANDS];
         for (uint32_t k = 0; k < nin; ++k) {
+            /* Broadcasting from the definition: input dimension d is output dimension
+             * d + (output rank - input rank), and a dimension of 1 is always index 0. */
+            const uint32_t lead = out->rank - ins[k]->rank;
             uint64_t off = 0;
             for (uint32_t d = 0; d < ins[k]->rank; ++d) {
-                off += coord[d] * ins[k]->stride[d];
+                const uint64_t at = ins[k]->dims[d] == 1u ? 0u : coord[lead + d];
+                off += at * ins[k]->stride[d];
             }
             const uint32_t stored = lpai_load_stored(ins[k]->data + off, qin[k]->bits);
             values[k] = qin[k]->scale * (float)lpai_code_from_stored(stored, qin[k]);

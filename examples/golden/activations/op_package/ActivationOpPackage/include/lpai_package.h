@@ -23,7 +23,16 @@
 #define LPAI_PACKAGE_ISLAND_LIBRARY_NAME "libLpaiOpPackageIsland.so"
 
 /* The spec's limits per op: the C arrays are sized by them. */
-#define LPAI_MAX_INPUTS 2u
+#define LPAI_MAX_INPUTS 4u
+#define LPAI_MAX_OUTPUTS 4u
 #define LPAI_MAX_PARAMS 8u
+
+/* The longest row (last dimension, in elements) a `rowwise: true` custom op accepts:
+ * the kernel dequantizes one row of every input and output into a buffer on its own
+ * stack instead of asking the runtime for scratch (getTempBuffer, whose behaviour on
+ * the device is not public). The buffer holds (inputs + outputs) x LPAI_ROW_MAX
+ * floats: 2 KiB for one input and one output, 8 KiB at the spec's limits. A longer
+ * row is refused at run time, with this name in the reason. */
+#define LPAI_ROW_MAX 256u
 
 #endif /* LPAI_PACKAGE_H */

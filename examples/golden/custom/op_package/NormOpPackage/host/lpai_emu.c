@@ -28,17 +28,22 @@ extern int lpai_host_use_reference;
 extern const char *lpai_host_last_path;
 extern const char *lpai_host_last_reject;
 extern int lpai_host_quiet;
+extern uint64_t lpai_host_last_scratch;
 
-static struct LpaiEmuNode g_node;
+/* temp_mode starts as after lpai_emu_reset. */
+static struct LpaiEmuNode g_node = {.temp_mode = LPAI_EMU_TEMP_ASKED};
 
 static void free_node(void)
 {
     for (uint32_t k = 0; k < EMU_MAX_INPUTS; ++k) {
         free(g_node.in[k].buf);
     }
-    free(g_node.out.buf);
+    for (uint32_t j = 0; j < EMU_MAX_OUTPUTS; ++j) {
+        free(g_node.out[j].buf);
+    }
     free(g_node.temp);
     memset(&g_node, 0, sizeof g_node);
+    g_node.temp_mode = LPAI_EMU_TEMP_ASKED;
 }
 
 void lpai_emu_reset(void)
@@ -73,15 +78,14 @@ int32_t lpai_emu_add_input(const lpai_emu_desc *d, const uint8_t *codes)
 
 int32_t lpai_emu_add_output(const lpai_emu_desc *d)
 {
-    if (!d || g_node.n_out >= 1u) {
+    if (!d || g_node.n_out >= EMU_MAX_OUTPUTS) {
         return LPAI_EMU_E_ARG;
     }
-    const int32_t rc = alloc_tensor(&g_node.out, d);
+    const int32_t rc = alloc_tensor(&g_node.out[g_node.n_out], d);
     if (rc != 0) {
         return rc;
     }
-    g_node.n_out = 1u;
-    return 0;
+    return (int32_t)g_node.n_out++;
 }
 
 static int32_t add_param(const void *value, size_t size, int32_t report_type)
@@ -112,6 +116,31 @@ int32_t lpai_emu_add_param_u32(uint32_t value)
 void lpai_emu_drop_params(int32_t drop)
 {
     g_node.drop_params = drop;
+}
+
+void lpai_emu_temp(int64_t bytes)
+{
+    g_node.temp_mode = bytes;
+}
+
+uint64_t lpai_emu_temp_served(void)
+{
+    return g_node.temp ? (uint64_t)g_node.temp_bytes : 0u;
+}
+
+uint64_t lpai_emu_last_scratch(void)
+{
+    return lpai_host_last_scratch;
+}
+
+int32_t lpai_emu_temp_called(void)
+{
+    return g_node.temp_called;
+}
+
+uint32_t lpai_emu_row_max(void)
+{
+    return LPAI_ROW_MAX;
 }
 
 int32_t lpai_emu_int_scale(float scale, int32_t shift, int32_t *iscale)
@@ -167,25 +196,31 @@ static void fake_tensor(Qnn_Tensor_t *q, uint32_t *dims, const lpai_emu_desc *d)
 
 /* The runtime sizes the temp buffer with the op's getTempBufferSize (host library);
  * an inference-only build has none, so the emulator falls back to the formula the
- * custom ops document: one float per element for every input and the output. */
+ * custom ops document: one float per element of every input and every output. */
 static size_t temp_size(QnnOpPackage_OperationInfo_t op)
 {
-    const uint64_t n = g_node.n_out ? count_of(&g_node.out.d) : 0u;
-    size_t bytes = (size_t)n * (g_node.n_in + 1u) * sizeof(float);
+    uint64_t n = 0u;
+    for (uint32_t k = 0; k < g_node.n_in + g_node.n_out; ++k) {
+        const uint64_t c = count_of(k < g_node.n_in ? &g_node.in[k].d : &g_node.out[k - g_node.n_in].d);
+        n = (c > UINT64_MAX / 8u - n) ? UINT64_MAX / 8u : n + c; /* saturates: no wrap to a small size */
+    }
+    size_t bytes = n > (uint64_t)(SIZE_MAX / sizeof(float)) ? SIZE_MAX : (size_t)n * sizeof(float);
 #if !defined(LPAI_INFERENCE_ONLY)
     if (op->getTempBufferSize && g_node.n_out) {
         Qnn_Tensor_t ins[EMU_MAX_INPUTS];
-        Qnn_Tensor_t outs[1];
-        uint32_t dims[EMU_MAX_INPUTS + 1u][LPAI_EMU_MAX_DIMS];
+        Qnn_Tensor_t outs[EMU_MAX_OUTPUTS];
+        uint32_t dims[EMU_MAX_INPUTS + EMU_MAX_OUTPUTS][LPAI_EMU_MAX_DIMS];
         for (uint32_t k = 0; k < g_node.n_in; ++k) {
             fake_tensor(&ins[k], dims[k], &g_node.in[k].d);
         }
-        fake_tensor(&outs[0], dims[EMU_MAX_INPUTS], &g_node.out.d);
+        for (uint32_t j = 0; j < g_node.n_out; ++j) {
+            fake_tensor(&outs[j], dims[EMU_MAX_INPUTS + j], &g_node.out[j].d);
+        }
         Qnn_OpConfig_t cfg;
         memset(&cfg, 0, sizeof cfg);
         cfg.v1.numOfInputs = g_node.n_in;
         cfg.v1.inputTensors = ins;
-        cfg.v1.numOfOutputs = 1u;
+        cfg.v1.numOfOutputs = g_node.n_out;
         cfg.v1.outputTensors = outs;
         size_t asked = 0;
         if (op->getTempBufferSize(cfg, &asked) == QNN_SUCCESS) {
@@ -202,6 +237,8 @@ int32_t lpai_emu_execute(const char *op_type, int32_t reference)
 {
     QnnOpPackage_Interface_t itf;
     const QnnOpPackage_Info_t *info = NULL;
+    /* Before init, which copies the table: an infrastructure without getTempBuffer. */
+    g_infra.getTempBuffer = g_node.temp_mode == LPAI_EMU_TEMP_NO_CALL ? NULL : emu_temp;
     int32_t rc = open_package(&itf, &info);
     if (rc != 0) {
         return rc;
@@ -212,9 +249,20 @@ int32_t lpai_emu_execute(const char *op_type, int32_t reference)
         return LPAI_EMU_E_NO_OP;
     }
     free(g_node.temp);
-    /* Exactly the size asked for, so ASan sees any overrun. */
-    const size_t bytes = temp_size(op);
-    g_node.temp = malloc(bytes ? bytes : 1u);
+    g_node.temp = NULL;
+    g_node.temp_bytes = 0u;
+    g_node.temp_called = 0;
+    lpai_host_last_scratch = 0u;
+    if (g_node.temp_mode >= 0 || g_node.temp_mode == LPAI_EMU_TEMP_ASKED) {
+        /* Exactly the size asked for (or given), so ASan sees any overrun. Beyond
+         * EMU_TEMP_MAX (the tests' huge shapes) the emulator behaves as a runtime out
+         * of memory: getTempBuffer returns NULL. */
+        const size_t bytes = g_node.temp_mode >= 0 ? (size_t)g_node.temp_mode : temp_size(op);
+        if (bytes <= EMU_TEMP_MAX) {
+            g_node.temp = malloc(bytes ? bytes : 1u);
+            g_node.temp_bytes = bytes;
+        }
+    }
     lpai_host_use_reference = (reference >= 0 && reference <= 3) ? reference : 1;
     lpai_host_last_path = NULL;
     lpai_host_last_reject = NULL;
@@ -224,12 +272,53 @@ int32_t lpai_emu_execute(const char *op_type, int32_t reference)
     return rc;
 }
 
+static QnnOpPackage_Interface_t g_direct_itf;
+
+void *lpai_emu_direct_begin(void)
+{
+    const QnnOpPackage_Info_t *info = NULL;
+    g_infra.getTempBuffer = g_node.temp_mode == LPAI_EMU_TEMP_NO_CALL ? NULL : emu_temp;
+    if (open_package(&g_direct_itf, &info) != 0) {
+        return NULL;
+    }
+    free(g_node.temp);
+    g_node.temp = NULL;
+    g_node.temp_bytes = 0u;
+    g_node.temp_called = 0;
+    lpai_host_last_scratch = 0u;
+    lpai_host_last_reject = NULL;
+    lpai_host_last_path = NULL;
+    if (g_node.temp_mode >= 0 || g_node.temp_mode == LPAI_EMU_TEMP_ASKED) {
+        QnnLpaiOpPackage_OperationInfo_t none;
+        memset(&none, 0, sizeof none); /* no getTempBufferSize: the formula */
+        const size_t bytes = g_node.temp_mode >= 0 ? (size_t)g_node.temp_mode : temp_size(&none);
+        if (bytes <= EMU_TEMP_MAX) {
+            g_node.temp = malloc(bytes ? bytes : 1u);
+            g_node.temp_bytes = bytes;
+        }
+    }
+    return &g_node;
+}
+
+void lpai_emu_direct_end(void)
+{
+    if (g_direct_itf.v1_4.terminate) {
+        g_direct_itf.v1_4.terminate();
+    }
+    memset(&g_direct_itf, 0, sizeof g_direct_itf);
+}
+
 int32_t lpai_emu_read_output(uint8_t *codes)
 {
-    if (!g_node.n_out || !codes) {
+    return lpai_emu_read_output_k(0u, codes);
+}
+
+int32_t lpai_emu_read_output_k(uint32_t k, uint8_t *codes)
+{
+    if (k >= g_node.n_out || !codes) {
         return LPAI_EMU_E_ARG;
     }
-    const struct LpaiEmuTensor *t = &g_node.out;
+    const struct LpaiEmuTensor *t = &g_node.out[k];
     const uint64_t n = count_of(&t->d);
     for (uint64_t e = 0; e < n; ++e) {
         /* stored byte -> torch q: the inverse of the input mapping. */
@@ -240,17 +329,18 @@ int32_t lpai_emu_read_output(uint8_t *codes)
 
 int32_t lpai_emu_output_untouched(void)
 {
-    for (size_t i = 0; i < g_node.out.bytes; ++i) {
-        if (g_node.out.buf[i] != EMU_CANARY) {
-            return 0;
+    for (uint32_t j = 0; j < g_node.n_out; ++j) {
+        for (size_t i = 0; i < g_node.out[j].bytes; ++i) {
+            if (g_node.out[j].buf[i] != EMU_CANARY) {
+                return 0;
+            }
         }
     }
     return 1;
 }
 
-int32_t lpai_emu_padding_untouched(void)
+static int32_t padding_untouched(const struct LpaiEmuTensor *t)
 {
-    const struct LpaiEmuTensor *t = &g_node.out;
     uint8_t *is_elem = (uint8_t *)calloc(t->bytes, 1u);
     if (!is_elem) {
         return 0;
@@ -269,6 +359,15 @@ int32_t lpai_emu_padding_untouched(void)
         }
     }
     free(is_elem);
+    return ok;
+}
+
+int32_t lpai_emu_padding_untouched(void)
+{
+    int32_t ok = 1;
+    for (uint32_t j = 0; j < g_node.n_out; ++j) {
+        ok = ok && padding_untouched(&g_node.out[j]);
+    }
     return ok;
 }
 
@@ -314,14 +413,15 @@ int64_t lpai_emu_register(void)
     return rc;
 }
 
-int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_inputs, const uint32_t *types,
-                          const uint32_t *ranks, const uint32_t *dims, uint32_t n_params,
+int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_inputs, uint32_t n_outputs,
+                          const uint32_t *types, const uint32_t *ranks, const uint32_t *dims, uint32_t n_params,
                           const char *const *param_names, const uint32_t *param_types)
 {
 #if defined(LPAI_INFERENCE_ONLY)
     (void)package;
     (void)op_type;
     (void)n_inputs;
+    (void)n_outputs;
     (void)types;
     (void)ranks;
     (void)dims;
@@ -330,7 +430,7 @@ int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_i
     (void)param_types;
     return LPAI_EMU_E_PACKAGE; /* the DSP build has no validateOpConfig */
 #else
-    if (n_inputs > EMU_MAX_INPUTS || n_params > EMU_MAX_PARAMS) {
+    if (n_inputs > EMU_MAX_INPUTS || n_outputs > EMU_MAX_OUTPUTS || n_params > EMU_MAX_PARAMS) {
         return LPAI_EMU_E_ARG;
     }
     QnnOpPackage_Interface_t itf;
@@ -338,9 +438,9 @@ int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_i
     if (open_package(&itf, &info) != 0) {
         return LPAI_EMU_E_PACKAGE;
     }
-    Qnn_Tensor_t tensors[EMU_MAX_INPUTS + 1u];
-    uint32_t dim_copy[EMU_MAX_INPUTS + 1u][LPAI_EMU_MAX_DIMS];
-    for (uint32_t k = 0; k <= n_inputs; ++k) {
+    Qnn_Tensor_t tensors[EMU_MAX_INPUTS + EMU_MAX_OUTPUTS];
+    uint32_t dim_copy[EMU_MAX_INPUTS + EMU_MAX_OUTPUTS][LPAI_EMU_MAX_DIMS];
+    for (uint32_t k = 0; k < n_inputs + n_outputs; ++k) {
         memset(&tensors[k], 0, sizeof tensors[k]);
         tensors[k].v1.dataType = (Qnn_DataType_t)types[k];
         tensors[k].v1.rank = ranks[k];
@@ -363,7 +463,7 @@ int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_i
     cfg.v1.params = params;
     cfg.v1.numOfInputs = n_inputs;
     cfg.v1.inputTensors = tensors;
-    cfg.v1.numOfOutputs = 1u;
+    cfg.v1.numOfOutputs = n_outputs;
     cfg.v1.outputTensors = &tensors[n_inputs];
     const int64_t rc = itf.v1_4.validateOpConfig ? (int64_t)itf.v1_4.validateOpConfig(cfg) : LPAI_EMU_E_PACKAGE;
     itf.v1_4.terminate();

@@ -61,11 +61,29 @@ typedef struct {
 LPAI_EMU_API void lpai_emu_reset(void);
 /* Adds the next input; codes are torch codes in logical row-major order (8-bit). */
 LPAI_EMU_API int32_t lpai_emu_add_input(const lpai_emu_desc *d, const uint8_t *codes);
+/* Adds the next output (up to 4, in the op's order). */
 LPAI_EMU_API int32_t lpai_emu_add_output(const lpai_emu_desc *d);
 LPAI_EMU_API int32_t lpai_emu_add_param_f32(float value);
 LPAI_EMU_API int32_t lpai_emu_add_param_u32(uint32_t value); /* int and bool params */
 /* Withholds getParamTensor / getTempBuffer, to see a kernel refuse cleanly. */
 LPAI_EMU_API void lpai_emu_drop_params(int32_t drop);
+/* The scratch getTempBuffer serves on the next execute: LPAI_EMU_TEMP_ASKED (the
+ * default, exactly the bytes the op's getTempBufferSize asks for, so ASan sees any
+ * overrun), LPAI_EMU_TEMP_NULL (getTempBuffer returns NULL), LPAI_EMU_TEMP_NO_CALL
+ * (the infrastructure has no getTempBuffer), or a byte count >= 0 to serve exactly
+ * that many bytes. Reset by lpai_emu_reset. */
+#define LPAI_EMU_TEMP_ASKED (-1)
+#define LPAI_EMU_TEMP_NULL (-2)
+#define LPAI_EMU_TEMP_NO_CALL (-3)
+LPAI_EMU_API void lpai_emu_temp(int64_t bytes);
+/* Bytes of the temp buffer the last execute was given (0 for none), and the bytes of
+ * scratch the kernel used (temp buffer or, rowwise, its stack buffer). */
+LPAI_EMU_API uint64_t lpai_emu_temp_served(void);
+LPAI_EMU_API uint64_t lpai_emu_last_scratch(void);
+/* 1 when the kernel called getTempBuffer during the last execute. */
+LPAI_EMU_API int32_t lpai_emu_temp_called(void);
+/* LPAI_ROW_MAX as built: the longest row a rowwise custom op accepts. */
+LPAI_EMU_API uint32_t lpai_emu_row_max(void);
 
 /* Runs executeOp of op_type on the current node. `reference` picks the path:
  * LPAI_EMU_PATH_AUTO (0, the kernel chooses), LPAI_EMU_PATH_REFERENCE (1, any other
@@ -78,16 +96,26 @@ LPAI_EMU_API void lpai_emu_drop_params(int32_t drop);
 #define LPAI_EMU_PATH_TABLE 3
 LPAI_EMU_API int32_t lpai_emu_execute(const char *op_type, int32_t reference);
 
-/* Reads output 0 back as torch codes in logical row-major order. */
+/* Reads output 0 (lpai_emu_read_output_k: output k) back as torch codes in logical
+ * row-major order. */
 LPAI_EMU_API int32_t lpai_emu_read_output(uint8_t *codes);
-/* 1 when no byte of output 0's buffer changed (padding included). */
+LPAI_EMU_API int32_t lpai_emu_read_output_k(uint32_t k, uint8_t *codes);
+/* 1 when no byte of any output's buffer changed (padding included). */
 LPAI_EMU_API int32_t lpai_emu_output_untouched(void);
-/* 1 when the bytes between output 0's elements (padding) are unchanged. */
+/* 1 when the bytes between every output's elements (padding) are unchanged. */
 LPAI_EMU_API int32_t lpai_emu_padding_untouched(void);
 LPAI_EMU_API const char *lpai_emu_last_reject(void);
 /* Silences the package's stderr diagnostics (the reasons stay readable above). */
 LPAI_EMU_API void lpai_emu_quiet(int32_t quiet);
 LPAI_EMU_API const char *lpai_emu_last_path(void);
+
+/* For the C suite's tests of the drivers themselves (lpai_drivers.h) on a node of no op
+ * of the package: opens the package (its init stores the infrastructure the drivers
+ * read), serves the temp buffer as lpai_emu_temp says (the asked size is the
+ * documented formula: 4 bytes per element of every input and output) and returns
+ * the node. lpai_emu_direct_end closes the package. */
+LPAI_EMU_API void *lpai_emu_direct_begin(void);
+LPAI_EMU_API void lpai_emu_direct_end(void);
 
 /* The integer form the emulator serves for `scale` at `shift` (exact or error). */
 LPAI_EMU_API int32_t lpai_emu_int_scale(float scale, int32_t shift, int32_t *iscale);
@@ -98,10 +126,10 @@ LPAI_EMU_API int32_t lpai_emu_int_scale(float scale, int32_t shift, int32_t *isc
 LPAI_EMU_API int64_t lpai_emu_register(void);
 
 /* Host validateOpConfig on a synthetic node. types/ranks/dims: inputs, then the
- * output; dims is (n_inputs + 1) rows of LPAI_EMU_MAX_DIMS; param_types: the
+ * outputs; dims is (n_inputs + n_outputs) rows of LPAI_EMU_MAX_DIMS; param_types: the
  * Qnn_DataType_t of each scalar parameter. Returns the
  * Qnn_ErrorHandle_t (0 = accepted); the reason is on stderr. Host library only. */
-LPAI_EMU_API int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_inputs,
+LPAI_EMU_API int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_inputs, uint32_t n_outputs,
                                        const uint32_t *types, const uint32_t *ranks, const uint32_t *dims,
                                        uint32_t n_params, const char *const *param_names, const uint32_t *param_types);
 

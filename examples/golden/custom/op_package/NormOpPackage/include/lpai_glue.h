@@ -15,6 +15,7 @@
 
 #include "lpai_sdk.h"
 #include "lpai_conventions.h"
+#include "lpai_shapes.h"
 
 /* The package's infrastructure, stored by the package init function (src/<Package>Interface.c). */
 extern QnnLpaiOpPackage_GlobalInfrastructure_t lpai_pkg_infra;
@@ -45,7 +46,7 @@ static inline const char *lpai_status_text(lpai_status st)
     case LPAI_E_RANK:
         return "rank above the maximum, or layout rank differs from shape rank";
     case LPAI_E_SHAPE:
-        return "input and output shapes differ";
+        return "input and output shapes differ from the op's shape rule (broadcast, like or reduce)";
     case LPAI_E_LAYOUT:
         return "layout form is not FLAT or layoutOrder is not a permutation";
     case LPAI_E_TENSOR:
@@ -56,6 +57,10 @@ static inline const char *lpai_status_text(lpai_status st)
         return "element count or byte extent overflows 64 bits";
     case LPAI_E_OVERLAP:
         return "output layout has overlapping elements";
+    case LPAI_E_SCRATCH:
+        return "no scratch for the custom op: getTempBuffer returned NULL (rowwise: true needs none)";
+    case LPAI_E_ROW:
+        return "row (last dimension) longer than LPAI_ROW_MAX elements for a rowwise op";
     }
     return "unknown";
 }
@@ -74,6 +79,10 @@ static inline int32_t lpai_reject(const char *op, lpai_status st, const char *de
     case LPAI_E_WIDTH:
     case LPAI_E_LAYOUT:
         return (int32_t)LPAI_CUSTOM_OP_NOT_SUPPORTED;
+    case LPAI_E_ROW:
+        return (int32_t)LPAI_CUSTOM_OP_NOT_SUPPORTED;
+    case LPAI_E_SCRATCH:
+        return (int32_t)LPAI_CUSTOM_OP_MEMORY;
     case LPAI_E_TENSOR:
     case LPAI_E_USER:
         return (int32_t)LPAI_CUSTOM_OP_FAIL;
@@ -196,14 +205,71 @@ static inline lpai_status lpai_glue_io(QnnLpai_CustomOpTensor_t t, lpai_io *io)
     return lpai_view_init(&io->view, rank, dims, layout.layoutOrder, strides, data);
 }
 
-/* All inputs and the output of an elementwise op have one logical shape. */
-static inline lpai_status lpai_glue_same_shape(const lpai_view *a, const lpai_view *b)
+/* The shape of every output is the one its rule gives from the inputs (lpai_shapes.h):
+ * the broadcast of the inputs for an elementwise op, the spec's rules for a custom op. */
+static inline int lpai_same_shape(const lpai_view *a, const lpai_view *b)
 {
     if (a->rank != b->rank) {
-        return LPAI_E_SHAPE;
+        return 0;
     }
-    for (uint32_t i = 0; i < a->rank; ++i) {
-        if (a->dims[i] != b->dims[i]) {
+    for (uint32_t d = 0; d < a->rank; ++d) {
+        if (a->dims[d] != b->dims[d]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static inline lpai_status lpai_glue_shapes(const lpai_io *in, uint32_t nin, const lpai_io *out, uint32_t nout,
+                                           const lpai_shape_rule *rules)
+{
+    if (nout == 1u && rules[0].kind == LPAI_SHAPE_BROADCAST) {
+        /* Elementwise ops, decided on the views in a few instructions (small tensors
+         * pay for every one): numpy's rules against the output directly, the same
+         * rules as lpai_rule_dims (validateOp), which the host tests hold together.
+         * Every input dimension (aligned on the last) is the output's or 1, and every
+         * output dimension other than 1 comes from some input. */
+        const lpai_view *o = &out[0].view;
+        uint32_t same = 1u; /* the common case first: every input in the output's shape */
+        for (uint32_t k = 0; k < nin; ++k) {
+            same &= (uint32_t)lpai_same_shape(&in[k].view, o);
+        }
+        if (same) {
+            return LPAI_OK;
+        }
+        uint32_t from_input[LPAI_MAX_RANK] = {0u};
+        for (uint32_t k = 0; k < nin; ++k) {
+            const lpai_view *v = &in[k].view;
+            if (v->rank > o->rank) {
+                return LPAI_E_SHAPE;
+            }
+            const uint32_t lead = o->rank - v->rank;
+            for (uint32_t d = 0; d < v->rank; ++d) {
+                if (v->dims[d] == o->dims[lead + d]) {
+                    from_input[lead + d] = 1u;
+                } else if (v->dims[d] != 1u) {
+                    return LPAI_E_SHAPE;
+                }
+            }
+        }
+        for (uint32_t d = 0; d < o->rank; ++d) {
+            if (!from_input[d] && o->dims[d] != 1u) {
+                return LPAI_E_SHAPE;
+            }
+        }
+        return LPAI_OK;
+    }
+    uint32_t ranks[LPAI_MAX_INPUTS];
+    uint32_t dims[LPAI_MAX_INPUTS][LPAI_MAX_RANK];
+    for (uint32_t k = 0; k < nin; ++k) {
+        ranks[k] = in[k].view.rank;
+        for (uint32_t d = 0; d < LPAI_MAX_RANK; ++d) {
+            dims[k][d] = in[k].view.dims[d];
+        }
+    }
+    for (uint32_t j = 0; j < nout; ++j) {
+        if (!lpai_rule_matches(&rules[j], nin, ranks, (const uint32_t (*)[LPAI_MAX_RANK])dims, out[j].view.rank,
+                               out[j].view.dims)) {
             return LPAI_E_SHAPE;
         }
     }
@@ -249,11 +315,11 @@ static inline lpai_status lpai_glue_param(QnnLpai_CustomOpNode_t node, uint32_t 
     return LPAI_OK;
 }
 
-/* Reads inputs, output and parameters and checks everything an elementwise or custom
+/* Reads inputs, outputs and parameters and checks everything an elementwise or custom
  * op needs, scale ratios included (C10), before a single byte is written. */
 static inline lpai_status lpai_glue_prepare(QnnLpai_CustomOpNode_t node, lpai_io *in, uint32_t nin, lpai_io *out,
-                                            const lpai_param_kind *kinds, float *params, uint32_t nparams,
-                                            lpai_requant *rq)
+                                            uint32_t nout, const lpai_shape_rule *rules, const lpai_param_kind *kinds,
+                                            float *params, uint32_t nparams, lpai_requant *rq)
 {
     const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &lpai_pkg_infra;
     lpai_status st;
@@ -266,23 +332,25 @@ static inline lpai_status lpai_glue_prepare(QnnLpai_CustomOpNode_t node, lpai_io
             return st;
         }
     }
-    st = lpai_glue_io(gi->getOutputTensor(node, 0u), out);
-    if (st != LPAI_OK) {
-        return st;
-    }
-    for (uint32_t k = 0; k < nin; ++k) {
-        st = lpai_glue_same_shape(&in[k].view, &out->view);
+    for (uint32_t j = 0; j < nout; ++j) {
+        st = lpai_glue_io(gi->getOutputTensor(node, j), &out[j]);
         if (st != LPAI_OK) {
             return st;
         }
     }
-    st = lpai_requant_init(rq, &out->quant);
+    st = lpai_glue_shapes(in, nin, out, nout, rules);
     if (st != LPAI_OK) {
         return st;
     }
-    for (uint32_t k = 0; k < nin; ++k) {
-        if (!lpai_ratio_ok(in[k].quant.scale * rq->inv_scale)) {
-            return LPAI_E_RATIO;
+    for (uint32_t j = 0; j < nout; ++j) {
+        st = lpai_requant_init(&rq[j], &out[j].quant);
+        if (st != LPAI_OK) {
+            return st;
+        }
+        for (uint32_t k = 0; k < nin; ++k) {
+            if (!lpai_ratio_ok(in[k].quant.scale * rq[j].inv_scale)) {
+                return LPAI_E_RATIO;
+            }
         }
     }
     for (uint32_t p = 0; p < nparams; ++p) {
@@ -312,14 +380,14 @@ static inline Qnn_ErrorHandle_t lpai_layout_support_default(uint32_t *flag)
  * side; the compiler side adds its callbacks to the same record. */
 static inline QnnOpPackage_OperationInfo_t lpai_op_info_init(QnnLpaiOpPackage_OperationInfo_t *info, char *op_type,
                                                              int32_t (*execute)(QnnLpai_CustomOpNode_t), uint32_t nin,
-                                                             uint32_t nparams)
+                                                             uint32_t nout, uint32_t nparams)
 {
     memset(info, 0, sizeof *info);
     info->opType = op_type;
     info->executeOp = execute;
     /* The runtime needs the counts and the layout flag as much as the compiler does. */
     info->numOfInputs = nin;
-    info->numOfOutputs = 1u;
+    info->numOfOutputs = nout;
     info->numOfParams = nparams;
     info->getLayoutSupportFlag = lpai_layout_support_default;
     return info;

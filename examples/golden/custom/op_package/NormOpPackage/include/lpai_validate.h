@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lpai_sdk.h"
+#include "lpai_shapes.h"
 
 /* C7: the op is validated twice, before and after the quantize/dequantize nodes are
  * folded, so one tensor shows up once as QNN_DATATYPE_UINT_8 and once as
@@ -22,15 +23,41 @@ static inline uint32_t lpai_qnn_width_bits(Qnn_DataType_t type)
     return (low >> 4) * 10u + (low & 0xFu);
 }
 
-/* Elementwise and custom ops alike: 8-bit activations of one shape, rank <= max. */
-static inline Qnn_ErrorHandle_t lpai_validate_activations(const char *op, const Qnn_OpConfig_t *cfg)
+/* The shape rule of an output, in words, for the diagnostics. */
+static inline void lpai_rule_text(const lpai_shape_rule *rule, char *buf, size_t size)
 {
-    const Qnn_Tensor_t *out = &cfg->v1.outputTensors[0];
-    for (uint32_t k = 0; k <= cfg->v1.numOfInputs; ++k) {
-        const int is_out = (k == cfg->v1.numOfInputs);
-        const Qnn_Tensor_t *t = is_out ? out : &cfg->v1.inputTensors[k];
+    switch (rule->kind) {
+    case LPAI_SHAPE_BROADCAST:
+        snprintf(buf, size, "the broadcast of the inputs");
+        break;
+    case LPAI_SHAPE_LIKE:
+        snprintf(buf, size, "the shape of input %u", (unsigned)rule->source);
+        break;
+    default:
+        snprintf(buf, size, "input %u reduced over %u dimension(s)%s", (unsigned)rule->source, (unsigned)rule->ndims,
+                 rule->keepdim ? ", keepdim" : "");
+        break;
+    }
+}
+
+/* Elementwise and custom ops alike: 8-bit activations, rank <= max, and every output
+ * in the shape its rule gives from the inputs (lpai_shapes.h, the kernel's own check). */
+static inline Qnn_ErrorHandle_t lpai_validate_activations(const char *op, const Qnn_OpConfig_t *cfg,
+                                                          const lpai_shape_rule *rules, uint32_t nout)
+{
+    const uint32_t nin = cfg->v1.numOfInputs;
+    if (nin == 0u || nin > LPAI_MAX_INPUTS || cfg->v1.numOfOutputs != nout || nout > LPAI_MAX_OUTPUTS) {
+        LPAI_DIAG("%s: %u inputs and %u outputs; the op has 1 to %u inputs and %u outputs\n", op, nin,
+                  cfg->v1.numOfOutputs, (unsigned)LPAI_MAX_INPUTS, nout);
+        return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
+    }
+    uint32_t ranks[LPAI_MAX_INPUTS];
+    uint32_t dims[LPAI_MAX_INPUTS][LPAI_MAX_RANK];
+    for (uint32_t k = 0; k < nin + nout; ++k) {
+        const int is_out = (k >= nin);
+        const uint32_t idx = is_out ? k - nin : k;
+        const Qnn_Tensor_t *t = is_out ? &cfg->v1.outputTensors[idx] : &cfg->v1.inputTensors[k];
         const char *role = is_out ? "output" : "input";
-        const uint32_t idx = is_out ? 0u : k;
         const uint32_t bits = lpai_qnn_width_bits(t->v1.dataType);
         /* C8: a 16-bit activation arrives as INT_32 and only half of its output
          * comes back correct on the device: refuse it here, where the user sees why. */
@@ -44,20 +71,35 @@ static inline Qnn_ErrorHandle_t lpai_validate_activations(const char *op, const 
             LPAI_DIAG("%s: %s %u has rank %u, the maximum is %u\n", op, role, idx, t->v1.rank, (unsigned)LPAI_MAX_RANK);
             return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
         }
-        if (is_out) {
-            continue;
+        if (!is_out) {
+            ranks[k] = t->v1.rank;
+            memset(dims[k], 0, sizeof dims[k]);
+            for (uint32_t d = 0; d < t->v1.rank; ++d) {
+                dims[k][d] = t->v1.dimensions[d];
+            }
         }
-        if (t->v1.rank != out->v1.rank) {
-            LPAI_DIAG("%s: input %u has rank %u but the output has rank %u\n", op, k, t->v1.rank, out->v1.rank);
+    }
+    for (uint32_t j = 0; j < nout; ++j) {
+        const Qnn_Tensor_t *t = &cfg->v1.outputTensors[j];
+        uint32_t want_rank = 0u;
+        uint32_t want[LPAI_MAX_RANK] = {0u};
+        char rule[96];
+        lpai_rule_text(&rules[j], rule, sizeof rule);
+        if (!lpai_rule_dims(&rules[j], nin, ranks, (const uint32_t (*)[LPAI_MAX_RANK])dims, &want_rank, want)) {
+            LPAI_DIAG("%s: the input shapes admit no output %u (%s): they do not broadcast, or a reduced "
+                      "dimension is outside the input's rank\n",
+                      op, j, rule);
             return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
         }
-        for (uint32_t d = 0; d < t->v1.rank; ++d) {
-            if (t->v1.dimensions[d] != out->v1.dimensions[d]) {
-                LPAI_DIAG("%s: input %u and the output differ in dimension %u (%u vs %u); "
-                          "the op needs identical shapes (no broadcasting)\n",
-                          op, k, d, t->v1.dimensions[d], out->v1.dimensions[d]);
-                return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
-            }
+        int same = want_rank == t->v1.rank;
+        for (uint32_t d = 0; same && d < want_rank; ++d) {
+            same = want[d] == t->v1.dimensions[d];
+        }
+        if (!same) {
+            LPAI_DIAG("%s: output %u has rank %u and differs from %s (rank %u) in its dimensions; "
+                      "input and output shapes differ from the op's shape rule\n",
+                      op, j, t->v1.rank, rule, want_rank);
+            return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
         }
     }
     return QNN_SUCCESS;
@@ -110,10 +152,11 @@ static inline size_t lpai_qnn_count(const Qnn_Tensor_t *t)
 
 /* validateOp. The package's validateOpConfig has checked the counts and the type lists. */
 static inline Qnn_ErrorHandle_t lpai_validate_op(const char *op, const Qnn_OpConfig_t *cfg,
+                                                 const lpai_shape_rule *rules, uint32_t nout,
                                                  const char *const *param_names, const Qnn_DataType_t *param_types,
                                                  uint32_t nparams)
 {
-    Qnn_ErrorHandle_t err = lpai_validate_activations(op, cfg);
+    Qnn_ErrorHandle_t err = lpai_validate_activations(op, cfg, rules, nout);
     if (err != QNN_SUCCESS) {
         return err;
     }
@@ -133,21 +176,31 @@ static inline Qnn_ErrorHandle_t lpai_temp_bytes_elementwise(const Qnn_OpConfig_t
     return QNN_SUCCESS;
 }
 
-/* getTempBufferSize of a custom op: every input and the output as float, the kernel's
- * dequantized copies. Must match the partition in lpai_execute_custom (lpai_drivers.h). */
-static inline Qnn_ErrorHandle_t lpai_temp_bytes_custom(const char *op, const Qnn_OpConfig_t *cfg, uint32_t nin,
-                                                       size_t *bytes)
+/* getTempBufferSize of a custom op on whole tensors: every input and every output as
+ * float, the kernel's dequantized copies (lpai_execute_custom, lpai_drivers.h, uses the
+ * same sum). A `rowwise: true` op asks for the elementwise size instead: its kernel
+ * works from a buffer on its own stack and never calls getTempBuffer. */
+static inline Qnn_ErrorHandle_t lpai_temp_bytes_custom(const char *op, const Qnn_OpConfig_t *cfg, size_t *bytes)
 {
     if (!bytes) {
         return QNN_OP_PACKAGE_ERROR_INVALID_ARGUMENT;
     }
-    const size_t count = lpai_qnn_count(&cfg->v1.outputTensors[0]);
-    const size_t floats = (size_t)nin + 1u;
-    if (count != 0u && count > (size_t)-1 / (floats * sizeof(float))) {
-        fprintf(stderr, "%s: temp buffer size overflows\n", op);
-        return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
+    size_t floats = 0u;
+    for (uint32_t k = 0; k < cfg->v1.numOfInputs + cfg->v1.numOfOutputs; ++k) {
+        const Qnn_Tensor_t *t =
+            k < cfg->v1.numOfInputs ? &cfg->v1.inputTensors[k] : &cfg->v1.outputTensors[k - cfg->v1.numOfInputs];
+        const size_t n = lpai_qnn_count(t);
+        int empty = 0;
+        for (uint32_t d = 0; d < t->v1.rank; ++d) {
+            empty = empty || t->v1.dimensions[d] == 0u;
+        }
+        if ((n == 0u && !empty) || n > (size_t)-1 / sizeof(float) - floats) {
+            LPAI_DIAG("%s: temp buffer size overflows\n", op);
+            return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
+        }
+        floats += n;
     }
-    *bytes = count * floats * sizeof(float);
+    *bytes = floats * sizeof(float);
     return QNN_SUCCESS;
 }
 
@@ -160,8 +213,12 @@ static inline QnnOpPackage_OperationInfo_t lpai_compiler_info(QnnOpPackage_Opera
     /* C7: both spellings of an 8-bit activation, for each input and the output.
      * Statics of a static inline function: one set per op's file. */
     static Qnn_DataType_t types[] = {QNN_DATATYPE_UFIXED_POINT_8, QNN_DATATYPE_UINT_8};
-    static QnnLpaiOpPackage_DataTypeInfo_t inputs[LPAI_MAX_INPUTS] = {{2u, types}, {2u, types}};
-    static QnnLpaiOpPackage_DataTypeInfo_t outputs[] = {{2u, types}};
+    static QnnLpaiOpPackage_DataTypeInfo_t inputs[LPAI_MAX_INPUTS] = {
+        {2u, types}, {2u, types}, {2u, types}, {2u, types}};
+    static QnnLpaiOpPackage_DataTypeInfo_t outputs[LPAI_MAX_OUTPUTS] = {
+        {2u, types}, {2u, types}, {2u, types}, {2u, types}};
+    /* Both arrays are initialised entry by entry: a new limit needs new entries. */
+    static_assert(LPAI_MAX_INPUTS == 4u && LPAI_MAX_OUTPUTS == 4u, "one entry per input and output");
     info->validateOp = validate;
     info->getTempBufferSize = temp_bytes;
     info->inputDatatypes = inputs;

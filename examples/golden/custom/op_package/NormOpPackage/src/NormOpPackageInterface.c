@@ -40,6 +40,7 @@ QnnLpaiOpPackage_GlobalInfrastructure_t lpai_pkg_infra;
 
 #if defined(LPAI_HOST_DIAGNOSTICS)
 const char *lpai_host_last_reject = NULL;
+uint64_t lpai_host_last_scratch = 0u;
 #endif
 #if defined(LPAI_HOST_EMULATOR)
 int lpai_host_use_reference = 0;
@@ -152,10 +153,12 @@ static Qnn_ErrorHandle_t pkg_validate_op_config(Qnn_OpConfig_t cfg)
             return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
         }
     }
-    if (!type_listed(cfg.v1.outputTensors[0].v1.dataType, &op->outputDatatypes[0])) {
-        LPAI_DIAG("%s: output 0 has data type 0x%x, not one of the declared ones\n", name,
-                  (unsigned)cfg.v1.outputTensors[0].v1.dataType);
-        return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
+    for (uint32_t j = 0; j < cfg.v1.numOfOutputs; ++j) {
+        if (!type_listed(cfg.v1.outputTensors[j].v1.dataType, &op->outputDatatypes[j])) {
+            LPAI_DIAG("%s: output %u has data type 0x%x, not one of the declared ones\n", name, j,
+                      (unsigned)cfg.v1.outputTensors[j].v1.dataType);
+            return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
+        }
     }
     return op->validateOp ? op->validateOp(cfg) : QNN_OP_PACKAGE_NO_ERROR;
 }

@@ -46,7 +46,7 @@ static QnnLpai_CustomOpTensor_t emu_input(QnnLpai_CustomOpNode_t node, uint32_t 
 
 static QnnLpai_CustomOpTensor_t emu_output(QnnLpai_CustomOpNode_t node, uint32_t i)
 {
-    return (node && i < N(node)->n_out) ? H(&N(node)->out) : NULL;
+    return (node && i < N(node)->n_out) ? H(&N(node)->out[i]) : NULL;
 }
 
 static QnnLpai_CustomOpTensor_t emu_param(QnnLpai_CustomOpNode_t node, uint32_t i)
@@ -181,6 +181,9 @@ static void *emu_data(QnnLpai_CustomOpTensor_t t)
 
 static void *emu_temp(QnnLpai_CustomOpNode_t node)
 {
+    if (node) {
+        N(node)->temp_called = 1;
+    }
     return (node && !N(node)->drop_params) ? N(node)->temp : NULL;
 }
 

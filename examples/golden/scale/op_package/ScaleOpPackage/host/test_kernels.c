@@ -15,9 +15,14 @@
 #include "lpai_conventions.h"
 #include "lpai_elementwise.h"
 #include "lpai_glue.h"
+#include "lpai_shapes.h"
 #include "lpai_drivers.h"
 #include "lpai_emu.h"
 #include "lpai_package.h"
+
+/* Inputs and outputs an op may have (the spec's limits, lpai_conventions.h). */
+#define NIN LPAI_MAX_INPUTS
+#define NOUT LPAI_MAX_OUTPUTS
 
 static int g_failures = 0;
 static int g_checks = 0;
@@ -53,6 +58,9 @@ typedef struct {
     const char *torch_name;
     int custom;
     uint32_t n_inputs;
+    uint32_t n_outputs;
+    int rowwise;
+    lpai_shape_rule rules[NOUT]; /* the shape of each output (lpai_shapes.h) */
     uint32_t n_params;
     /* Up to LPAI_MAX_PARAMS params, then a sentinel (the "extra parameter" case reads it). */
     ptype ptypes[LPAI_MAX_PARAMS + 1u];
@@ -66,6 +74,14 @@ static const op_case k_ops[] = {
         .torch_name = "my_ops::mul3",
         .custom = 0,
         .n_inputs = 1u,
+        .n_outputs = 1u,
+        .rowwise = 0,
+        .rules =
+            {
+                /* clang-format off */
+                {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* out: the broadcast shape of the inputs */
+                /* clang-format on */
+            },
         .n_params = 1u,
         .ptypes = {P_F32, P_F32},
         .pdefaults = {3.0f, 0.0},
@@ -119,23 +135,67 @@ static void push_params(const op_case *op)
     }
 }
 
-/* Every input code (unary) or every pair of codes (binary) as one tensor. */
+/* Every input code (unary) or every pair of codes (binary) as one tensor; for three
+ * or four inputs a dense random sample (256^3 combinations would be 16 Mi elements). */
 static void fill_codes(const op_case *op, uint32_t k, uint8_t *codes, uint32_t count)
 {
     for (uint32_t e = 0; e < count; ++e) {
-        codes[e] = (uint8_t)(op->n_inputs == 1u ? e : (k == 0u ? e / 256u : e % 256u));
+        if (op->n_inputs >= 3u) {
+            codes[e] = (uint8_t)rnd();
+        } else {
+            codes[e] = (uint8_t)(op->n_inputs == 1u ? e : (k == 0u ? e / 256u : e % 256u));
+        }
     }
 }
 
-/* Runs op on the node described by the descriptors; returns the kernel's status. */
-static int32_t run(const op_case *op, const lpai_emu_desc *in, const lpai_emu_desc *out, const uint8_t *const *codes,
+/* Elements per input of the exhaustive (or dense sample) tests. */
+static uint32_t grid_count(const op_case *op)
+{
+    return op->n_inputs == 1u ? 256u : (op->n_inputs == 2u ? 65536u : 4096u);
+}
+
+/* The descriptors of every output when all inputs have o's shape: o itself for an
+ * output shaped like an input (or their broadcast), a dense tensor of the reduced
+ * shape for a reduction. Everything but the shape is o's. */
+static void derive_outputs(const op_case *op, const lpai_emu_desc *o, lpai_emu_desc *outs)
+{
+    uint32_t ranks[NIN];
+    uint32_t dims[NIN][LPAI_MAX_RANK];
+    for (uint32_t k = 0; k < NIN; ++k) {
+        ranks[k] = o->rank;
+        for (uint32_t d = 0; d < LPAI_MAX_RANK; ++d) {
+            dims[k][d] = o->dims[d];
+        }
+    }
+    for (uint32_t j = 0; j < op->n_outputs; ++j) {
+        outs[j] = *o;
+        uint32_t rank = 0u;
+        uint32_t want[LPAI_MAX_RANK] = {0u};
+        if (op->rules[j].kind != LPAI_SHAPE_REDUCE ||
+            !lpai_rule_dims(&op->rules[j], op->n_inputs, ranks, (const uint32_t (*)[LPAI_MAX_RANK])dims, &rank, want)) {
+            continue;
+        }
+        outs[j].rank = rank;
+        for (uint32_t d = 0; d < LPAI_EMU_MAX_DIMS; ++d) {
+            outs[j].dims[d] = d < rank ? want[d] : 0u;
+            outs[j].order[d] = (uint8_t)d;
+            outs[j].stride[d] = 0u;
+        }
+    }
+}
+
+/* Runs op on the node described by the descriptors (op->n_outputs of them in outs);
+ * returns the kernel's status, output 0's codes in result. */
+static int32_t run(const op_case *op, const lpai_emu_desc *in, const lpai_emu_desc *outs, const uint8_t *const *codes,
                    int reference, uint8_t *result)
 {
     lpai_emu_reset();
     for (uint32_t k = 0; k < op->n_inputs; ++k) {
         CHECK(lpai_emu_add_input(&in[k], codes[k]) >= 0, "%s: input descriptor refused", op->qnn_type);
     }
-    CHECK(lpai_emu_add_output(out) == 0, "%s: output descriptor refused", op->qnn_type);
+    for (uint32_t j = 0; j < op->n_outputs; ++j) {
+        CHECK(lpai_emu_add_output(&outs[j]) == (int32_t)j, "%s: output descriptor refused", op->qnn_type);
+    }
     push_params(op);
     const int32_t rc = lpai_emu_execute(op->qnn_type, reference);
     if (rc == 0 && result) {
@@ -225,18 +285,19 @@ static void test_conventions(void)
 /* ---- fast paths == reference path, scale forms agree ----------------------------- */
 static void test_paths(const op_case *op)
 {
-    const uint32_t count = op->n_inputs == 1u ? 256u : 65536u;
-    uint8_t *codes[2] = {(uint8_t *)malloc(count), (uint8_t *)malloc(count)};
+    const uint32_t count = grid_count(op);
+    uint8_t *codes[NIN];
     uint8_t *fast = (uint8_t *)malloc(count);
     uint8_t *ref = (uint8_t *)malloc(count);
     uint8_t *other = (uint8_t *)malloc(count);
-    for (uint32_t k = 0; k < 2u; ++k) {
+    for (uint32_t k = 0; k < NIN; ++k) {
+        codes[k] = (uint8_t *)malloc(count);
         fill_codes(op, k, codes[k], count);
     }
     for (int trial = 0; trial < 6; ++trial) {
-        lpai_emu_desc in[2], out;
-        const uint32_t h = op->n_inputs == 1u ? 16u : 256u;
-        for (uint32_t k = 0; k < 2u; ++k) {
+        lpai_emu_desc in[NIN], out;
+        const uint32_t h = op->n_inputs == 1u ? 16u : (op->n_inputs == 2u ? 256u : 64u);
+        for (uint32_t k = 0; k < NIN; ++k) {
             in[k] = desc4(1u, 1u, h, count / h);
             in[k].scale = rnd_scale();
             in[k].zero_point = trial < 3 ? 0 : (int32_t)(rnd() % 256u);
@@ -244,7 +305,7 @@ static void test_paths(const op_case *op)
         out = desc4(1u, 1u, h, count / h);
         out.scale = rnd_scale();
         out.zero_point = trial < 3 ? 0 : (int32_t)(rnd() % 256u);
-        const uint8_t *cc[2] = {codes[0], codes[1]};
+        const uint8_t *cc[NIN] = {codes[0], codes[1], codes[2], codes[3]};
         const int32_t rc_fast = run(op, in, &out, cc, 0, fast);
         const char *path = lpai_emu_last_path();
         const int32_t rc_ref = run(op, in, &out, cc, 1, ref);
@@ -276,7 +337,7 @@ static void test_paths(const op_case *op)
         }
 
         /* C1: the integer form at shift 37 (or the largest exact one) gives the same bytes. */
-        for (uint32_t k = 0; k < 2u; ++k) {
+        for (uint32_t k = 0; k < NIN; ++k) {
             in[k].scale_form = LPAI_EMU_SCALE_INT;
             in[k].shift = 37;
             int32_t tmp;
@@ -293,13 +354,13 @@ static void test_paths(const op_case *op)
             diff += other[e] != fast[e];
         }
         CHECK(diff == 0u, "%s: integer scale form differs on %u codes (shift %d)", op->qnn_type, diff, in[0].shift);
-        for (uint32_t k = 0; k < 2u; ++k) {
+        for (uint32_t k = 0; k < NIN; ++k) {
             in[k].scale_form = LPAI_EMU_SCALE_FLOAT;
         }
 
         /* C5: permuted, padded layouts, input and output different. */
-        lpai_emu_desc pin[2], pout = desc4(1u, 4u, 8u, count / 32u);
-        for (uint32_t k = 0; k < 2u; ++k) {
+        lpai_emu_desc pin[NIN], pout = desc4(1u, 4u, 8u, count / 32u);
+        for (uint32_t k = 0; k < NIN; ++k) {
             pin[k] = desc4(1u, 4u, 8u, count / 32u);
             pin[k].scale = in[k].scale;
             pin[k].zero_point = in[k].zero_point;
@@ -339,8 +400,9 @@ static void test_paths(const op_case *op)
             CHECK(diff == 0u, "%s: path %s on permuted layouts differs on %u codes", op->qnn_type, want, diff);
         }
     }
-    free(codes[0]);
-    free(codes[1]);
+    for (uint32_t k = 0; k < NIN; ++k) {
+        free(codes[k]);
+    }
     free(fast);
     free(ref);
     free(other);
@@ -365,38 +427,41 @@ static void test_padded_rows(const op_case *op)
     static const uint32_t widths[] = {3u, 6u, 12u, 28u, 40u, 100u, 127u, 130u};
     for (size_t i = 0; i < sizeof widths / sizeof widths[0]; ++i) {
         const uint32_t wd = widths[i], n = 3u * 5u * wd;
-        uint8_t *a = (uint8_t *)malloc(n), *b = (uint8_t *)malloc(n);
-        uint8_t *ref = (uint8_t *)malloc(n), *got = (uint8_t *)malloc(n);
-        for (uint32_t e = 0; e < n; ++e) {
-            a[e] = (uint8_t)rnd();
-            b[e] = (uint8_t)rnd();
+        uint8_t *codes[NIN];
+        lpai_emu_desc in[NIN];
+        for (uint32_t k = 0; k < NIN; ++k) {
+            codes[k] = (uint8_t *)malloc(n);
+            for (uint32_t e = 0; e < n; ++e) {
+                codes[k][e] = (uint8_t)rnd();
+            }
+            in[k] = desc4(1u, 3u, 5u, wd);
+            pad_rows(&in[k], k == 0u ? 4u : k, k == 0u ? 16u : 0u);
+            in[k].scale = rnd_scale();
         }
-        lpai_emu_desc in[2] = {desc4(1u, 3u, 5u, wd), desc4(1u, 3u, 5u, wd)};
+        uint8_t *ref = (uint8_t *)malloc(n), *got = (uint8_t *)malloc(n);
         lpai_emu_desc out = desc4(1u, 3u, 5u, wd);
-        pad_rows(&in[0], 4u, 16u);
-        pad_rows(&in[1], 1u, 0u);
         pad_rows(&out, 3u, 5u);
-        in[0].scale = rnd_scale();
-        in[1].scale = rnd_scale();
         in[0].zero_point = (int32_t)(rnd() % 256u);
         out.scale = rnd_scale();
         out.zero_point = (int32_t)(rnd() % 256u);
-        const uint8_t *cc[2] = {a, b};
-        CHECK(run(op, in, &out, cc, LPAI_EMU_PATH_REFERENCE, ref) == 0, "%s: reference on rows of %u", op->qnn_type, wd);
+        const uint8_t *cc[NIN] = {codes[0], codes[1], codes[2], codes[3]};
+        CHECK(run(op, in, &out, cc, LPAI_EMU_PATH_REFERENCE, ref) == 0, "%s: reference on rows of %u", op->qnn_type,
+              wd);
         for (int mode = LPAI_EMU_PATH_AUTO; mode <= LPAI_EMU_PATH_TABLE; ++mode) {
             if (mode == LPAI_EMU_PATH_REFERENCE || (mode == LPAI_EMU_PATH_TABLE && op->n_inputs != 1u)) {
                 continue;
             }
             CHECK(run(op, in, &out, cc, mode, got) == 0, "%s: path %d on rows of %u", op->qnn_type, mode, wd);
-            CHECK(strstr(lpai_emu_last_path(), "walk") != NULL, "%s: padded rows of %u took path \"%s\"",
-                  op->qnn_type, wd, lpai_emu_last_path());
+            CHECK(strstr(lpai_emu_last_path(), "walk") != NULL, "%s: padded rows of %u took path \"%s\"", op->qnn_type,
+                  wd, lpai_emu_last_path());
             CHECK(lpai_emu_padding_untouched(), "%s: path %s wrote into the output's padding (rows of %u)",
                   op->qnn_type, lpai_emu_last_path(), wd);
-            CHECK(memcmp(got, ref, n) == 0, "%s: path %s differs from reference on padded rows of %u",
-                  op->qnn_type, lpai_emu_last_path(), wd);
+            CHECK(memcmp(got, ref, n) == 0, "%s: path %s differs from reference on padded rows of %u", op->qnn_type,
+                  lpai_emu_last_path(), wd);
         }
-        free(a);
-        free(b);
+        for (uint32_t k = 0; k < NIN; ++k) {
+            free(codes[k]);
+        }
         free(ref);
         free(got);
     }
@@ -408,20 +473,22 @@ static void test_sizes(const op_case *op)
     static const uint32_t sizes[] = {1u, 7u, 12u, 16u, 40u, 63u, 64u, 65u, 200u, 300u, 1000u, 4096u};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         const uint32_t n = sizes[i];
-        uint8_t *a = (uint8_t *)malloc(n), *b = (uint8_t *)malloc(n);
-        uint8_t *ref = (uint8_t *)malloc(n), *got = (uint8_t *)malloc(n);
-        for (uint32_t e = 0; e < n; ++e) {
-            a[e] = (uint8_t)rnd();
-            b[e] = (uint8_t)rnd();
+        uint8_t *codes[NIN];
+        lpai_emu_desc in[NIN];
+        for (uint32_t k = 0; k < NIN; ++k) {
+            codes[k] = (uint8_t *)malloc(n);
+            for (uint32_t e = 0; e < n; ++e) {
+                codes[k][e] = (uint8_t)rnd();
+            }
+            in[k] = desc4(1u, 1u, 1u, n);
+            in[k].scale = rnd_scale();
+            in[k].zero_point = (int32_t)(rnd() % 256u);
         }
-        lpai_emu_desc in[2] = {desc4(1u, 1u, 1u, n), desc4(1u, 1u, 1u, n)};
+        uint8_t *ref = (uint8_t *)malloc(n), *got = (uint8_t *)malloc(n);
         lpai_emu_desc out = desc4(1u, 1u, 1u, n);
-        in[0].scale = rnd_scale();
-        in[1].scale = rnd_scale();
-        in[0].zero_point = (int32_t)(rnd() % 256u);
         out.scale = rnd_scale();
         out.zero_point = (int32_t)(rnd() % 256u);
-        const uint8_t *cc[2] = {a, b};
+        const uint8_t *cc[NIN] = {codes[0], codes[1], codes[2], codes[3]};
         CHECK(run(op, in, &out, cc, LPAI_EMU_PATH_REFERENCE, ref) == 0, "%s: reference at %u elements", op->qnn_type,
               n);
         for (int mode = LPAI_EMU_PATH_AUTO; mode <= LPAI_EMU_PATH_TABLE; ++mode) {
@@ -437,9 +504,145 @@ static void test_sizes(const op_case *op)
                       lpai_emu_last_path());
             }
         }
-        free(a);
-        free(b);
+        for (uint32_t k = 0; k < NIN; ++k) {
+            free(codes[k]);
+        }
         free(ref);
+        free(got);
+    }
+}
+
+/* ---- broadcasting: stride-0 walks against the inputs expanded by hand -------------
+ * Each case gives every input its own shape; the output has their broadcast shape.
+ * The oracle shares nothing with the kernel's broadcasting: the same op on inputs
+ * expanded to the output's shape by this file (plain copies, dense) must give the
+ * same bytes, on every path and in permuted, padded layouts. */
+typedef struct {
+    const char *what;
+    uint32_t rank[NIN];
+    uint32_t dims[NIN][4]; /* right-aligned: the first 4 - rank entries are unused */
+} bcast_case;
+
+/* One case a line (and no two braces in a row: this file is a Jinja template). */
+/* clang-format off */
+static const bcast_case k_bcast[] = {
+    {"per-channel bias (1,C,1,1)", {4u, 4u, 4u, 4u}, { {1u, 4u, 8u, 16u}, {1u, 4u, 1u, 1u}, {1u, 4u, 8u, 16u}, {1u, 1u, 1u, 16u} } },
+    {"lower rank (W) against (N,C,H,W)", {4u, 1u, 4u, 2u}, { {2u, 3u, 8u, 16u}, {0u, 0u, 0u, 16u}, {2u, 3u, 8u, 16u}, {0u, 0u, 8u, 1u} } },
+    {"outer product (1,1,H,1) x (1,C,1,W)", {4u, 4u, 4u, 4u}, { {1u, 1u, 8u, 1u}, {1u, 4u, 1u, 16u}, {1u, 4u, 8u, 16u}, {1u, 4u, 1u, 1u} } },
+    {"scalar-like (1) against (N,C,H,W)", {4u, 1u, 1u, 4u}, { {2u, 4u, 8u, 16u}, {0u, 0u, 0u, 1u}, {0u, 0u, 0u, 1u}, {2u, 4u, 8u, 16u} } },
+};
+/* clang-format on */
+
+/* Logical row-major index of input k's element for output coordinate `coord`. */
+static uint32_t bcast_index(const bcast_case *b, uint32_t k, const uint32_t *coord)
+{
+    uint32_t idx = 0u;
+    for (uint32_t d = 4u - b->rank[k]; d < 4u; ++d) {
+        idx = idx * b->dims[k][d] + (b->dims[k][d] == 1u ? 0u : coord[d]);
+    }
+    return idx;
+}
+
+static lpai_emu_desc bcast_desc(const bcast_case *b, uint32_t k)
+{
+    lpai_emu_desc d = desc4(1u, 1u, 1u, 1u);
+    d.rank = b->rank[k];
+    for (uint32_t i = 0; i < 4u; ++i) {
+        d.dims[i] = i < d.rank ? b->dims[k][4u - d.rank + i] : 0u;
+        d.order[i] = (uint8_t)i;
+    }
+    return d;
+}
+
+static void test_broadcast(const op_case *op)
+{
+    const uint32_t nin = op->n_inputs;
+    for (size_t c = 0; c < sizeof k_bcast / sizeof k_bcast[0]; ++c) {
+        const bcast_case *b = &k_bcast[c];
+        uint32_t odims[4] = {1u, 1u, 1u, 1u};
+        for (uint32_t k = 0; k < nin; ++k) {
+            for (uint32_t d = 4u - b->rank[k]; d < 4u; ++d) {
+                odims[d] = b->dims[k][d] > odims[d] ? b->dims[k][d] : odims[d];
+            }
+        }
+        const uint32_t count = odims[0] * odims[1] * odims[2] * odims[3];
+        lpai_emu_desc in[NIN], full[NIN];
+        uint8_t *codes[NIN], *expanded[NIN];
+        lpai_emu_desc out = desc4(odims[0], odims[1], odims[2], odims[3]);
+        out.scale = rnd_scale();
+        out.zero_point = (int32_t)(rnd() % 256u);
+        for (uint32_t k = 0; k < NIN; ++k) {
+            in[k] = bcast_desc(b, k);
+            in[k].scale = rnd_scale();
+            in[k].zero_point = (int32_t)(rnd() % 256u);
+            full[k] = out;
+            full[k].scale = in[k].scale;
+            full[k].zero_point = in[k].zero_point;
+            /* `count` codes: enough for this input and for the bad shapes below. */
+            codes[k] = (uint8_t *)malloc(count);
+            for (uint32_t e = 0; e < count; ++e) {
+                codes[k][e] = (uint8_t)rnd();
+            }
+            expanded[k] = (uint8_t *)malloc(count);
+            uint32_t coord[4];
+            for (uint32_t e = 0; e < count; ++e) {
+                coord[0] = e / (odims[1] * odims[2] * odims[3]);
+                coord[1] = e / (odims[2] * odims[3]) % odims[1];
+                coord[2] = e / odims[3] % odims[2];
+                coord[3] = e % odims[3];
+                expanded[k][e] = codes[k][bcast_index(b, k, coord)];
+            }
+        }
+        uint8_t *want = (uint8_t *)malloc(count), *got = (uint8_t *)malloc(count);
+        const uint8_t *cc[NIN] = {codes[0], codes[1], codes[2], codes[3]};
+        const uint8_t *ee[NIN] = {expanded[0], expanded[1], expanded[2], expanded[3]};
+        CHECK(run(op, full, &out, ee, LPAI_EMU_PATH_REFERENCE, want) == 0, "%s: expanded inputs refused", op->qnn_type);
+        for (int layout = 0; layout < 2; ++layout) {
+            lpai_emu_desc pin[NIN], pout = out;
+            for (uint32_t k = 0; k < NIN; ++k) {
+                pin[k] = in[k];
+                if (layout == 1 && pin[k].rank == 4u) {
+                    permute_padded(&pin[k], 1u + k);
+                }
+            }
+            if (layout == 1) {
+                permute_padded(&pout, 2u);
+            }
+            for (int mode = LPAI_EMU_PATH_AUTO; mode <= LPAI_EMU_PATH_DIRECT; ++mode) {
+                const int32_t rc = run(op, pin, &pout, cc, mode, got);
+                CHECK(rc == 0, "%s: %s refused (%s)", op->qnn_type, b->what, lpai_emu_last_reject());
+                if (rc != 0) {
+                    continue;
+                }
+                CHECK(mode == LPAI_EMU_PATH_REFERENCE || strcmp(lpai_emu_last_path(), "direct-walk") == 0,
+                      "%s: %s took path \"%s\"", op->qnn_type, b->what, lpai_emu_last_path());
+                CHECK(memcmp(got, want, count) == 0, "%s: %s (%s layout, path %s) differs from the expanded inputs",
+                      op->qnn_type, b->what, layout ? "permuted" : "dense", lpai_emu_last_path());
+                CHECK(lpai_emu_padding_untouched(), "%s: %s wrote into the output's padding", op->qnn_type, b->what);
+            }
+        }
+        /* Shapes that do not broadcast, and an output that is not their broadcast. */
+        lpai_emu_desc bad[NIN];
+        for (uint32_t k = 0; k < NIN; ++k) {
+            bad[k] = in[k];
+        }
+        bad[nin - 1u].dims[bad[nin - 1u].rank - 1u] = 3u; /* 3 against 16 or 1 */
+        if (odims[3] != 3u) {
+            CHECK(run(op, bad, &out, cc, 0, NULL) > 0 && lpai_emu_output_untouched() &&
+                      strstr(lpai_emu_last_reject(), "shapes differ") != NULL,
+                  "%s: %s: inputs that do not broadcast accepted", op->qnn_type, b->what);
+        }
+        lpai_emu_desc small = out;
+        small.dims[1] = 1u; /* the output must be the broadcast shape, not less */
+        if (odims[1] != 1u) {
+            CHECK(run(op, in, &small, cc, 0, NULL) > 0 && lpai_emu_output_untouched(),
+                  "%s: %s: an output smaller than the broadcast accepted", op->qnn_type, b->what);
+        }
+        for (uint32_t k = 0; k < NIN; ++k) {
+            free(codes[k]);
+            free(expanded[k]);
+        }
+        free(want);
         free(got);
     }
 }
@@ -612,20 +815,30 @@ static void test_rejections(const op_case *op)
     for (uint32_t e = 0; e < 256u; ++e) {
         codes[e] = (uint8_t)e;
     }
-    const uint8_t *cc[2] = {codes, codes};
+    const uint8_t *cc[NIN] = {codes, codes, codes, codes};
     for (size_t b = 0; b < sizeof k_bad / sizeof k_bad[0]; ++b) {
-        /* The bad descriptor goes on every input in turn. */
+        /* The bad descriptor goes on every input in turn, and on the first output. */
         for (uint32_t k = 0; k < op->n_inputs; ++k) {
-            lpai_emu_desc in[2] = {desc4(1u, 1u, 16u, 16u), desc4(1u, 1u, 16u, 16u)};
-            lpai_emu_desc out = desc4(1u, 1u, 16u, 16u);
-            k_bad[b].mutate(&in[k], &out);
-            if (in[k].bits == 16u) {
-                in[0].bits = in[1].bits = 16u;
+            lpai_emu_desc in[NIN], o = desc4(1u, 1u, 16u, 16u), outs[NOUT];
+            for (uint32_t i = 0; i < NIN; ++i) {
+                in[i] = desc4(1u, 1u, 16u, 16u);
             }
-            if (k_bad[b].mutate == m_count) {
-                in[1u - k] = in[k]; /* every input has the huge shape */
+            k_bad[b].mutate(&in[k], &o);
+            for (uint32_t i = 0; i < NIN; ++i) {
+                if (in[k].bits == 16u || k_bad[b].mutate == m_count) {
+                    in[i] = in[k]; /* every input 16-bit, or of the huge shape */
+                }
             }
-            const int32_t rc = run(op, in, &out, cc, 0, NULL);
+            derive_outputs(op, &o, outs);
+            if (op->rules[0].kind == LPAI_SHAPE_REDUCE) {
+                if (k_bad[b].mutate == m_overlap || k_bad[b].mutate == m_count) {
+                    continue; /* strides made for o's shape, not the reduced one */
+                }
+                if (k_bad[b].mutate == m_shape) {
+                    outs[0].dims[outs[0].rank - 1u] += 1u;
+                }
+            }
+            const int32_t rc = run(op, in, outs, cc, 0, NULL);
             CHECK(rc > 0, "%s: %s (input %u) accepted (rc %d)", op->qnn_type, k_bad[b].what, k, rc);
             CHECK(lpai_emu_output_untouched(), "%s: %s: output written before the refusal", op->qnn_type,
                   k_bad[b].what);
@@ -634,13 +847,15 @@ static void test_rejections(const op_case *op)
         }
     }
     if (op->n_params > 0u) {
-        lpai_emu_desc in[2] = {desc4(1u, 1u, 16u, 16u), desc4(1u, 1u, 16u, 16u)};
-        lpai_emu_desc out = desc4(1u, 1u, 16u, 16u);
+        lpai_emu_desc in = desc4(1u, 1u, 16u, 16u), o = desc4(1u, 1u, 16u, 16u), outs[NOUT];
+        derive_outputs(op, &o, outs);
         lpai_emu_reset();
         for (uint32_t k = 0; k < op->n_inputs; ++k) {
-            lpai_emu_add_input(&in[k], codes);
+            lpai_emu_add_input(&in, codes);
         }
-        lpai_emu_add_output(&out);
+        for (uint32_t j = 0; j < op->n_outputs; ++j) {
+            lpai_emu_add_output(&outs[j]);
+        }
         push_params(op);
         lpai_emu_drop_params(1);
         CHECK(lpai_emu_execute(op->qnn_type, 0) > 0, "%s: ran without its parameters", op->qnn_type);
@@ -648,31 +863,322 @@ static void test_rejections(const op_case *op)
     }
 }
 
-/* ---- custom ops: the user's math ------------------------------------------------- */
+/* ---- custom ops: the user's math, its scratch ------------------------------------ */
+static uint64_t desc_count(const lpai_emu_desc *d)
+{
+    uint64_t n = 1u;
+    for (uint32_t i = 0; i < d->rank; ++i) {
+        n *= d->dims[i];
+    }
+    return n;
+}
+
+/* Runs the custom op with getTempBuffer serving `temp` (LPAI_EMU_TEMP_*). */
+static int32_t run_temp(const op_case *op, const lpai_emu_desc *in, const lpai_emu_desc *outs, const uint8_t *const *cc,
+                        int64_t temp)
+{
+    lpai_emu_reset();
+    for (uint32_t k = 0; k < op->n_inputs; ++k) {
+        lpai_emu_add_input(&in[k], cc[k]);
+    }
+    for (uint32_t j = 0; j < op->n_outputs; ++j) {
+        lpai_emu_add_output(&outs[j]);
+    }
+    push_params(op);
+    lpai_emu_temp(temp);
+    return lpai_emu_execute(op->qnn_type, 0);
+}
+
 static int test_custom(const op_case *op)
 {
-    uint8_t codes[256], result[256];
+    uint8_t codes[256];
     for (uint32_t e = 0; e < 256u; ++e) {
         codes[e] = (uint8_t)e;
     }
-    const uint8_t *cc[2] = {codes, codes};
-    lpai_emu_desc in[2] = {desc4(1u, 1u, 16u, 16u), desc4(1u, 1u, 16u, 16u)};
-    lpai_emu_desc out = desc4(1u, 1u, 16u, 16u);
-    const int32_t rc = run(op, in, &out, cc, 0, result);
+    const uint8_t *cc[NIN] = {codes, codes, codes, codes};
+    /* Two channels, so that a reduction over any dimension reduces something. */
+    lpai_emu_desc in[NIN], o = desc4(1u, 2u, 8u, 16u), outs[NOUT];
+    for (uint32_t k = 0; k < NIN; ++k) {
+        in[k] = desc4(1u, 2u, 8u, 16u);
+    }
+    derive_outputs(op, &o, outs);
+
+    /* Scratch: without it a whole-tensor op refuses cleanly (before the user's math,
+     * so even an unwritten stub shows it); a rowwise op never asks for it. */
+    static const int64_t missing[2] = {LPAI_EMU_TEMP_NULL, LPAI_EMU_TEMP_NO_CALL};
+    for (int m = 0; m < 2; ++m) {
+        const int32_t rc = run_temp(op, in, outs, cc, missing[m]);
+        if (op->rowwise) {
+            CHECK(!lpai_emu_temp_called(), "%s: a rowwise op called getTempBuffer", op->qnn_type);
+            CHECK(rc == 0 || strstr(lpai_emu_last_reject(), "not written yet") != NULL,
+                  "%s: rowwise op refused without scratch: %s", op->qnn_type, lpai_emu_last_reject());
+        } else {
+            CHECK(rc == (int32_t)LPAI_CUSTOM_OP_MEMORY && strstr(lpai_emu_last_reject(), "scratch") != NULL,
+                  "%s: no scratch: rc %d, \"%s\"", op->qnn_type, rc, lpai_emu_last_reject());
+            CHECK(lpai_emu_output_untouched(), "%s: output written without scratch", op->qnn_type);
+        }
+    }
+
+    const int32_t rc = run_temp(op, in, outs, cc, LPAI_EMU_TEMP_ASKED);
     if (rc != 0 && strstr(lpai_emu_last_reject(), "not written yet")) {
         printf("NOTE %s (%s): user math not written yet; the Python kernel test fails until it is\n", op->qnn_type,
                op->torch_name);
         return 0;
     }
     CHECK(rc == 0, "%s: custom op failed: %s", op->qnn_type, lpai_emu_last_reject());
-    /* Strided and permuted inputs reach the user's math in logical order. */
-    uint8_t other[256];
-    permute_padded(&in[0], 2u);
-    permute_padded(&out, 1u);
-    CHECK(run(op, in, &out, cc, 0, other) == 0, "%s: permuted layout refused", op->qnn_type);
-    CHECK(memcmp(result, other, sizeof other) == 0, "%s: custom op depends on the layout", op->qnn_type);
+    /* The scratch the kernel used, against what getTempBufferSize asked for (the
+     * emulator serves exactly that, so ASan also catches an overrun). */
+    uint64_t floats = 0u;
+    for (uint32_t k = 0; k < op->n_inputs; ++k) {
+        floats += desc_count(&in[k]);
+    }
+    for (uint32_t j = 0; j < op->n_outputs; ++j) {
+        floats += desc_count(&outs[j]);
+    }
+    const uint64_t want = op->rowwise ? (uint64_t)(op->n_inputs + op->n_outputs) * LPAI_ROW_MAX * 4u : floats * 4u;
+    CHECK(lpai_emu_last_scratch() == want, "%s: used %llu bytes of scratch, expected %llu", op->qnn_type,
+          (unsigned long long)lpai_emu_last_scratch(), (unsigned long long)want);
+    CHECK(op->rowwise ? !lpai_emu_temp_called() : lpai_emu_last_scratch() <= lpai_emu_temp_served(),
+          "%s: getTempBuffer served %llu bytes for %llu used", op->qnn_type, (unsigned long long)lpai_emu_temp_served(),
+          (unsigned long long)lpai_emu_last_scratch());
+    printf("SCRATCH %s inputs=%u outputs=%u shape=(1,2,8,16) %s=%llu bytes\n", op->qnn_type, op->n_inputs,
+           op->n_outputs, op->rowwise ? "stack" : "temp", (unsigned long long)lpai_emu_last_scratch());
+    uint8_t result[NOUT][256], other[256];
+    for (uint32_t j = 0; j < op->n_outputs; ++j) {
+        lpai_emu_read_output_k(j, result[j]);
+    }
+    /* Strided and permuted tensors reach the user's math in logical order. */
+    for (uint32_t k = 0; k < op->n_inputs; ++k) {
+        permute_padded(&in[k], 2u + k);
+    }
+    for (uint32_t j = 0; j < op->n_outputs; ++j) {
+        if (outs[j].rank == 4u) {
+            permute_padded(&outs[j], 1u + j);
+        }
+    }
+    CHECK(run(op, in, outs, cc, 0, NULL) == 0, "%s: permuted layout refused", op->qnn_type);
+    for (uint32_t j = 0; j < op->n_outputs; ++j) {
+        lpai_emu_read_output_k(j, other);
+        CHECK(memcmp(result[j], other, desc_count(&outs[j])) == 0, "%s: output %u depends on the layout", op->qnn_type,
+              j);
+    }
     CHECK(lpai_emu_padding_untouched(), "%s: wrote into the output's padding", op->qnn_type);
+    if (op->rowwise) {
+        /* A row longer than the stack buffer holds: refused, nothing written. */
+        lpai_emu_desc lin[NIN], lo = desc4(1u, 1u, 1u, LPAI_ROW_MAX + 1u), louts[NOUT];
+        uint8_t *lc = (uint8_t *)calloc(LPAI_ROW_MAX + 1u, 1u);
+        const uint8_t *lcc[NIN] = {lc, lc, lc, lc};
+        for (uint32_t k = 0; k < NIN; ++k) {
+            lin[k] = lo;
+        }
+        derive_outputs(op, &lo, louts);
+        CHECK(run(op, lin, louts, lcc, 0, NULL) == (int32_t)LPAI_CUSTOM_OP_NOT_SUPPORTED &&
+                  strstr(lpai_emu_last_reject(), "LPAI_ROW_MAX") != NULL && lpai_emu_output_untouched(),
+              "%s: a row of %u elements: \"%s\"", op->qnn_type, LPAI_ROW_MAX + 1u, lpai_emu_last_reject());
+        free(lc);
+    }
     return 1;
+}
+
+/* ---- the custom-op drivers on a node of their own ---------------------------------
+ * lpai_execute_custom and lpai_execute_custom_rowwise with a probe for the user's
+ * math, whatever custom ops this package has: each input at its own shape, several
+ * outputs of their own rules, values in logical order, the rowwise call per row. With
+ * scale 1 and zero point 0 a code is its value, so the expected values are the codes. */
+static int g_probe_calls;
+static int g_probe_bad;
+
+static int shape_is(const lpai_shape *s, uint32_t rank, const uint32_t *dims, uint64_t count)
+{
+    int ok = s->rank == rank && s->count == count;
+    for (uint32_t d = 0; d < rank; ++d) {
+        ok = ok && s->dims[d] == dims[d];
+    }
+    return ok;
+}
+
+/* x (1,2,3,4) codes e, w (4) codes 10 + e; out0 like w: 2 w; out1 reduce x over
+ * [1] keepdim (1,1,3,4): the sum over the two channels; out2 reduce x over [-1, 0]
+ * (2,3): the max of each row. */
+static int probe_whole(const lpai_custom_call *c)
+{
+    static const uint32_t xd[4] = {1u, 2u, 3u, 4u}, wd[1] = {4u}, m1[4] = {1u, 1u, 3u, 4u}, m2[2] = {2u, 3u};
+    ++g_probe_calls;
+    if (!shape_is(&c->in_shape[0], 4u, xd, 24u) || !shape_is(&c->in_shape[1], 1u, wd, 4u) ||
+        !shape_is(&c->out_shape[0], 1u, wd, 4u) || !shape_is(&c->out_shape[1], 4u, m1, 12u) ||
+        !shape_is(&c->out_shape[2], 2u, m2, 6u)) {
+        g_probe_bad |= 1;
+        return 0;
+    }
+    for (uint32_t e = 0; e < 24u; ++e) {
+        g_probe_bad |= (c->in[0][e] != (float)e) ? 2 : 0; /* logical order, whatever the layout */
+    }
+    for (uint32_t e = 0; e < 4u; ++e) {
+        g_probe_bad |= (c->in[1][e] != (float)(10u + e)) ? 4 : 0;
+        c->out[0][e] = 2.0f * c->in[1][e];
+    }
+    for (uint32_t e = 0; e < 12u; ++e) {
+        c->out[1][e] = c->in[0][e] + c->in[0][12u + e];
+    }
+    for (uint32_t r = 0; r < 6u; ++r) {
+        c->out[2][r] = c->in[0][4u * r + 3u];
+    }
+    return 0;
+}
+
+/* x, y (2,3,5), one row at a time: out0 like y: x + y; out1 reduce x over [-1]
+ * keepdim (2,3,1): the row's first value. */
+static int probe_rows(const lpai_custom_call *c)
+{
+    static const uint32_t row[1] = {5u}, one[1] = {1u};
+    ++g_probe_calls;
+    if (!shape_is(&c->in_shape[0], 1u, row, 5u) || !shape_is(&c->in_shape[1], 1u, row, 5u) ||
+        !shape_is(&c->out_shape[0], 1u, row, 5u) || !shape_is(&c->out_shape[1], 1u, one, 1u)) {
+        g_probe_bad |= 8;
+        return 0;
+    }
+    for (uint32_t e = 0; e < 5u; ++e) {
+        c->out[0][e] = c->in[0][e] + c->in[1][e];
+    }
+    c->out[1][0] = c->in[0][0];
+    return 0;
+}
+
+static int probe_refuse(const lpai_custom_call *c)
+{
+    (void)c;
+    ++g_probe_calls;
+    return 7;
+}
+
+static lpai_emu_desc plain(uint32_t rank, const uint32_t *dims)
+{
+    lpai_emu_desc d = desc4(1u, 1u, 1u, 1u);
+    d.rank = rank;
+    for (uint32_t i = 0; i < LPAI_EMU_MAX_DIMS; ++i) {
+        d.dims[i] = i < rank ? dims[i] : 0u;
+        d.order[i] = (uint8_t)i;
+    }
+    d.scale = 1.0f;
+    d.zero_point = 0;
+    return d;
+}
+
+static void test_custom_drivers(void)
+{
+    static const uint32_t xd[4] = {1u, 2u, 3u, 4u}, wd[1] = {4u}, m1[4] = {1u, 1u, 3u, 4u}, m2[2] = {2u, 3u};
+    static const lpai_shape_rule rules[3] = {
+        {LPAI_SHAPE_LIKE, 1u, 0u, 0u, {0, 0, 0, 0, 0}},
+        {LPAI_SHAPE_REDUCE, 0u, 1u, 1u, {1, 0, 0, 0, 0}},
+        {LPAI_SHAPE_REDUCE, 0u, 0u, 2u, {-1, 0, 0, 0, 0}},
+    };
+    uint8_t xc[24], wc[4], got[30];
+    for (uint32_t e = 0; e < 24u; ++e) {
+        xc[e] = (uint8_t)e;
+    }
+    for (uint32_t e = 0; e < 4u; ++e) {
+        wc[e] = (uint8_t)(10u + e);
+    }
+    lpai_emu_desc x = plain(4u, xd), w = plain(1u, wd), o[3] = {plain(1u, wd), plain(4u, m1), plain(2u, m2)};
+    permute_padded(&x, 1u); /* the probe must still see logical order */
+    for (int scratch = 0; scratch < 2; ++scratch) {
+        lpai_emu_reset();
+        lpai_emu_add_input(&x, xc);
+        lpai_emu_add_input(&w, wc);
+        for (uint32_t j = 0; j < 3u; ++j) {
+            lpai_emu_add_output(&o[j]);
+        }
+        lpai_emu_temp(scratch ? LPAI_EMU_TEMP_ASKED : LPAI_EMU_TEMP_NULL);
+        g_probe_calls = 0;
+        g_probe_bad = 0;
+        QnnLpai_CustomOpNode_t node = (QnnLpai_CustomOpNode_t)lpai_emu_direct_begin();
+        int32_t rc = lpai_execute_custom(node, "Probe", 2u, 3u, rules, NULL, 0u, probe_whole, "probe");
+        lpai_emu_direct_end();
+        if (!scratch) {
+            CHECK(rc == (int32_t)LPAI_CUSTOM_OP_MEMORY && g_probe_calls == 0 && lpai_emu_output_untouched(),
+                  "custom driver without scratch: rc %d, %d calls", rc, g_probe_calls);
+            continue;
+        }
+        CHECK(rc == 0 && g_probe_calls == 1 && g_probe_bad == 0, "custom driver: rc %d (%s), %d calls, bad %d", rc,
+              lpai_emu_last_reject(), g_probe_calls, g_probe_bad);
+        CHECK(lpai_emu_last_scratch() == 4u * (24u + 4u + 4u + 12u + 6u) &&
+                  lpai_emu_last_scratch() == lpai_emu_temp_served(),
+              "custom driver: %llu bytes of scratch", (unsigned long long)lpai_emu_last_scratch());
+        lpai_emu_read_output_k(0u, got);
+        for (uint32_t e = 0; e < 4u; ++e) {
+            CHECK(got[e] == 2u * (10u + e), "like w: [%u] = %u", e, got[e]);
+        }
+        lpai_emu_read_output_k(1u, got);
+        for (uint32_t e = 0; e < 12u; ++e) {
+            CHECK(got[e] == e + e + 12u, "sum over channels: [%u] = %u", e, got[e]);
+        }
+        lpai_emu_read_output_k(2u, got);
+        for (uint32_t r = 0; r < 6u; ++r) {
+            CHECK(got[r] == 4u * r + 3u, "reduce [-1, 0]: [%u] = %u", r, got[r]);
+        }
+    }
+    /* An output whose dims break its rule: refused before the math runs. */
+    lpai_emu_desc bad = plain(4u, m1);
+    bad.dims[1] = 2u;
+    lpai_emu_reset();
+    lpai_emu_add_input(&x, xc);
+    lpai_emu_add_input(&w, wc);
+    lpai_emu_add_output(&o[0]);
+    lpai_emu_add_output(&bad);
+    lpai_emu_add_output(&o[2]);
+    g_probe_calls = 0;
+    QnnLpai_CustomOpNode_t node = (QnnLpai_CustomOpNode_t)lpai_emu_direct_begin();
+    int32_t rc = lpai_execute_custom(node, "Probe", 2u, 3u, rules, NULL, 0u, probe_whole, "probe");
+    lpai_emu_direct_end();
+    CHECK(rc > 0 && g_probe_calls == 0 && lpai_emu_output_untouched() &&
+              strstr(lpai_emu_last_reject(), "shapes differ") != NULL,
+          "an output against its reduce rule: rc %d, \"%s\"", rc, lpai_emu_last_reject());
+
+    /* Rowwise: per row, from the stack buffer, never getTempBuffer. */
+    static const uint32_t rd[3] = {2u, 3u, 5u}, kd[3] = {2u, 3u, 1u};
+    static const lpai_shape_rule row_rules[2] = {
+        {LPAI_SHAPE_LIKE, 1u, 0u, 0u, {0, 0, 0, 0, 0}},
+        {LPAI_SHAPE_REDUCE, 0u, 1u, 1u, {-1, 0, 0, 0, 0}},
+    };
+    uint8_t rc0[30], rc1[30];
+    for (uint32_t e = 0; e < 30u; ++e) {
+        rc0[e] = (uint8_t)e;
+        rc1[e] = (uint8_t)(100u + e);
+    }
+    lpai_emu_desc rx = plain(3u, rd), ry = plain(3u, rd), ro[2] = {plain(3u, rd), plain(3u, kd)};
+    ry.stride[0] = 64u; /* padded planes: rows are addressed by the strides */
+    ry.stride[1] = 8u;
+    ry.stride[2] = 1u;
+    float rows[(2u + 2u) * LPAI_ROW_MAX];
+    for (int refuse = 0; refuse < 2; ++refuse) {
+        lpai_emu_reset();
+        lpai_emu_add_input(&rx, rc0);
+        lpai_emu_add_input(&ry, rc1);
+        lpai_emu_add_output(&ro[0]);
+        lpai_emu_add_output(&ro[1]);
+        lpai_emu_temp(LPAI_EMU_TEMP_NULL);
+        g_probe_calls = 0;
+        g_probe_bad = 0;
+        node = (QnnLpai_CustomOpNode_t)lpai_emu_direct_begin();
+        rc = lpai_execute_custom_rowwise(node, "ProbeRows", 2u, 2u, row_rules, NULL, 0u,
+                                         refuse ? probe_refuse : probe_rows, "probe", rows);
+        lpai_emu_direct_end();
+        if (refuse) {
+            CHECK(rc > 0 && g_probe_calls == 1 && lpai_emu_output_untouched(),
+                  "rowwise refusal on the first row: rc %d, %d calls", rc, g_probe_calls);
+            continue;
+        }
+        CHECK(rc == 0 && g_probe_calls == 6 && g_probe_bad == 0 && !lpai_emu_temp_called(),
+              "rowwise driver: rc %d (%s), %d calls, bad %d", rc, lpai_emu_last_reject(), g_probe_calls, g_probe_bad);
+        lpai_emu_read_output_k(0u, got);
+        for (uint32_t e = 0; e < 30u; ++e) {
+            CHECK(got[e] == (uint8_t)(e + 100u + e), "rowwise x + y: [%u] = %u", e, got[e]);
+        }
+        lpai_emu_read_output_k(1u, got);
+        for (uint32_t r = 0; r < 6u; ++r) {
+            CHECK(got[r] == 5u * r, "rowwise first of row: [%u] = %u", r, got[r]);
+        }
+    }
 }
 
 #if !defined(LPAI_INFERENCE_ONLY)
@@ -683,18 +1189,45 @@ static uint32_t qnn_param_type(ptype t)
     return t == P_F32 ? (uint32_t)QNN_DATATYPE_FLOAT_32 : (uint32_t)QNN_DATATYPE_UINT_32;
 }
 
+/* Inputs of `rank` dims of 4; outputs shaped by the op's rules, output 0's last
+ * dimension moved by out_last_dim - 4 (4: valid). */
 static int64_t validate_typed(const op_case *op, uint32_t in_type, uint32_t out_type, uint32_t rank,
                               uint32_t out_last_dim, const char *const *names, const uint32_t *ptypes, uint32_t n_names)
 {
-    uint32_t types[3], ranks[3], dims[3 * LPAI_EMU_MAX_DIMS];
-    for (uint32_t k = 0; k <= op->n_inputs; ++k) {
-        types[k] = k == op->n_inputs ? out_type : in_type;
+    uint32_t types[NIN + NOUT], ranks[NIN + NOUT], dims[(NIN + NOUT) * LPAI_EMU_MAX_DIMS];
+    uint32_t in_dims[NIN][LPAI_MAX_RANK];
+    for (uint32_t k = 0; k < op->n_inputs; ++k) {
+        types[k] = in_type;
         ranks[k] = rank;
         for (uint32_t d = 0; d < LPAI_EMU_MAX_DIMS; ++d) {
-            dims[k * LPAI_EMU_MAX_DIMS + d] = (d == 3u && k == op->n_inputs) ? out_last_dim : 4u;
+            dims[k * LPAI_EMU_MAX_DIMS + d] = 4u;
+        }
+        for (uint32_t d = 0; d < LPAI_MAX_RANK; ++d) {
+            in_dims[k][d] = 4u;
         }
     }
-    return lpai_emu_validate(LPAI_PACKAGE_NAME, op->qnn_type, op->n_inputs, types, ranks, dims, n_names, names, ptypes);
+    for (uint32_t j = 0; j < op->n_outputs; ++j) {
+        const uint32_t t = op->n_inputs + j;
+        uint32_t want[LPAI_MAX_RANK] = {0u};
+        uint32_t want_rank = rank;
+        types[t] = out_type;
+        if (!lpai_rule_dims(&op->rules[j], op->n_inputs, ranks, (const uint32_t (*)[LPAI_MAX_RANK])in_dims, &want_rank,
+                            want)) {
+            want_rank = rank; /* rank 6: refused for its rank first */
+            for (uint32_t d = 0; d < LPAI_MAX_RANK; ++d) {
+                want[d] = 4u;
+            }
+        }
+        ranks[t] = want_rank;
+        for (uint32_t d = 0; d < LPAI_EMU_MAX_DIMS; ++d) {
+            dims[t * LPAI_EMU_MAX_DIMS + d] = d < LPAI_MAX_RANK ? want[d] : 4u;
+        }
+        if (j == 0u && want_rank > 0u) {
+            dims[t * LPAI_EMU_MAX_DIMS + want_rank - 1u] += out_last_dim - 4u;
+        }
+    }
+    return lpai_emu_validate(LPAI_PACKAGE_NAME, op->qnn_type, op->n_inputs, op->n_outputs, types, ranks, dims, n_names,
+                             names, ptypes);
 }
 
 /* With the parameter types ExecuTorch sends for this op. */
@@ -768,6 +1301,7 @@ int main(void)
     test_cost_model();
     /* C6: as the device registers the package. */
     CHECK(lpai_emu_register() == 0, "registration fails (layout support flag?)");
+    test_custom_drivers();
     for (size_t i = 0; i < N_OPS; ++i) {
         const op_case *op = &k_ops[i];
         test_rejections(op);
@@ -777,6 +1311,9 @@ int main(void)
             test_paths(op);
             test_sizes(op);
             test_padded_rows(op);
+            if (op->n_inputs >= 2u) {
+                test_broadcast(op);
+            }
         }
 #if !defined(LPAI_INFERENCE_ONLY)
         test_validation(op);

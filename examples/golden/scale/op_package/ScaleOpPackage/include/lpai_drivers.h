@@ -1,7 +1,7 @@
 /* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
 /*
- * The executeOp drivers of the generated ops: one per op form (8-bit unary and binary
- * elementwise, custom). Each reads and checks the node through lpai_glue.h, chooses
+ * The executeOp drivers of the generated ops: one per op form (8-bit elementwise of one
+ * to four inputs, custom ops on whole tensors or row by row). Each reads and checks the node through lpai_glue.h, chooses
  * the loop (lpai_elementwise.h) by its cost, and runs it; the per-op files only pass
  * their math. Functions are static, like the glue: each op package keeps its own copy.
  */
@@ -12,6 +12,7 @@
 #include "lpai_conventions.h"
 #include "lpai_elementwise.h"
 #include "lpai_glue.h"
+#include "lpai_shapes.h"
 
 #if defined(LPAI_HOST_EMULATOR)
 /* Set by the emulator: 0 the kernel chooses its path, LPAI_HOST_REFERENCE runs the
@@ -35,48 +36,58 @@ extern const char *lpai_host_last_path; /* which loop ran, for the tests */
 
 typedef struct {
     lpai_io in[LPAI_MAX_INPUTS];
-    lpai_io out;
-    lpai_requant rq;
+    lpai_io out[LPAI_MAX_OUTPUTS];
+    lpai_requant rq[LPAI_MAX_OUTPUTS];
     float params[LPAI_MAX_PARAMS];
-    uint64_t count; /* elements of the output */
+    uint64_t count[LPAI_MAX_OUTPUTS]; /* elements of each output */
 } lpai_exec;
 
+/* The rule of an elementwise op's one output. */
+static const lpai_shape_rule lpai_rule_broadcast = {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}};
+
 /* Returns 1 when there are elements to compute; otherwise 0 with *result set to what
- * executeOp returns (the rejection, or success on an empty tensor). */
+ * executeOp returns (the rejection, or success when every output is empty). */
 static LPAI_ALWAYS_INLINE int lpai_exec_prepare(lpai_exec *x, QnnLpai_CustomOpNode_t node, const char *op_type,
-                                                uint32_t nin, const lpai_param_kind *kinds, uint32_t nparams,
-                                                int32_t *result)
+                                                uint32_t nin, uint32_t nout, const lpai_shape_rule *rules,
+                                                const lpai_param_kind *kinds, uint32_t nparams, int32_t *result)
 {
-    memset(x->params, 0, sizeof x->params);
+    for (uint32_t p = 0; p < LPAI_MAX_PARAMS; ++p) {
+        x->params[p] = 0.0f;
+    }
     /* Constant once inlined; keeps the arrays above safe if the spec's limits grow
      * without this header. */
-    if (nin > LPAI_MAX_INPUTS || nparams > LPAI_MAX_PARAMS) {
-        *result = lpai_reject(op_type, LPAI_E_TENSOR, "more inputs or parameters than the spec allows");
+    if (nin == 0u || nin > LPAI_MAX_INPUTS || nout == 0u || nout > LPAI_MAX_OUTPUTS || nparams > LPAI_MAX_PARAMS) {
+        *result = lpai_reject(op_type, LPAI_E_TENSOR, "more inputs, outputs or parameters than the spec allows");
         return 0;
     }
-    const lpai_status st = lpai_glue_prepare(node, x->in, nin, &x->out, kinds, x->params, nparams, &x->rq);
+    const lpai_status st = lpai_glue_prepare(node, x->in, nin, x->out, nout, rules, kinds, x->params, nparams, x->rq);
     if (st != LPAI_OK) {
         *result = lpai_reject(op_type, st, NULL);
         return 0;
     }
     /* C10: sizes that do not fit the arithmetic of the loops, and an output whose
      * elements share bytes, are refused before anything is written. */
-    if (!lpai_count_elements_checked(x->out.view.dims, x->out.view.rank, &x->count)) {
-        *result = lpai_reject(op_type, LPAI_E_BOUNDS, NULL);
-        return 0;
-    }
     uint64_t extent = 0u;
-    for (uint32_t k = 0; k <= nin; ++k) {
-        if (!lpai_view_extent(k < nin ? &x->in[k].view : &x->out.view, &extent)) {
+    for (uint32_t k = 0; k < nin; ++k) {
+        if (!lpai_view_extent(&x->in[k].view, &extent)) {
             *result = lpai_reject(op_type, LPAI_E_BOUNDS, NULL);
             return 0;
         }
     }
-    if (lpai_view_overlaps(&x->out.view)) {
-        *result = lpai_reject(op_type, LPAI_E_OVERLAP, NULL);
-        return 0;
+    int empty = 1;
+    for (uint32_t j = 0; j < nout; ++j) {
+        if (!lpai_count_elements_checked(x->out[j].view.dims, x->out[j].view.rank, &x->count[j]) ||
+            !lpai_view_extent(&x->out[j].view, &extent)) {
+            *result = lpai_reject(op_type, LPAI_E_BOUNDS, NULL);
+            return 0;
+        }
+        if (lpai_view_overlaps(&x->out[j].view)) {
+            *result = lpai_reject(op_type, LPAI_E_OVERLAP, NULL);
+            return 0;
+        }
+        empty = empty && x->count[j] == 0u;
     }
-    if (x->count == 0u) {
+    if (empty) {
         *result = (int32_t)LPAI_CUSTOM_OP_SUCCESS;
         return 0;
     }
@@ -84,7 +95,8 @@ static LPAI_ALWAYS_INLINE int lpai_exec_prepare(lpai_exec *x, QnnLpai_CustomOpNo
 }
 
 #if defined(LPAI_HOST_EMULATOR)
-/* The tests' oracle, run instead of the fast path when the emulator asks for it. */
+/* The tests' oracle, run instead of the fast path when the emulator asks for it. It
+ * gets the inputs' own views and broadcasts by itself (lpai_reference_map). */
 static inline int32_t lpai_exec_reference(const lpai_exec *x, uint32_t nin, lpai_reference_fn math_v)
 {
     const lpai_view *views[LPAI_MAX_INPUTS];
@@ -93,7 +105,7 @@ static inline int32_t lpai_exec_reference(const lpai_exec *x, uint32_t nin, lpai
         views[k] = &x->in[k].view;
         quants[k] = &x->in[k].quant;
     }
-    lpai_reference_map(views, quants, nin, &x->out.view, &x->out.quant, &x->rq, math_v, x->params);
+    lpai_reference_map(views, quants, nin, &x->out[0].view, &x->out[0].quant, &x->rq[0], math_v, x->params);
     LPAI_HOST_PATH("reference");
     return (int32_t)LPAI_CUSTOM_OP_SUCCESS;
 }
@@ -172,14 +184,14 @@ static LPAI_ALWAYS_INLINE int32_t lpai_execute_unary_u8(QnnLpai_CustomOpNode_t n
 {
     lpai_exec x;
     int32_t result;
-    if (!lpai_exec_prepare(&x, node, op_type, 1u, kinds, nparams, &result)) {
+    if (!lpai_exec_prepare(&x, node, op_type, 1u, 1u, &lpai_rule_broadcast, kinds, nparams, &result)) {
         return result;
     }
     lpai_walk walk;
-    const lpai_view *views[2] = {&x.in[0].view, &x.out.view};
+    const lpai_view *views[2] = {&x.in[0].view, &x.out[0].view};
     lpai_walk_plan(&walk, views, 2u);
-    int table = lpai_unary_table_pays(x.count, math_cost, vectorises, lpai_walk_copies(&walk), walk.n[walk.ndim - 1u],
-                                      lpai_walk_is_dense(&walk));
+    int table = lpai_unary_table_pays(x.count[0], math_cost, vectorises, lpai_walk_copies(&walk),
+                                      walk.n[walk.ndim - 1u], lpai_walk_is_dense(&walk));
 #if defined(LPAI_HOST_EMULATOR)
     if (lpai_host_use_reference == LPAI_HOST_REFERENCE) {
         return lpai_exec_reference(&x, 1u, math_v);
@@ -202,103 +214,298 @@ static LPAI_ALWAYS_INLINE int32_t lpai_execute_unary_u8(QnnLpai_CustomOpNode_t n
         all.s[0][0] = 1;
         all.s[1][0] = 1;
         uint8_t *ends[2] = {(uint8_t *)lpai_all_bytes, tab};
-        lpai_map_blocked_u8(&all, 1u, &dq, math1, NULL, x.params, &x.rq, ends);
-        lpai_map_table_u8(&walk, x.in[0].view.data, x.out.view.data, tab);
+        lpai_map_blocked_u8(&all, 1u, &dq, math1, NULL, NULL, NULL, x.params, &x.rq[0], ends);
+        lpai_map_table_u8(&walk, x.in[0].view.data, x.out[0].view.data, tab);
         LPAI_HOST_PATH(lpai_walk_is_dense(&walk) ? "table-dense" : "table-walk");
     } else {
-        uint8_t *ends[2] = {x.in[0].view.data, x.out.view.data};
-        lpai_map_blocked_u8(&walk, 1u, &dq, math1, NULL, x.params, &x.rq, ends);
+        uint8_t *ends[2] = {x.in[0].view.data, x.out[0].view.data};
+        lpai_map_blocked_u8(&walk, 1u, &dq, math1, NULL, NULL, NULL, x.params, &x.rq[0], ends);
         LPAI_HOST_PATH(lpai_walk_is_dense(&walk) ? "direct-dense" : "direct-walk");
     }
     return (int32_t)LPAI_CUSTOM_OP_SUCCESS;
 }
 
-/* executeOp of an 8-bit binary elementwise op: math2(a, b, params) for the blocked
- * loop, math_v(in, params) with the same math for the reference path. One fast path:
- * a two-input table (64 Ki entries) would not fit the DSP island's memory, and the
- * blocked loop dequantizes by arithmetic, with no per-call table to amortise. */
-static LPAI_ALWAYS_INLINE int32_t lpai_execute_binary_u8(QnnLpai_CustomOpNode_t node, const char *op_type,
-                                                         const lpai_param_kind *kinds, uint32_t nparams,
-                                                         lpai_reference_fn math_v, lpai_binary_fn math2)
+/* executeOp of an 8-bit elementwise op of 2 to 4 inputs that broadcast like torch:
+ * its math for the blocked loop is f2, f3 or f4 (by nin; the others NULL), math_v(in, params)
+ * the same math for the reference path. One fast path: a two-input table (64 Ki
+ * entries) would not fit the DSP island's memory, and the blocked loop dequantizes by
+ * arithmetic, with no per-call table to amortise. A broadcast input is a view whose
+ * stretched dimensions step 0 bytes (lpai_view_broadcast): the walk merges and orders
+ * it like any other operand, and the loop reads it in place or repeats its byte. */
+static LPAI_ALWAYS_INLINE int32_t lpai_execute_nary_u8(QnnLpai_CustomOpNode_t node, const char *op_type, uint32_t nin,
+                                                       const lpai_param_kind *kinds, uint32_t nparams,
+                                                       lpai_reference_fn math_v, lpai_binary_fn f2, lpai_ternary_fn f3,
+                                                       lpai_quaternary_fn f4)
 {
     lpai_exec x;
     int32_t result;
-    if (!lpai_exec_prepare(&x, node, op_type, 2u, kinds, nparams, &result)) {
+    if (!lpai_exec_prepare(&x, node, op_type, nin, 1u, &lpai_rule_broadcast, kinds, nparams, &result)) {
         return result;
     }
 #if defined(LPAI_HOST_EMULATOR)
     if (lpai_host_use_reference == LPAI_HOST_REFERENCE) {
-        return lpai_exec_reference(&x, 2u, math_v);
+        return lpai_exec_reference(&x, nin, math_v);
     }
 #else
     (void)math_v;
 #endif
+    lpai_view bviews[LPAI_MAX_INPUTS];
+    const lpai_view *views[LPAI_MAX_OPERANDS];
+    lpai_dequant_u8 dq[LPAI_MAX_INPUTS];
+    uint8_t *ends[LPAI_MAX_OPERANDS];
+    for (uint32_t k = 0; k < nin; ++k) {
+        if (lpai_same_shape(&x.in[k].view, &x.out[0].view)) {
+            views[k] = &x.in[k].view;
+        } else {
+            lpai_view_broadcast(&x.in[k].view, &x.out[0].view, &bviews[k]);
+            views[k] = &bviews[k];
+        }
+        dq[k] = lpai_dequant_u8_from(&x.in[k].quant);
+        ends[k] = x.in[k].view.data;
+    }
+    views[nin] = &x.out[0].view;
+    ends[nin] = x.out[0].view.data;
     lpai_walk walk;
-    const lpai_view *views[3] = {&x.in[0].view, &x.in[1].view, &x.out.view};
-    lpai_walk_plan(&walk, views, 3u);
-    const lpai_dequant_u8 dq[2] = {lpai_dequant_u8_from(&x.in[0].quant), lpai_dequant_u8_from(&x.in[1].quant)};
-    uint8_t *ends[3] = {x.in[0].view.data, x.in[1].view.data, x.out.view.data};
-    lpai_map_blocked_u8(&walk, 2u, dq, NULL, math2, x.params, &x.rq, ends);
+    lpai_walk_plan(&walk, views, nin + 1u);
+    lpai_map_blocked_u8(&walk, nin, dq, NULL, f2, f3, f4, x.params, &x.rq[0], ends);
     LPAI_HOST_PATH(lpai_walk_is_dense(&walk) ? "direct-dense" : "direct-walk");
     return (int32_t)LPAI_CUSTOM_OP_SUCCESS;
 }
 
-/* What the math of a custom op (kind: custom) receives: every tensor as dense float
- * values in logical row-major order, whatever its layout. */
+/* executeOp of an 8-bit binary elementwise op: math2(a, b, params). */
+static LPAI_ALWAYS_INLINE int32_t lpai_execute_binary_u8(QnnLpai_CustomOpNode_t node, const char *op_type,
+                                                         const lpai_param_kind *kinds, uint32_t nparams,
+                                                         lpai_reference_fn math_v, lpai_binary_fn math2)
+{
+    return lpai_execute_nary_u8(node, op_type, 2u, kinds, nparams, math_v, math2, NULL, NULL);
+}
+
+/* ---- Custom ops (kind: custom) -----------------------------------------------------
+ * The math the user writes receives every tensor as dense float values in logical
+ * row-major order, whatever its layout, each with its own shape (lpai_shape,
+ * lpai_shapes.h). Two ways to get there:
+ *   whole tensor  every input and output dequantized at once into the scratch the
+ *                 runtime hands out (getTempBuffer); sum of all element counts x 4
+ *                 bytes, sized by getTempBufferSize with the same sum
+ *                 (lpai_temp_bytes_custom, lpai_validate.h);
+ *   rowwise       one row (the last dimension) at a time from a buffer on the
+ *                 kernel's own stack: no getTempBuffer at all, at most
+ *                 (inputs + outputs) x LPAI_ROW_MAX floats. */
 typedef struct {
     const float *in[LPAI_MAX_INPUTS];
-    float *out;                   /* `count` real values to write */
-    uint32_t rank;
-    uint32_t dims[LPAI_MAX_RANK]; /* logical shape, zero past rank */
-    uint64_t count;               /* elements per tensor */
+    lpai_shape in_shape[LPAI_MAX_INPUTS];
+    float *out[LPAI_MAX_OUTPUTS];
+    lpai_shape out_shape[LPAI_MAX_OUTPUTS];
     const float *params;
 } lpai_custom_call;
 
 /* The per-op adapter: hands the call to the user's <Op>_compute under the spec's names. */
 typedef int (*lpai_custom_fn)(const lpai_custom_call *call);
 
-/* executeOp of a custom op: dequantizes the inputs to float, runs the user's math
- * through `compute` and requantizes its result. `missing` names the file to edit. */
-static inline int32_t lpai_execute_custom(QnnLpai_CustomOpNode_t node, const char *op_type, uint32_t nin,
-                                          const lpai_param_kind *kinds, uint32_t nparams, lpai_custom_fn compute,
-                                          const char *missing)
+static inline void lpai_shape_of(const lpai_view *v, uint64_t count, lpai_shape *s)
 {
-    lpai_exec x;
-    int32_t result;
-    if (!lpai_exec_prepare(&x, node, op_type, nin, kinds, nparams, &result)) {
-        return result;
+    memset(s, 0, sizeof *s);
+    s->rank = v->rank;
+    for (uint32_t d = 0; d < v->rank; ++d) {
+        s->dims[d] = v->dims[d];
     }
-    /* Room for every input and the output as float, sized by getTempBufferSize in
-     * <Op>_compiler.cpp with the same formula (lpai_temp_bytes_custom).
-     * RELIES ON getTempBuffer(node) returning that buffer: how the device behaves is
-     * not public. */
-    float *temp = lpai_pkg_infra.getTempBuffer ? (float *)lpai_pkg_infra.getTempBuffer(node) : NULL;
-    if (!temp) {
-        return lpai_reject(op_type, LPAI_E_TENSOR, "no temp buffer (getTempBuffer returned NULL)");
-    }
-    lpai_custom_call call;
-    memset(&call, 0, sizeof call);
-    for (uint32_t k = 0; k < nin; ++k) {
-        call.in[k] = temp + k * x.count;
-        lpai_gather_f32(&x.in[k].view, &x.in[k].quant, temp + k * x.count);
-    }
-    call.out = temp + nin * x.count;
-    call.rank = x.out.view.rank;
-    for (uint32_t d = 0; d < x.out.view.rank; ++d) {
-        call.dims[d] = x.out.view.dims[d];
-    }
-    call.count = x.count;
-    call.params = x.params;
-    const int rc = compute(&call);
+    s->count = count;
+}
+
+#if defined(LPAI_HOST_DIAGNOSTICS)
+/* Bytes of scratch the last custom op used (whole tensor: of the temp buffer; rowwise:
+ * of its stack buffer), for the tests and the runbook's figures. */
+extern uint64_t lpai_host_last_scratch;
+#define LPAI_HOST_SCRATCH(bytes) (lpai_host_last_scratch = (bytes))
+#else
+#define LPAI_HOST_SCRATCH(bytes) ((void)0)
+#endif
+
+/* The user's return code as executeOp's result; `missing` names the file to edit. */
+static inline int32_t lpai_custom_result(const char *op_type, int rc, const char *missing)
+{
     if (rc == LPAI_USER_MATH_MISSING) {
         return lpai_reject(op_type, LPAI_E_USER, missing);
     }
     if (rc != 0) {
         return lpai_reject(op_type, LPAI_E_USER, NULL);
     }
-    /* Written only now: a refusal above leaves the output untouched. */
-    lpai_scatter_u8(&x.out.view, &x.rq, call.out);
+    return (int32_t)LPAI_CUSTOM_OP_SUCCESS;
+}
+
+/* executeOp of a custom op on whole tensors: dequantizes the inputs to float, runs the
+ * user's math through `compute` and requantizes every output. */
+static inline int32_t lpai_execute_custom(QnnLpai_CustomOpNode_t node, const char *op_type, uint32_t nin, uint32_t nout,
+                                          const lpai_shape_rule *rules, const lpai_param_kind *kinds, uint32_t nparams,
+                                          lpai_custom_fn compute, const char *missing)
+{
+    lpai_exec x;
+    int32_t result;
+    if (!lpai_exec_prepare(&x, node, op_type, nin, nout, rules, kinds, nparams, &result)) {
+        return result;
+    }
+    lpai_custom_call call;
+    memset(&call, 0, sizeof call);
+    /* Every input and output as float: the sum of their element counts, which must
+     * fit the address space (each count is below 2^64 / 32, so the sum cannot wrap). */
+    uint64_t floats = 0u;
+    for (uint32_t k = 0; k < nin; ++k) {
+        uint64_t n = 0u;
+        if (!lpai_count_elements_checked(x.in[k].view.dims, x.in[k].view.rank, &n) || n > UINT64_MAX / 32u) {
+            return lpai_reject(op_type, LPAI_E_BOUNDS, NULL);
+        }
+        lpai_shape_of(&x.in[k].view, n, &call.in_shape[k]);
+        floats += n;
+    }
+    for (uint32_t j = 0; j < nout; ++j) {
+        if (x.count[j] > UINT64_MAX / 32u) {
+            return lpai_reject(op_type, LPAI_E_BOUNDS, NULL);
+        }
+        lpai_shape_of(&x.out[j].view, x.count[j], &call.out_shape[j]);
+        floats += x.count[j];
+    }
+    if (floats > (uint64_t)SIZE_MAX / sizeof(float)) {
+        return lpai_reject(op_type, LPAI_E_BOUNDS, "the tensors as float do not fit the address space");
+    }
+    /* Sized by getTempBufferSize in <Op>_compiler.cpp with the same sum
+     * (lpai_temp_bytes_custom). RELIES ON getTempBuffer(node) returning a buffer of
+     * that size: how the device behaves is not public, and the pointer carries no
+     * size, so only a missing buffer can be refused here. `rowwise: true` needs none. */
+    float *temp = lpai_pkg_infra.getTempBuffer ? (float *)lpai_pkg_infra.getTempBuffer(node) : NULL;
+    if (!temp) {
+        return lpai_reject(op_type, LPAI_E_SCRATCH, NULL);
+    }
+    LPAI_HOST_SCRATCH(floats * sizeof(float));
+    float *at = temp;
+    for (uint32_t k = 0; k < nin; ++k) {
+        lpai_gather_f32(&x.in[k].view, &x.in[k].quant, at);
+        call.in[k] = at;
+        at += call.in_shape[k].count;
+    }
+    for (uint32_t j = 0; j < nout; ++j) {
+        call.out[j] = at;
+        at += x.count[j];
+    }
+    call.params = x.params;
+    result = lpai_custom_result(op_type, compute(&call), missing);
+    if (result != (int32_t)LPAI_CUSTOM_OP_SUCCESS) {
+        return result;
+    }
+    /* Written only now: a refusal above leaves every output untouched. */
+    for (uint32_t j = 0; j < nout; ++j) {
+        lpai_scatter_u8(&x.out[j].view, &x.rq[j], call.out[j]);
+    }
     LPAI_HOST_PATH("custom");
+    return (int32_t)LPAI_CUSTOM_OP_SUCCESS;
+}
+
+/* Byte offset of the row at outer coordinate `coord` (the dimensions before the last)
+ * in a tensor of the rowwise op: an input or a `like` output (rank r, the row along
+ * dimension r - 1), or a reduction over the last dimension (rank r - 1, or r with a
+ * last dimension of 1). */
+static inline uint64_t lpai_row_base(const lpai_view *v, const uint32_t *coord, uint32_t outer)
+{
+    uint64_t off = 0u;
+    for (uint32_t d = 0; d < outer && d < v->rank; ++d) {
+        off += (uint64_t)coord[d] * v->stride[d];
+    }
+    return off;
+}
+
+/* executeOp of a `rowwise: true` custom op: the user's math runs once per row of the
+ * last dimension, on float copies in `buf` (the per-op file's stack array of
+ * (nin + nout) x LPAI_ROW_MAX floats). Every input has the first input's shape; every
+ * output is `like` one of them or a reduction over the last dimension (the spec
+ * checks the rules, lpai_glue_shapes the shapes). The user sees each row as a tensor
+ * of rank 1: dims[0] = row length (1 for a reduction), count the same. Each row's
+ * results are written before the next row runs, so a refusal after the first row
+ * leaves the earlier rows written (a refusal on the first row, an unwritten stub
+ * included, leaves every output untouched). */
+static inline int32_t lpai_execute_custom_rowwise(QnnLpai_CustomOpNode_t node, const char *op_type, uint32_t nin,
+                                                  uint32_t nout, const lpai_shape_rule *rules,
+                                                  const lpai_param_kind *kinds, uint32_t nparams,
+                                                  lpai_custom_fn compute, const char *missing, float *buf)
+{
+    lpai_exec x;
+    int32_t result;
+    if (!lpai_exec_prepare(&x, node, op_type, nin, nout, rules, kinds, nparams, &result)) {
+        return result;
+    }
+    const lpai_view *first = &x.in[0].view;
+    for (uint32_t k = 1; k < nin; ++k) {
+        if (x.in[k].view.rank != first->rank ||
+            memcmp(x.in[k].view.dims, first->dims, first->rank * sizeof first->dims[0]) != 0) {
+            return lpai_reject(op_type, LPAI_E_SHAPE, "a rowwise op needs every input in the first input's shape");
+        }
+    }
+    const uint32_t outer = first->rank ? first->rank - 1u : 0u;
+    const uint32_t len = first->rank ? first->dims[outer] : 1u;
+    for (uint32_t j = 0; j < nout; ++j) {
+        /* The spec allows nothing else for a rowwise op; checked again because the
+         * loop below addresses rows by these rules alone. */
+        const int last = rules[j].kind == LPAI_SHAPE_REDUCE && rules[j].ndims == 1u &&
+                         (rules[j].dims[0] == -1 || (first->rank && rules[j].dims[0] == (int8_t)outer));
+        if (rules[j].kind != LPAI_SHAPE_LIKE && !last) {
+            return lpai_reject(op_type, LPAI_E_SHAPE, "a rowwise op's outputs are like an input or reduce dims [-1]");
+        }
+    }
+    if (len > LPAI_ROW_MAX) {
+        return lpai_reject(op_type, LPAI_E_ROW, NULL);
+    }
+    uint64_t rows = lpai_count_elements(first->dims, outer);
+    lpai_custom_call call;
+    memset(&call, 0, sizeof call);
+    ptrdiff_t step[LPAI_MAX_INPUTS + LPAI_MAX_OUTPUTS];
+    uint32_t out_len[LPAI_MAX_OUTPUTS];
+    for (uint32_t k = 0; k < nin; ++k) {
+        call.in[k] = buf + (size_t)k * LPAI_ROW_MAX;
+        call.in_shape[k].rank = 1u;
+        call.in_shape[k].dims[0] = len;
+        call.in_shape[k].count = len;
+        step[k] = first->rank ? (ptrdiff_t)x.in[k].view.stride[outer] : 0;
+    }
+    for (uint32_t j = 0; j < nout; ++j) {
+        const int like = rules[j].kind == LPAI_SHAPE_LIKE;
+        out_len[j] = like ? len : 1u;
+        call.out[j] = buf + (size_t)(nin + j) * LPAI_ROW_MAX;
+        call.out_shape[j].rank = 1u;
+        call.out_shape[j].dims[0] = out_len[j];
+        call.out_shape[j].count = out_len[j];
+        step[nin + j] = (like && first->rank) ? (ptrdiff_t)x.out[j].view.stride[outer] : 0;
+    }
+    call.params = x.params;
+    LPAI_HOST_SCRATCH((uint64_t)(nin + nout) * LPAI_ROW_MAX * sizeof(float));
+    uint32_t coord[LPAI_MAX_RANK] = {0u};
+    for (uint64_t r = 0; r < rows; ++r) {
+        for (uint32_t k = 0; k < nin; ++k) {
+            const uint8_t *p = x.in[k].view.data + lpai_row_base(&x.in[k].view, coord, outer);
+            float *dst = buf + (size_t)k * LPAI_ROW_MAX;
+            for (uint32_t e = 0; e < len; ++e) {
+                dst[e] = x.in[k].quant.scale *
+                         (float)lpai_code_from_stored(lpai_load_stored(p, x.in[k].quant.bits), &x.in[k].quant);
+                p += step[k];
+            }
+        }
+        result = lpai_custom_result(op_type, compute(&call), missing);
+        if (result != (int32_t)LPAI_CUSTOM_OP_SUCCESS) {
+            return result;
+        }
+        for (uint32_t j = 0; j < nout; ++j) {
+            uint8_t *p = x.out[j].view.data + lpai_row_base(&x.out[j].view, coord, outer);
+            const float *src = call.out[j];
+            for (uint32_t e = 0; e < out_len[j]; ++e) {
+                *p = (uint8_t)lpai_requant_store(src[e], &x.rq[j]);
+                p += step[nin + j];
+            }
+        }
+        for (uint32_t d = outer; d-- > 0;) { /* next row: odometer over the outer dims */
+            if (++coord[d] < first->dims[d]) {
+                break;
+            }
+            coord[d] = 0u;
+        }
+    }
+    LPAI_HOST_PATH("custom-rowwise");
     return (int32_t)LPAI_CUSTOM_OP_SUCCESS;
 }
 

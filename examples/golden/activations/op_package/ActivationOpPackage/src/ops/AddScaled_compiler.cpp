@@ -16,9 +16,18 @@ static const Qnn_DataType_t k_param_types[] = {
     QNN_DATATYPE_FLOAT_32, // alpha
 };
 
+// The shape of each output, from the inputs (include/lpai_shapes.h): the kernel checks
+// the same table. One rule a line, unformatted.
+// clang-format off
+static const lpai_shape_rule k_output_rules[] = {
+    {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* out: the broadcast shape of the inputs */
+};
+// clang-format on
+
 static Qnn_ErrorHandle_t validate_op(Qnn_OpConfig_t cfg)
 {
-    return lpai_validate_op("AddScaled", &cfg, k_param_names, k_param_types, 1u);
+    const lpai_shape_rule *rules = k_output_rules;
+    return lpai_validate_op("AddScaled", &cfg, rules, 1u, k_param_names, k_param_types, 1u);
 }
 
 static Qnn_ErrorHandle_t temp_buffer_size(Qnn_OpConfig_t cfg, size_t *bytes)

@@ -12,6 +12,7 @@
 
 #define OP_TYPE "AddScaled"
 #define N_INPUTS 2u
+#define N_OUTPUTS 1u
 #define N_PARAMS 1u
 
 /* In OpDef order; the kernel reads parameter i with getParamTensor(node, i). */
@@ -38,6 +39,7 @@ static inline float AddScaled_math_v(const float *in, const float *params)
     return AddScaled_math(in[0], in[1], params[0]);
 }
 
+/* The math for the blocked loop; the caller broadcasts the inputs. */
 /* clang-format off */
 static LPAI_ALWAYS_INLINE float AddScaled_math2(float a, float b, const float *params)
 {
@@ -61,5 +63,5 @@ static QnnLpaiOpPackage_OperationInfo_t g_info;
 QnnOpPackage_OperationInfo_t get_AddScaled_opInfo_Inference(void)
 {
     int32_t (*const execute)(QnnLpai_CustomOpNode_t) = AddScaled_executeOp;
-    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_PARAMS);
+    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_OUTPUTS, N_PARAMS);
 }

@@ -12,6 +12,7 @@
 
 #define OP_TYPE "HardSwishIsh"
 #define N_INPUTS 1u
+#define N_OUTPUTS 1u
 #define N_PARAMS 0u
 
 #define PARAM_KINDS NULL
@@ -63,5 +64,5 @@ static QnnLpaiOpPackage_OperationInfo_t g_info;
 QnnOpPackage_OperationInfo_t get_HardSwishIsh_opInfo_Inference(void)
 {
     int32_t (*const execute)(QnnLpai_CustomOpNode_t) = HardSwishIsh_executeOp;
-    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_PARAMS);
+    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_OUTPUTS, N_PARAMS);
 }

@@ -12,6 +12,7 @@
 
 #define OP_TYPE "ScaledTanh"
 #define N_INPUTS 1u
+#define N_OUTPUTS 1u
 #define N_PARAMS 2u
 
 /* In OpDef order; the kernel reads parameter i with getParamTensor(node, i). */
@@ -68,5 +69,5 @@ static QnnLpaiOpPackage_OperationInfo_t g_info;
 QnnOpPackage_OperationInfo_t get_ScaledTanh_opInfo_Inference(void)
 {
     int32_t (*const execute)(QnnLpai_CustomOpNode_t) = ScaledTanh_executeOp;
-    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_PARAMS);
+    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_OUTPUTS, N_PARAMS);
 }

@@ -12,6 +12,7 @@
 
 #define OP_TYPE "SoftMin"
 #define N_INPUTS 2u
+#define N_OUTPUTS 1u
 #define N_PARAMS 0u
 
 #define PARAM_KINDS NULL
@@ -34,6 +35,7 @@ static inline float SoftMin_math_v(const float *in, const float *params)
     return SoftMin_math(in[0], in[1]);
 }
 
+/* The math for the blocked loop; the caller broadcasts the inputs. */
 /* clang-format off */
 static LPAI_ALWAYS_INLINE float SoftMin_math2(float a, float b, const float *params)
 {
@@ -57,5 +59,5 @@ static QnnLpaiOpPackage_OperationInfo_t g_info;
 QnnOpPackage_OperationInfo_t get_SoftMin_opInfo_Inference(void)
 {
     int32_t (*const execute)(QnnLpai_CustomOpNode_t) = SoftMin_executeOp;
-    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_PARAMS);
+    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_OUTPUTS, N_PARAMS);
 }

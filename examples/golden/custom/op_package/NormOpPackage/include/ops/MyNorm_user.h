@@ -3,10 +3,15 @@
  * MyNorm (torch op norm_ops::my_norm, kind: custom): what the kernel hands
  * to the math you write in user/MyNorm_math.c.
  *
- * The template does the LPAI part: it checks the node, dequantizes every input to
- * float in logical row-major order (whatever the layouts and strides), and
- * requantizes `out` into the output tensor after you return 0. You own the math only.
- * The output has the shape of the inputs.
+ * The template does the LPAI part: it checks the node (every output in the shape the
+ * spec gives it), dequantizes every input to float in logical row-major order
+ * (whatever the layouts and strides), and requantizes every output after you return
+ * 0. You own the math only. Each input and output has its own shape
+ * (args-><name>_shape: rank, dims, count); `out`, `rank`, `dims` and `count` describe
+ * the first output.
+ * Output out: the shape of x.
+ * Whole tensors: every input and output as float in the scratch of getTempBuffer,
+ * (sum of all their element counts) x 4 bytes (README, "Scratch").
  */
 #ifndef MYNORM_USER_H
 #define MYNORM_USER_H
@@ -15,19 +20,22 @@
 
 #include "lpai_conventions.h"
 #include "lpai_expr_math.h" /* lpai_expf, lpai_sigmoidf, ... for the user math */
+#include "lpai_shapes.h"
 
 /* An unwritten stub returns LPAI_USER_MATH_MISSING (lpai_conventions.h): the host
  * test then names the file to edit. */
 
 typedef struct {
-    const float *x;               /* input "x", dequantized, `count` values */
-    float *out;                   /* write `count` values here (real values, not codes) */
-    uint32_t rank;                /* number of dims */
-    uint32_t dims[LPAI_MAX_RANK]; /* logical shape, dims[rank - 1] moves fastest */
-    uint64_t count;               /* elements per tensor */
+    const float *x;               /* input "x", dequantized: x_shape.count values */
+    lpai_shape x_shape;           /* rank, dims and count of "x" */
+    float *out;                   /* output "out": write out_shape.count real values */
+    lpai_shape out_shape;         /* the shape of x */
+    uint32_t rank;                /* rank of the first output */
+    uint32_t dims[LPAI_MAX_RANK]; /* the first output's logical shape, dims[rank - 1] moves fastest */
+    uint64_t count;               /* elements of the first output */
 } MyNorm_args;
 
-/* Compute args->out from the inputs. Return 0 on success; anything else rejects the
+/* Compute every output from the inputs. Return 0 on success; anything else rejects the
  * node and leaves the output tensor untouched. Runs on the DSP: no malloc, no stdio. */
 int MyNorm_compute(const MyNorm_args *args);
 

@@ -3,8 +3,9 @@
  * MyNorm: the inference side of torch op norm_ops::my_norm (executeOp).
  * Normalizes the input to zero mean and unit variance.
  * Built into the DSP library, the island library and the host library alike.
- * kind: custom. The template dequantizes the inputs to float, calls the math you write
- * in user/MyNorm_math.c and requantizes the result.
+ * kind: custom. The template dequantizes the inputs to float into the scratch of
+ * getTempBuffer, calls the math you write in user/MyNorm_math.c and
+ * requantizes every output.
  */
 #include "lpai_sdk.h"
 #include "lpai_drivers.h"
@@ -14,7 +15,16 @@
 
 #define OP_TYPE "MyNorm"
 #define N_INPUTS 1u
+#define N_OUTPUTS 1u
 #define N_PARAMS 0u
+
+/* The shape of each output, from the inputs (lpai_shapes.h); checked before anything
+ * is written, as validateOp checks it on the host. One rule a line, unformatted. */
+/* clang-format off */
+static const lpai_shape_rule k_output_rules[N_OUTPUTS] = {
+    {LPAI_SHAPE_LIKE, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* out: the shape of x */
+};
+/* clang-format on */
 
 #define PARAM_KINDS NULL
 
@@ -26,10 +36,12 @@ static int MyNorm_call(const lpai_custom_call *c)
     MyNorm_args args;
     memset(&args, 0, sizeof args);
     args.x = c->in[0];
-    args.out = c->out;
-    args.rank = c->rank;
-    memcpy(args.dims, c->dims, sizeof args.dims);
-    args.count = c->count;
+    args.x_shape = c->in_shape[0];
+    args.out = c->out[0];
+    args.out_shape = c->out_shape[0];
+    args.rank = c->out_shape[0].rank;
+    memcpy(args.dims, c->out_shape[0].dims, sizeof args.dims);
+    args.count = c->out_shape[0].count;
     return MyNorm_compute(&args);
 }
 
@@ -38,7 +50,9 @@ static int MyNorm_call(const lpai_custom_call *c)
 static int32_t MyNorm_executeOp(QnnLpai_CustomOpNode_t node)
 {
     const lpai_custom_fn call = MyNorm_call;
-    return lpai_execute_custom(node, OP_TYPE, N_INPUTS, PARAM_KINDS, N_PARAMS, call, USER_MATH_MISSING);
+    const lpai_shape_rule *rules = k_output_rules;
+    return lpai_execute_custom(node, OP_TYPE, N_INPUTS, N_OUTPUTS, rules, PARAM_KINDS, N_PARAMS, call,
+                               USER_MATH_MISSING);
 }
 
 static QnnLpaiOpPackage_OperationInfo_t g_info;
@@ -46,5 +60,5 @@ static QnnLpaiOpPackage_OperationInfo_t g_info;
 QnnOpPackage_OperationInfo_t get_MyNorm_opInfo_Inference(void)
 {
     int32_t (*const execute)(QnnLpai_CustomOpNode_t) = MyNorm_executeOp;
-    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_PARAMS);
+    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_OUTPUTS, N_PARAMS);
 }

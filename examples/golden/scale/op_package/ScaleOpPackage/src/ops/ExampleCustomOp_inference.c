@@ -12,6 +12,7 @@
 
 #define OP_TYPE "ExampleCustomOp"
 #define N_INPUTS 1u
+#define N_OUTPUTS 1u
 #define N_PARAMS 1u
 
 /* In OpDef order; the kernel reads parameter i with getParamTensor(node, i). */
@@ -67,5 +68,5 @@ static QnnLpaiOpPackage_OperationInfo_t g_info;
 QnnOpPackage_OperationInfo_t get_ExampleCustomOp_opInfo_Inference(void)
 {
     int32_t (*const execute)(QnnLpai_CustomOpNode_t) = ExampleCustomOp_executeOp;
-    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_PARAMS);
+    return lpai_op_info_init(&g_info, k_op_type, execute, N_INPUTS, N_OUTPUTS, N_PARAMS);
 }

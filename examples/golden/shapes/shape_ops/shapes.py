@@ -10,15 +10,17 @@ The fake kernels (torch.export), `.out` and eager's check of your math all use
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import torch
 
 # Per op, per output: ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim).
 RULES: dict[str, tuple[tuple, ...]] = {
-{%- for op in pkg.ops %}
-    "{{ op.name }}": {{ op.py_output_rules }},
-{%- endfor %}
+    "add_bias": (("broadcast",),),
+    "fma3": (("broadcast",),),
+    "channel_mean": (("reduce", 0, (1,), True),),
+    "center": (("reduce", 0, (-1,), True), ("like", 0)),
+    "rms_norm": (("like", 0),),
 }
 
 
@@ -31,8 +33,10 @@ def output_shapes(op: str, rules: tuple[tuple, ...], shapes: Sequence[Sequence[i
             try:
                 result.append(tuple(torch.broadcast_shapes(*(tuple(s) for s in shapes))))
             except RuntimeError:
-                raise ValueError(f"{op}: inputs of shapes {', '.join(str(tuple(s)) for s in shapes)} do not "
-                                 "broadcast (torch's rules: trailing dims equal or 1)") from None
+                raise ValueError(
+                    f"{op}: inputs of shapes {', '.join(str(tuple(s)) for s in shapes)} do not "
+                    "broadcast (torch's rules: trailing dims equal or 1)"
+                ) from None
         elif rule[0] == "like":
             result.append(tuple(shapes[rule[1]]))
         else:
@@ -51,7 +55,6 @@ def output_shapes(op: str, rules: tuple[tuple, ...], shapes: Sequence[Sequence[i
             else:
                 if len(axes) == rank:
                     # A 0-dim tensor: LPAI tensors have rank 1 to 5.
-                    raise ValueError(f"{op}: reducing every dim of a {rank}-dim input leaves no dim; "
-                                     "use keepdim: true")
+                    raise ValueError(f"{op}: reducing every dim of a {rank}-dim input leaves no dim; use keepdim: true")
                 result.append(tuple(n for i, n in enumerate(source) if i not in axes))
     return tuple(result)

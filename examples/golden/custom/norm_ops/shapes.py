@@ -1,0 +1,57 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""The shape of every output of every op, from the spec ("Inputs and outputs" in the
+template's spec reference).
+
+An elementwise op's one output has the torch (numpy) broadcast shape of its inputs; a
+custom op's outputs are each `like` an input or that input `reduce`d over some dims.
+The fake kernels (torch.export), `.out` and eager's check of your math all use
+`output_shapes`, so that they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+
+# Per op, per output: ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim).
+RULES: dict[str, tuple[tuple, ...]] = {
+    "my_norm": (("like", 0),),
+    "double_it": (("broadcast",),),
+}
+
+
+def output_shapes(op: str, rules: tuple[tuple, ...], shapes: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    """Each output's shape from the inputs' shapes; ValueError naming the op when the
+    inputs do not fit the rule.  Sizes may be SymInts (under torch.export)."""
+    result = []
+    for rule in rules:
+        if rule[0] == "broadcast":
+            try:
+                result.append(tuple(torch.broadcast_shapes(*(tuple(s) for s in shapes))))
+            except RuntimeError:
+                raise ValueError(
+                    f"{op}: inputs of shapes {', '.join(str(tuple(s)) for s in shapes)} do not "
+                    "broadcast (torch's rules: trailing dims equal or 1)"
+                ) from None
+        elif rule[0] == "like":
+            result.append(tuple(shapes[rule[1]]))
+        else:
+            _, index, dims, keepdim = rule
+            source = tuple(shapes[index])
+            rank = len(source)
+            axes = []
+            for d in dims:
+                if not -rank <= d < rank:
+                    raise ValueError(f"{op}: reduces dim {d}, but the input has {rank} dims")
+                axes.append(d % rank)
+            if len(set(axes)) != len(axes):
+                raise ValueError(f"{op}: dims {list(dims)} name the same dim twice for a {rank}-dim input")
+            if keepdim:
+                result.append(tuple(1 if i in axes else n for i, n in enumerate(source)))
+            else:
+                if len(axes) == rank:
+                    # A 0-dim tensor: LPAI tensors have rank 1 to 5.
+                    raise ValueError(f"{op}: reducing every dim of a {rank}-dim input leaves no dim; use keepdim: true")
+                result.append(tuple(n for i, n in enumerate(source) if i not in axes))
+    return tuple(result)

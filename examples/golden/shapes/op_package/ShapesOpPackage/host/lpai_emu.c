@@ -1,0 +1,472 @@
+/* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
+/*
+ * Host emulator of the LPAI kernel interface for this op package, part 3 of 3: the
+ * test-facing API of lpai_emu.h (build a node, read its output, check its padding) and
+ * the runtime's side (load the package through its interface provider, register,
+ * validate and execute an op). Parts 1 and 2, included here: the emulated node
+ * (lpai_emu_node.h) and the infrastructure table the kernels call (lpai_emu_infra.h).
+ * The behaviour it imitates is the measured one (docs/conventions/); where the device
+ * behaviour is not public (getParamTensor, getTempBuffer) it does the plausible thing
+ * and the kernels mark their reliance on it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lpai_sdk.h"
+#include "lpai_emu.h"
+#include "lpai_emu_infra.h"
+#include "lpai_emu_node.h"
+#include "lpai_package.h"
+
+/* The package's entry point (src/<Package>Interface.c; its name: lpai_package.h). */
+Qnn_ErrorHandle_t LPAI_PACKAGE_INTERFACE_PROVIDER(QnnOpPackage_Interface_t *interface);
+
+/* Defined by the package (src/<Package>Interface.c) in emulator builds. */
+extern int lpai_host_use_reference;
+extern const char *lpai_host_last_path;
+extern const char *lpai_host_last_reject;
+extern int lpai_host_quiet;
+extern uint64_t lpai_host_last_scratch;
+
+/* temp_mode starts as after lpai_emu_reset. */
+static struct LpaiEmuNode g_node = {.temp_mode = LPAI_EMU_TEMP_ASKED};
+
+static void free_node(void)
+{
+    for (uint32_t k = 0; k < EMU_MAX_INPUTS; ++k) {
+        free(g_node.in[k].buf);
+    }
+    for (uint32_t j = 0; j < EMU_MAX_OUTPUTS; ++j) {
+        free(g_node.out[j].buf);
+    }
+    free(g_node.temp);
+    memset(&g_node, 0, sizeof g_node);
+    g_node.temp_mode = LPAI_EMU_TEMP_ASKED;
+}
+
+void lpai_emu_reset(void)
+{
+    free_node();
+}
+
+int32_t lpai_emu_add_input(const lpai_emu_desc *d, const uint8_t *codes)
+{
+    if (!d || g_node.n_in >= EMU_MAX_INPUTS) {
+        return LPAI_EMU_E_ARG;
+    }
+    struct LpaiEmuTensor *t = &g_node.in[g_node.n_in];
+    const int32_t rc = alloc_tensor(t, d);
+    if (rc != 0) {
+        return rc;
+    }
+    const uint64_t n = count_of(&t->d);
+    for (uint64_t e = 0; codes && e < n && t->d.rank <= LPAI_EMU_MAX_DIMS; ++e) {
+        /* torch q -> stored byte under offset zp - 128: (q - 128) mod 256. */
+        const uint32_t stored = ((uint32_t)codes[e] - 128u) & 0xFFu;
+        uint8_t *p = t->buf + offset_of(&t->d, e);
+        if (elem_bytes(&t->d) == 1u) {
+            *p = (uint8_t)stored;
+        } else {
+            const uint16_t w = (uint16_t)stored;
+            memcpy(p, &w, sizeof w);
+        }
+    }
+    return (int32_t)g_node.n_in++;
+}
+
+int32_t lpai_emu_add_output(const lpai_emu_desc *d)
+{
+    if (!d || g_node.n_out >= EMU_MAX_OUTPUTS) {
+        return LPAI_EMU_E_ARG;
+    }
+    const int32_t rc = alloc_tensor(&g_node.out[g_node.n_out], d);
+    if (rc != 0) {
+        return rc;
+    }
+    return (int32_t)g_node.n_out++;
+}
+
+static int32_t add_param(const void *value, size_t size, int32_t report_type)
+{
+    if (g_node.n_param >= EMU_MAX_PARAMS) {
+        return LPAI_EMU_E_ARG;
+    }
+    struct LpaiEmuTensor *t = &g_node.param[g_node.n_param];
+    memset(t, 0, sizeof *t);
+    t->d.rank = 0u;
+    t->d.bits = (uint32_t)size * 8u;
+    t->d.report_type = report_type;
+    memcpy(t->param_storage + 1, value, size);
+    return (int32_t)g_node.n_param++;
+}
+
+int32_t lpai_emu_add_param_f32(float value)
+{
+    return add_param(&value, sizeof value, LPAI_CUSTOM_OP_DATATYPE_FLOAT_32);
+}
+
+/* An int or a bool param: ExecuTorch sends both as QNN_DATATYPE_UINT_32. */
+int32_t lpai_emu_add_param_u32(uint32_t value)
+{
+    return add_param(&value, sizeof value, LPAI_CUSTOM_OP_DATATYPE_UINT_32);
+}
+
+void lpai_emu_drop_params(int32_t drop)
+{
+    g_node.drop_params = drop;
+}
+
+void lpai_emu_temp(int64_t bytes)
+{
+    g_node.temp_mode = bytes;
+}
+
+uint64_t lpai_emu_temp_served(void)
+{
+    return g_node.temp ? (uint64_t)g_node.temp_bytes : 0u;
+}
+
+uint64_t lpai_emu_last_scratch(void)
+{
+    return lpai_host_last_scratch;
+}
+
+int32_t lpai_emu_temp_called(void)
+{
+    return g_node.temp_called;
+}
+
+uint32_t lpai_emu_row_max(void)
+{
+    return LPAI_ROW_MAX;
+}
+
+int32_t lpai_emu_int_scale(float scale, int32_t shift, int32_t *iscale)
+{
+    /* Exact only: the emulator must serve the same scale in both forms. */
+    const double v = ldexp((double)scale, shift);
+    if (!(v >= 1.0) || v > 2147483647.0 || v != floor(v)) {
+        return LPAI_EMU_E_SCALE_FORM;
+    }
+    *iscale = (int32_t)v;
+    return 0;
+}
+
+/* ---- the package, registered as the runtime would ---------------------------------- */
+static int32_t open_package(QnnOpPackage_Interface_t *itf, const QnnOpPackage_Info_t **info)
+{
+    memset(itf, 0, sizeof *itf);
+    if (LPAI_PACKAGE_INTERFACE_PROVIDER(itf) != QNN_SUCCESS || !itf->v1_4.init || !itf->v1_4.getInfo) {
+        return LPAI_EMU_E_PACKAGE;
+    }
+    if (itf->v1_4.init(&g_infra) != QNN_SUCCESS) {
+        return LPAI_EMU_E_PACKAGE;
+    }
+    if (itf->v1_4.getInfo(info) != QNN_SUCCESS || !*info) {
+        itf->v1_4.terminate();
+        return LPAI_EMU_E_PACKAGE;
+    }
+    return 0;
+}
+
+static QnnOpPackage_OperationInfo_t find_op(const QnnOpPackage_Info_t *info, const char *op_type)
+{
+    for (uint32_t i = 0; i < info->numOperations; ++i) {
+        if (op_type && strcmp(info->operationInfo[i]->opType, op_type) == 0) {
+            return info->operationInfo[i];
+        }
+    }
+    return NULL;
+}
+
+#if !defined(LPAI_INFERENCE_ONLY)
+static void fake_tensor(Qnn_Tensor_t *q, uint32_t *dims, const lpai_emu_desc *d)
+{
+    memset(q, 0, sizeof *q);
+    q->v1.dataType = QNN_DATATYPE_UFIXED_POINT_8;
+    q->v1.rank = shown_rank(d);
+    for (uint32_t i = 0; i < q->v1.rank; ++i) {
+        dims[i] = d->dims[i];
+    }
+    q->v1.dimensions = dims;
+}
+#endif
+
+/* The runtime sizes the temp buffer with the op's getTempBufferSize (host library);
+ * an inference-only build has none, so the emulator falls back to the formula the
+ * custom ops document: one float per element of every input and every output. */
+static size_t temp_size(QnnOpPackage_OperationInfo_t op)
+{
+    uint64_t n = 0u;
+    for (uint32_t k = 0; k < g_node.n_in + g_node.n_out; ++k) {
+        const uint64_t c = count_of(k < g_node.n_in ? &g_node.in[k].d : &g_node.out[k - g_node.n_in].d);
+        n = (c > UINT64_MAX / 8u - n) ? UINT64_MAX / 8u : n + c; /* saturates: no wrap to a small size */
+    }
+    size_t bytes = n > (uint64_t)(SIZE_MAX / sizeof(float)) ? SIZE_MAX : (size_t)n * sizeof(float);
+#if !defined(LPAI_INFERENCE_ONLY)
+    if (op->getTempBufferSize && g_node.n_out) {
+        Qnn_Tensor_t ins[EMU_MAX_INPUTS];
+        Qnn_Tensor_t outs[EMU_MAX_OUTPUTS];
+        uint32_t dims[EMU_MAX_INPUTS + EMU_MAX_OUTPUTS][LPAI_EMU_MAX_DIMS];
+        for (uint32_t k = 0; k < g_node.n_in; ++k) {
+            fake_tensor(&ins[k], dims[k], &g_node.in[k].d);
+        }
+        for (uint32_t j = 0; j < g_node.n_out; ++j) {
+            fake_tensor(&outs[j], dims[EMU_MAX_INPUTS + j], &g_node.out[j].d);
+        }
+        Qnn_OpConfig_t cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.v1.numOfInputs = g_node.n_in;
+        cfg.v1.inputTensors = ins;
+        cfg.v1.numOfOutputs = g_node.n_out;
+        cfg.v1.outputTensors = outs;
+        size_t asked = 0;
+        if (op->getTempBufferSize(cfg, &asked) == QNN_SUCCESS) {
+            bytes = asked;
+        }
+    }
+#else
+    (void)op;
+#endif
+    return bytes;
+}
+
+int32_t lpai_emu_execute(const char *op_type, int32_t reference)
+{
+    QnnOpPackage_Interface_t itf;
+    const QnnOpPackage_Info_t *info = NULL;
+    /* Before init, which copies the table: an infrastructure without getTempBuffer. */
+    g_infra.getTempBuffer = g_node.temp_mode == LPAI_EMU_TEMP_NO_CALL ? NULL : emu_temp;
+    int32_t rc = open_package(&itf, &info);
+    if (rc != 0) {
+        return rc;
+    }
+    QnnOpPackage_OperationInfo_t op = find_op(info, op_type);
+    if (!op || !op->executeOp) {
+        itf.v1_4.terminate();
+        return LPAI_EMU_E_NO_OP;
+    }
+    free(g_node.temp);
+    g_node.temp = NULL;
+    g_node.temp_bytes = 0u;
+    g_node.temp_called = 0;
+    lpai_host_last_scratch = 0u;
+    if (g_node.temp_mode >= 0 || g_node.temp_mode == LPAI_EMU_TEMP_ASKED) {
+        /* Exactly the size asked for (or given), so ASan sees any overrun. Beyond
+         * EMU_TEMP_MAX (the tests' huge shapes) the emulator behaves as a runtime out
+         * of memory: getTempBuffer returns NULL. */
+        const size_t bytes = g_node.temp_mode >= 0 ? (size_t)g_node.temp_mode : temp_size(op);
+        if (bytes <= EMU_TEMP_MAX) {
+            g_node.temp = malloc(bytes ? bytes : 1u);
+            g_node.temp_bytes = bytes;
+        }
+    }
+    lpai_host_use_reference = (reference >= 0 && reference <= 3) ? reference : 1;
+    lpai_host_last_path = NULL;
+    lpai_host_last_reject = NULL;
+    rc = op->executeOp((QnnLpai_CustomOpNode_t)(void *)&g_node);
+    lpai_host_use_reference = 0;
+    itf.v1_4.terminate();
+    return rc;
+}
+
+static QnnOpPackage_Interface_t g_direct_itf;
+
+void *lpai_emu_direct_begin(void)
+{
+    const QnnOpPackage_Info_t *info = NULL;
+    g_infra.getTempBuffer = g_node.temp_mode == LPAI_EMU_TEMP_NO_CALL ? NULL : emu_temp;
+    if (open_package(&g_direct_itf, &info) != 0) {
+        return NULL;
+    }
+    free(g_node.temp);
+    g_node.temp = NULL;
+    g_node.temp_bytes = 0u;
+    g_node.temp_called = 0;
+    lpai_host_last_scratch = 0u;
+    lpai_host_last_reject = NULL;
+    lpai_host_last_path = NULL;
+    if (g_node.temp_mode >= 0 || g_node.temp_mode == LPAI_EMU_TEMP_ASKED) {
+        QnnLpaiOpPackage_OperationInfo_t none;
+        memset(&none, 0, sizeof none); /* no getTempBufferSize: the formula */
+        const size_t bytes = g_node.temp_mode >= 0 ? (size_t)g_node.temp_mode : temp_size(&none);
+        if (bytes <= EMU_TEMP_MAX) {
+            g_node.temp = malloc(bytes ? bytes : 1u);
+            g_node.temp_bytes = bytes;
+        }
+    }
+    return &g_node;
+}
+
+void lpai_emu_direct_end(void)
+{
+    if (g_direct_itf.v1_4.terminate) {
+        g_direct_itf.v1_4.terminate();
+    }
+    memset(&g_direct_itf, 0, sizeof g_direct_itf);
+}
+
+int32_t lpai_emu_read_output(uint8_t *codes)
+{
+    return lpai_emu_read_output_k(0u, codes);
+}
+
+int32_t lpai_emu_read_output_k(uint32_t k, uint8_t *codes)
+{
+    if (k >= g_node.n_out || !codes) {
+        return LPAI_EMU_E_ARG;
+    }
+    const struct LpaiEmuTensor *t = &g_node.out[k];
+    const uint64_t n = count_of(&t->d);
+    for (uint64_t e = 0; e < n; ++e) {
+        /* stored byte -> torch q: the inverse of the input mapping. */
+        codes[e] = (uint8_t)((t->buf[offset_of(&t->d, e)] + 128u) & 0xFFu);
+    }
+    return 0;
+}
+
+int32_t lpai_emu_output_untouched(void)
+{
+    for (uint32_t j = 0; j < g_node.n_out; ++j) {
+        for (size_t i = 0; i < g_node.out[j].bytes; ++i) {
+            if (g_node.out[j].buf[i] != EMU_CANARY) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+static int32_t padding_untouched(const struct LpaiEmuTensor *t)
+{
+    uint8_t *is_elem = (uint8_t *)calloc(t->bytes, 1u);
+    if (!is_elem) {
+        return 0;
+    }
+    const uint64_t n = count_of(&t->d);
+    for (uint64_t e = 0; e < n; ++e) {
+        const uint64_t off = offset_of(&t->d, e);
+        for (uint32_t b = 0; b < elem_bytes(&t->d); ++b) {
+            is_elem[off + b] = 1u;
+        }
+    }
+    int ok = 1;
+    for (size_t i = 0; i < t->bytes; ++i) {
+        if (!is_elem[i] && t->buf[i] != EMU_CANARY) {
+            ok = 0;
+        }
+    }
+    free(is_elem);
+    return ok;
+}
+
+int32_t lpai_emu_padding_untouched(void)
+{
+    int32_t ok = 1;
+    for (uint32_t j = 0; j < g_node.n_out; ++j) {
+        ok = ok && padding_untouched(&g_node.out[j]);
+    }
+    return ok;
+}
+
+const char *lpai_emu_last_reject(void)
+{
+    return lpai_host_last_reject ? lpai_host_last_reject : "";
+}
+
+void lpai_emu_quiet(int32_t quiet)
+{
+    lpai_host_quiet = quiet ? 1 : 0;
+}
+
+const char *lpai_emu_last_path(void)
+{
+    return lpai_host_last_path ? lpai_host_last_path : "";
+}
+
+int64_t lpai_emu_register(void)
+{
+    QnnOpPackage_Interface_t itf;
+    const QnnOpPackage_Info_t *info = NULL;
+    if (open_package(&itf, &info) != 0) {
+        return LPAI_EMU_E_PACKAGE;
+    }
+    int64_t rc = 0;
+    for (uint32_t i = 0; i < info->numOperations; ++i) {
+        QnnOpPackage_OperationInfo_t op = info->operationInfo[i];
+        uint32_t flag = 0xFFFFFFFFu;
+        /* C6: the device queries the flag while it sets up the node. */
+        if (!op->getLayoutSupportFlag || op->getLayoutSupportFlag(&flag) != QNN_SUCCESS) {
+            LPAI_DIAG("%s: no layout support flag: registration fails with AEE_EBADSTATE (0x%x), "
+                      "\"Failed to register custom op package through platform\"\n",
+                      op->opType, (unsigned)LPAI_EMU_AEE_EBADSTATE);
+            rc = LPAI_EMU_AEE_EBADSTATE;
+        }
+        if (!op->executeOp || strcmp(op->opType, info->operationNames[i]) != 0) {
+            LPAI_DIAG("%s: op info incomplete\n", info->operationNames[i]);
+            rc = LPAI_EMU_E_PACKAGE;
+        }
+    }
+    itf.v1_4.terminate();
+    return rc;
+}
+
+int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_inputs, uint32_t n_outputs,
+                          const uint32_t *types, const uint32_t *ranks, const uint32_t *dims, uint32_t n_params,
+                          const char *const *param_names, const uint32_t *param_types)
+{
+#if defined(LPAI_INFERENCE_ONLY)
+    (void)package;
+    (void)op_type;
+    (void)n_inputs;
+    (void)n_outputs;
+    (void)types;
+    (void)ranks;
+    (void)dims;
+    (void)n_params;
+    (void)param_names;
+    (void)param_types;
+    return LPAI_EMU_E_PACKAGE; /* the DSP build has no validateOpConfig */
+#else
+    if (n_inputs > EMU_MAX_INPUTS || n_outputs > EMU_MAX_OUTPUTS || n_params > EMU_MAX_PARAMS) {
+        return LPAI_EMU_E_ARG;
+    }
+    QnnOpPackage_Interface_t itf;
+    const QnnOpPackage_Info_t *info = NULL;
+    if (open_package(&itf, &info) != 0) {
+        return LPAI_EMU_E_PACKAGE;
+    }
+    Qnn_Tensor_t tensors[EMU_MAX_INPUTS + EMU_MAX_OUTPUTS];
+    uint32_t dim_copy[EMU_MAX_INPUTS + EMU_MAX_OUTPUTS][LPAI_EMU_MAX_DIMS];
+    for (uint32_t k = 0; k < n_inputs + n_outputs; ++k) {
+        memset(&tensors[k], 0, sizeof tensors[k]);
+        tensors[k].v1.dataType = (Qnn_DataType_t)types[k];
+        tensors[k].v1.rank = ranks[k];
+        memcpy(dim_copy[k], dims + (size_t)k * LPAI_EMU_MAX_DIMS, sizeof dim_copy[k]);
+        tensors[k].v1.dimensions = dim_copy[k];
+    }
+    Qnn_Param_t params[EMU_MAX_PARAMS];
+    memset(params, 0, sizeof params);
+    for (uint32_t i = 0; i < n_params; ++i) {
+        params[i].paramType = QNN_PARAMTYPE_SCALAR;
+        params[i].name = param_names[i];
+        params[i].scalarParam.dataType = (Qnn_DataType_t)param_types[i];
+    }
+    Qnn_OpConfig_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.v1.name = "emulated_node";
+    cfg.v1.packageName = package;
+    cfg.v1.typeName = op_type;
+    cfg.v1.numOfParams = n_params;
+    cfg.v1.params = params;
+    cfg.v1.numOfInputs = n_inputs;
+    cfg.v1.inputTensors = tensors;
+    cfg.v1.numOfOutputs = n_outputs;
+    cfg.v1.outputTensors = &tensors[n_inputs];
+    const int64_t rc = itf.v1_4.validateOpConfig ? (int64_t)itf.v1_4.validateOpConfig(cfg) : LPAI_EMU_E_PACKAGE;
+    itf.v1_4.terminate();
+    return rc;
+#endif
+}

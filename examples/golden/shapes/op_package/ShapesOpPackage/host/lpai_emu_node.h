@@ -1,0 +1,121 @@
+/* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
+/*
+ * Host emulator, part 1 of 3: the emulated node and its tensors (host buffers with
+ * the shapes, layouts, strides and quantization a test chose) and their geometry.
+ * Included once, by lpai_emu.c; static like the rest of the emulator.
+ */
+#ifndef LPAI_EMU_NODE_H
+#define LPAI_EMU_NODE_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lpai_emu.h"
+#include "lpai_package.h"
+
+/* A node holds what the spec allows an op (lpai_package.h). */
+#define EMU_MAX_INPUTS LPAI_MAX_INPUTS
+#define EMU_MAX_OUTPUTS LPAI_MAX_OUTPUTS
+#define EMU_MAX_PARAMS LPAI_MAX_PARAMS
+#define EMU_CANARY 0xA5u
+/* The largest temp buffer the emulator allocates; beyond it (the tests' huge shapes)
+ * it behaves as a runtime out of memory: getTempBuffer returns NULL. */
+#define EMU_TEMP_MAX ((size_t)1 << 30)
+
+struct LpaiEmuTensor {
+    lpai_emu_desc d;
+    uint8_t *buf;
+    size_t bytes;
+    uint8_t param_storage[16]; /* parameters sit at an odd address on purpose (C9) */
+};
+
+struct LpaiEmuNode {
+    struct LpaiEmuTensor in[EMU_MAX_INPUTS];
+    struct LpaiEmuTensor out[EMU_MAX_OUTPUTS];
+    struct LpaiEmuTensor param[EMU_MAX_PARAMS];
+    uint32_t n_in, n_out, n_param;
+    int drop_params;
+    int64_t temp_mode; /* LPAI_EMU_TEMP_* or a byte count */
+    void *temp;
+    size_t temp_bytes;
+    int temp_called;
+};
+
+static uint32_t elem_bytes(const lpai_emu_desc *d)
+{
+    return d->bits <= 8u ? 1u : d->bits / 8u;
+}
+
+static uint32_t shown_rank(const lpai_emu_desc *d)
+{
+    return d->rank < LPAI_EMU_MAX_DIMS ? d->rank : LPAI_EMU_MAX_DIMS;
+}
+
+/* Dense strides in layout order when the test gave none. */
+static void fill_strides(lpai_emu_desc *d)
+{
+    const uint32_t r = shown_rank(d);
+    for (uint32_t i = 0; i < r; ++i) {
+        if (d->stride[i] != 0u) {
+            return;
+        }
+    }
+    uint32_t s = elem_bytes(d);
+    for (uint32_t i = r; i-- > 0;) {
+        d->stride[i] = s;
+        s *= d->dims[d->order[i] < r ? d->order[i] : 0];
+    }
+}
+
+static uint64_t count_of(const lpai_emu_desc *d)
+{
+    uint64_t n = 1u;
+    for (uint32_t i = 0; i < shown_rank(d); ++i) {
+        n *= d->dims[i];
+    }
+    return n;
+}
+
+/* Byte offset of logical element e (row-major over dims). */
+static uint64_t offset_of(const lpai_emu_desc *d, uint64_t e)
+{
+    const uint32_t r = shown_rank(d);
+    uint64_t coord[LPAI_EMU_MAX_DIMS] = {0};
+    for (uint32_t i = r; i-- > 0;) {
+        coord[i] = e % d->dims[i];
+        e /= d->dims[i];
+    }
+    uint64_t off = 0;
+    for (uint32_t i = 0; i < r; ++i) {
+        off += coord[d->order[i] < r ? d->order[i] : 0] * d->stride[i];
+    }
+    return off;
+}
+
+static int32_t alloc_tensor(struct LpaiEmuTensor *t, const lpai_emu_desc *d)
+{
+    memset(t, 0, sizeof *t);
+    t->d = *d;
+    if (shown_rank(d) != d->rank || d->bits == 0u) {
+        return LPAI_EMU_E_ARG;
+    }
+    fill_strides(&t->d);
+    const uint64_t n = count_of(&t->d);
+    size_t bytes = 1u;
+    if (n > 0u) {
+        uint64_t max_off = 0;
+        for (uint32_t i = 0; i < d->rank; ++i) {
+            max_off += (uint64_t)(t->d.dims[t->d.order[i] < d->rank ? t->d.order[i] : 0] - 1u) * t->d.stride[i];
+        }
+        bytes = (size_t)max_off + elem_bytes(d);
+    }
+    t->buf = (uint8_t *)malloc(bytes);
+    if (!t->buf) {
+        return LPAI_EMU_E_ARG;
+    }
+    memset(t->buf, EMU_CANARY, bytes);
+    t->bytes = bytes;
+    return 0;
+}
+
+#endif /* LPAI_EMU_NODE_H */

@@ -1,0 +1,761 @@
+/* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
+/*
+ * Memory walks and loops of the elementwise kernels, SDK-free.
+ *
+ * Speed (measured with callgrind on the host, gcc -O2, see qnn-op-template/docs/benchmark.md): the
+ * per-element approach of the public example (a loop over the rank for every byte
+ * offset, an odometer step and a float requantization per element) costs 100 to 230
+ * instructions per element. Here:
+ *   - every elementwise op has a direct path: the blocked loop below, which
+ *     dequantizes, runs the op's math inline and requantizes 128 elements at a time
+ *     in loops the compiler vectorises, with no per-call table at all;
+ *   - an 8-bit unary op also has a table path: the same loop over the 256 possible
+ *     bytes gives its whole transfer function, then each element is one lookup. The
+ *     driver (lpai_drivers.h) takes it when it costs less, from the op's cost that the
+ *     template estimates from its expression;
+ *   - pointers advance incrementally, one row at a time; dimensions that are
+ *     contiguous in every operand are merged first, so a dense tensor in the same
+ *     layout on both sides becomes one straight loop.
+ * The reference path (host builds only) computes every element from its logical
+ * coordinates; the host tests hold every path against it and against torch.
+ */
+#ifndef LPAI_ELEMENTWISE_H
+#define LPAI_ELEMENTWISE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lpai_conventions.h"
+#include "lpai_expr_math.h" /* lpai_bits_from_f32; the math the loops inline */
+
+#if defined(__GNUC__)
+#define LPAI_ALWAYS_INLINE inline __attribute__((always_inline))
+#define LPAI_NOINLINE __attribute__((noinline))
+#else
+#define LPAI_ALWAYS_INLINE inline
+#define LPAI_NOINLINE
+#endif
+
+/* The inputs and the one output of an elementwise op. */
+#define LPAI_MAX_OPERANDS (LPAI_MAX_INPUTS + 1u)
+
+/* ---- Broadcasting (numpy rules), as a view -----------------------------------------
+ * An input of an elementwise op may have fewer dimensions than the output, or a 1
+ * where the output has more: torch then repeats it. Here that input gets a view of
+ * the output's logical shape whose broadcast dimensions step 0 bytes; every walk and
+ * loop below then reads it like any other operand, in any layout, with no copy. The
+ * missing leading dimensions go first in its memory order (slowest), the others keep
+ * the input's own layoutOrder. The caller has checked that the shapes broadcast. */
+static inline void lpai_view_broadcast(const lpai_view *in, const lpai_view *out, lpai_view *bv)
+{
+    const uint32_t lead = out->rank - in->rank; /* missing leading dimensions */
+    bv->rank = out->rank;
+    bv->data = in->data;
+    for (uint32_t d = 0; d < out->rank; ++d) {
+        bv->dims[d] = out->dims[d];
+        /* The missing leading dimensions step 0, and go first in the memory order. */
+        bv->order[d] = (uint8_t)(d < lead ? d : lead + in->order[d - lead]);
+        /* A dimension of 1 stretched to more steps 0: the same element every time. */
+        bv->stride[d] = (d < lead || in->dims[d - lead] != out->dims[d]) ? 0u : in->stride[d - lead];
+    }
+}
+
+typedef struct {
+    uint32_t nops;                                /* operands: inputs, then the output */
+    uint32_t ndim;                                /* after merging, >= 1 */
+    uint64_t n[LPAI_MAX_RANK];                    /* extents, outermost first */
+    ptrdiff_t s[LPAI_MAX_OPERANDS][LPAI_MAX_RANK]; /* byte steps per operand */
+} lpai_walk;
+
+/* Plans a walk over views of identical logical shape, in the memory order of
+ * views[lead_k] (its layoutOrder, slowest first: C5). Dimensions of extent 1 vanish,
+ * and an outer dimension folds into its inner neighbour whenever every operand steps
+ * over the inner one exactly once per outer step. */
+static inline void lpai_walk_plan_from(lpai_walk *w, const lpai_view *const *views, uint32_t nops, uint32_t lead_k)
+{
+    const lpai_view *lead = views[lead_k];
+    w->nops = nops;
+    w->ndim = 0;
+    for (uint32_t i = 0; i < lead->rank; ++i) {
+        const uint32_t d = lead->order[i];
+        const uint64_t extent = lead->dims[d];
+        if (extent == 1u) {
+            continue;
+        }
+        if (w->ndim > 0) {
+            const uint32_t last = w->ndim - 1u;
+            int mergeable = 1;
+            for (uint32_t k = 0; k < nops; ++k) {
+                /* outer step == inner step * inner extent, tested on the outer one */
+                if ((uint64_t)w->s[k][last] != views[k]->stride[d] * extent) {
+                    mergeable = 0;
+                    break;
+                }
+            }
+            if (mergeable) {
+                w->n[last] *= extent;
+                for (uint32_t k = 0; k < nops; ++k) {
+                    w->s[k][last] = (ptrdiff_t)views[k]->stride[d];
+                }
+                continue;
+            }
+        }
+        w->n[w->ndim] = extent;
+        for (uint32_t k = 0; k < nops; ++k) {
+            w->s[k][w->ndim] = (ptrdiff_t)views[k]->stride[d];
+        }
+        w->ndim++;
+    }
+    if (w->ndim == 0) { /* a single element */
+        w->n[0] = 1u;
+        for (uint32_t k = 0; k < nops; ++k) {
+            w->s[k][0] = 1;
+        }
+        w->ndim = 1;
+    }
+}
+
+/* Plans the walk in the memory order of whichever operand gives the longest
+ * innermost run. The inner loop is cheap and the row step is not: with a
+ * channels-last input and channels-first output of (1,32,28,28), following the input
+ * gives 784 rows of 32 elements, following the output 32 rows of 784 (qnn-op-template/bench/:
+ * about one instruction per element less for a binary op). On a tie the earlier
+ * operand wins, so equal layouts keep the first input's order. */
+static inline int lpai_walk_is_dense(const lpai_walk *w);
+
+static inline void lpai_walk_plan(lpai_walk *w, const lpai_view *const *views, uint32_t nops)
+{
+    lpai_walk_plan_from(w, views, nops, 0u);
+    if (lpai_walk_is_dense(w)) {
+        return; /* one run in every operand: no order is better (saves small tensors a plan each) */
+    }
+    for (uint32_t k = 1; k < nops; ++k) {
+        /* A layout order already tried gives the same plan (a broadcast input in the
+         * layout of the others, or equal layouts): skip it, small tensors pay for
+         * every plan. */
+        int tried = 0;
+        for (uint32_t j = 0; j < k && !tried; ++j) {
+            tried = 1;
+            for (uint32_t i = 0; i < views[k]->rank; ++i) {
+                tried &= views[j]->order[i] == views[k]->order[i];
+            }
+        }
+        if (tried) {
+            continue;
+        }
+        lpai_walk cand;
+        lpai_walk_plan_from(&cand, views, nops, k);
+        if (cand.n[cand.ndim - 1u] > w->n[w->ndim - 1u]) {
+            *w = cand;
+        }
+    }
+}
+
+/* True when the whole tensor is one run of unit steps in every operand. */
+static inline int lpai_walk_is_dense(const lpai_walk *w)
+{
+    if (w->ndim != 1u) {
+        return 0;
+    }
+    for (uint32_t k = 0; k < w->nops; ++k) {
+        if (w->s[k][0] != 1) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Advances the outer odometer by one row. Returns 0 after the last row. Runs once
+ * per row, never per element. */
+static LPAI_ALWAYS_INLINE int lpai_walk_next_row_n(const lpai_walk *w, uint64_t *idx, uint8_t **ptr, uint32_t nops)
+{
+    for (uint32_t d = w->ndim - 1u; d-- > 0;) {
+        if (++idx[d] < w->n[d]) {
+            for (uint32_t k = 0; k < nops; ++k) {
+                ptr[k] += w->s[k][d];
+            }
+            return 1;
+        }
+        idx[d] = 0;
+        for (uint32_t k = 0; k < nops; ++k) {
+            ptr[k] -= (ptrdiff_t)(w->n[d] - 1u) * w->s[k][d];
+        }
+    }
+    return 0;
+}
+
+/* The same for the walk's own operand count; nops known at compile time (the blocked
+ * loop passes nin + 1) lets the compiler unroll the pointer updates. */
+static LPAI_ALWAYS_INLINE int lpai_walk_next_row(const lpai_walk *w, uint64_t *idx, uint8_t **ptr)
+{
+    return lpai_walk_next_row_n(w, idx, ptr, w->nops);
+}
+
+/* ---- 8-bit unary: one table lookup per element ----------------------------------
+ * The table is built by the kernel from the same dequantize -> math -> requantize
+ * chain as the reference path, so both are bit-identical by construction. */
+/* Not inlined: it calls no op-specific function, and inlined into the kernel, next
+ * to the blocked loops, gcc spilled its pointers and the dense lookup cost 8
+ * instructions per element instead of 6 (qnn-op-template/bench/). */
+static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out, const uint8_t *table)
+{
+    const uint32_t last = w->ndim - 1u;
+    const uint64_t n = w->n[last];
+    if (lpai_walk_is_dense(w)) {
+        for (uint64_t j = 0; j < n; ++j) {
+            out[j] = table[in[j]];
+        }
+        return;
+    }
+    const ptrdiff_t si = w->s[0][last];
+    const ptrdiff_t so = w->s[1][last];
+    uint64_t idx[LPAI_MAX_RANK] = {0};
+    uint8_t *ptr[2] = {(uint8_t *)in, out};
+    do {
+        const uint8_t *p = ptr[0];
+        uint8_t *q = ptr[1];
+        if (si == 1 && so == 1) {
+            for (uint64_t j = 0; j < n; ++j) {
+                q[j] = table[p[j]];
+            }
+        } else {
+            for (uint64_t j = 0; j < n; ++j) {
+                *q = table[*p];
+                p += si;
+                q += so;
+            }
+        }
+    } while (lpai_walk_next_row(w, idx, ptr));
+}
+
+/* ---- The blocked loop: dequantize, math, requantize, a block at a time ------------
+ * Direct path of every elementwise op, and the builder of the unary table. Per block
+ * of LPAI_BLOCK elements:
+ *   1. each input's bytes are read in place (a full unit-stride block of one row) or
+ *      gathered into a local block, across row ends when rows are short or padded;
+ *   2. one loop of constant trip count dequantizes, runs the op's math and
+ *      requantizes into a local byte block. Nothing in it is a call, a branch or a
+ *      store the compiler cannot see, so gcc -O2 and clang vectorise it (SSE2 on the
+ *      host, HVX on the DSP), math included when it is made of + - * / and the
+ *      grammar's inline functions (lpai_expf, lpai_sigmoidf, lpai_tanhf, lpai_minf,
+ *      ...); a libm call (logf, sqrtf) runs it one element at a time, still correct;
+ *   3. the block is copied or scattered to the output.
+ * The last, partial block runs the same loop over the next power of two lanes (8 to
+ * 64). The math sees exactly what the reference path gives it (the same dequantized
+ * float, the same function) and the requantization is lpai_requant_store's: all
+ * paths write the same bytes. 128 elements per block: the HVX vector (128 bytes), and
+ * four times fewer block set-ups than 32 (qnn-op-template/bench/: 1.5 instructions per element on a
+ * binary op). */
+typedef float (*lpai_unary_fn)(float a, const float *params);
+typedef float (*lpai_binary_fn)(float a, float b, const float *params);
+typedef float (*lpai_ternary_fn)(float a, float b, float c, const float *params);
+typedef float (*lpai_quaternary_fn)(float a, float b, float c, float d, const float *params);
+/* The math of an op with 1 to 4 inputs travels as four function pointers, the one of
+ * its input count set and the others NULL, each a separate argument of the
+ * always-inlined loops below: a constant there, so the math is inlined and the loop
+ * vectorises. (In a struct, gcc -O2 kept an indirect call per element: 5 times the
+ * instructions of add_scaled, qnn-op-template/bench/.) */
+
+#define LPAI_BLOCK 128u
+#define LPAI_LANES 8u
+/* lpai_block_math_u8 has one loop per power of two from LPAI_LANES to LPAI_BLOCK. */
+typedef char lpai_block_is_16_lanes_groups[(LPAI_BLOCK == 16u * LPAI_LANES) ? 1 : -1];
+
+/* The per-element requantization of lpai_requant_store, specialised for 8-bit
+ * storage (the only width the kernels accept, C8) and bit-identical to it:
+ *   - adding 1.5 * 2^23 rounds the clamped code c (|c| < 2^22) to an integer, half to
+ *     even, and the sum's bit pattern is then 0x4B400000 + code: its low byte plus
+ *     the offset is the stored byte (no float -> int conversion, which SSE2 and HVX
+ *     pay for);
+ *   - the narrowing store wraps modulo 2^8, which is the mask of lpai_requant_store. */
+typedef struct {
+    float inv_scale, lo, hi;
+    uint32_t offset_u; /* the output offset, as unsigned (|offset| <= 256, lpai_quant_init) */
+} lpai_requant_u8;
+
+static inline lpai_requant_u8 lpai_requant_u8_from(const lpai_requant *r)
+{
+    lpai_requant_u8 q;
+    q.inv_scale = r->inv_scale;
+    q.lo = r->lo;
+    q.hi = r->hi;
+    q.offset_u = r->offset_u;
+    return q;
+}
+
+static LPAI_ALWAYS_INLINE uint8_t lpai_requant_u8_store(float value, const lpai_requant_u8 *r)
+{
+    float c = value * r->inv_scale;
+    c = (c > r->lo) ? c : r->lo; /* NaN lands on lo, as in lpai_requant_store */
+    c = (c < r->hi) ? c : r->hi;
+    return (uint8_t)(lpai_bits_from_f32(c + 12582912.0f) + r->offset_u);
+}
+
+/* stored byte -> value, the arithmetic of lpai_code_from_stored for 8 bits: the
+ * code is (stored + add) mod 256 + lo, then one multiplication, as in the reference. */
+typedef struct {
+    float scale;
+    int32_t lo;
+    uint32_t add; /* (0 - offset - lo) mod 256 */
+} lpai_dequant_u8;
+
+static inline lpai_dequant_u8 lpai_dequant_u8_from(const lpai_quant *q)
+{
+    lpai_dequant_u8 d;
+    d.scale = q->scale;
+    d.lo = q->lo;
+    d.add = (0u - (uint32_t)q->offset - (uint32_t)q->lo) & 0xFFu;
+    return d;
+}
+
+#define LPAI_DEQ(d, byte) ((d).scale * (float)((int32_t)(uint8_t)((uint32_t)(byte) + (d).add) + (d).lo))
+#define LPAI_ONE(j)                                                                                                   \
+    lpai_requant_u8_store(                                                                                            \
+        nin == 1u   ? f1(LPAI_DEQ(d0, r0[j]), params)                                                                 \
+        : nin == 2u ? f2(LPAI_DEQ(d0, r0[j]), LPAI_DEQ(d1, r1[j]), params)                                            \
+        : nin == 3u ? f3(LPAI_DEQ(d0, r0[j]), LPAI_DEQ(d1, r1[j]), LPAI_DEQ(d2, r2[j]), params)                       \
+                    : f4(LPAI_DEQ(d0, r0[j]), LPAI_DEQ(d1, r1[j]), LPAI_DEQ(d2, r2[j]), LPAI_DEQ(d3, r3[j]), params), \
+        &r)
+
+/* n contiguous bytes. A call to memcpy costs about 20 instructions, most of a
+ * row of 28 (the padded rows of qnn-op-template/bench/): below 64 bytes the run is copied as two or
+ * four fixed-size words (one load and one store each), the last ones overlapping
+ * those before, so that no byte outside [src, src + n) is read nor outside
+ * [dst, dst + n) written. */
+static LPAI_ALWAYS_INLINE void lpai_copy_run(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+    if (n >= 64u) {
+        memcpy(dst, src, n);
+    } else if (n >= 32u) {
+        memcpy(dst, src, 16u);
+        memcpy(dst + 16, src + 16, 16u);
+        memcpy(dst + n - 32u, src + n - 32u, 16u);
+        memcpy(dst + n - 16u, src + n - 16u, 16u);
+    } else if (n >= 16u) {
+        memcpy(dst, src, 16u);
+        memcpy(dst + n - 16u, src + n - 16u, 16u);
+    } else if (n >= 8u) {
+        memcpy(dst, src, 8u);
+        memcpy(dst + n - 8u, src + n - 8u, 8u);
+    } else if (n >= 4u) {
+        memcpy(dst, src, 4u);
+        memcpy(dst + n - 4u, src + n - 4u, 4u);
+    } else {
+        for (uint32_t j = 0; j < n; ++j) {
+            dst[j] = src[j];
+        }
+    }
+}
+
+/* Copies n bytes that lie `step` apart into a dense buffer, or back. Strided runs
+ * are copied inline, four bytes per iteration. */
+static LPAI_ALWAYS_INLINE void lpai_copy_in(uint8_t *dst, const uint8_t *src, uint32_t n, ptrdiff_t step)
+{
+    if (step == 1) {
+        lpai_copy_run(dst, src, n);
+        return;
+    }
+    if (step == 0) {
+        /* A broadcast input: one byte repeated. A loop, not memset: with a memset here
+         * gcc -O2 stopped vectorising the block math of the in-place path (4.8 times
+         * the instructions of add_scaled, qnn-op-template/bench/). */
+        const uint8_t v = *src;
+        for (uint32_t j = 0; j < n; ++j) {
+            dst[j] = v;
+        }
+        return;
+    }
+    /* Byte stores through a volatile pointer: gcc would otherwise merge the eight
+     * stores into one 64-bit word built with 7 shifts and 7 ors, 3.8 instructions
+     * per element against 2.5 (qnn-op-template/bench/, a channels-last input). The loads are not
+     * volatile, and what is stored is the same. */
+    volatile uint8_t *vdst = dst;
+    const ptrdiff_t s2 = 2 * step, s3 = 3 * step;
+    uint32_t j = 0;
+    for (; j + 8u <= n; j += 8u) { /* eight per iteration: the loop's own cost shared */
+        const uint8_t *s4 = src + 4 * step;
+        vdst[0] = src[0];
+        vdst[1] = src[step];
+        vdst[2] = src[s2];
+        vdst[3] = src[s3];
+        vdst[4] = s4[0];
+        vdst[5] = s4[step];
+        vdst[6] = s4[s2];
+        vdst[7] = s4[s3];
+        vdst += 8;
+        src += 8 * step;
+    }
+    for (; j < n; ++j) {
+        dst[j] = *src;
+        src += step;
+    }
+}
+
+static LPAI_ALWAYS_INLINE void lpai_copy_out(uint8_t *dst, const uint8_t *src, uint32_t n, ptrdiff_t step)
+{
+    if (step == 1) {
+        lpai_copy_run(dst, src, n);
+        return;
+    }
+    uint32_t j = 0;
+    for (; j + 4u <= n; j += 4u) {
+        dst[0] = src[j];
+        dst[step] = src[j + 1u];
+        dst[2 * step] = src[j + 2u];
+        dst[3 * step] = src[j + 3u];
+        dst += 4 * step;
+    }
+    for (; j < n; ++j) {
+        *dst = src[j];
+        dst += step;
+    }
+}
+
+/* The lanes computed for m elements: m rounded up to 8, 16, 32, 64 or LPAI_BLOCK. */
+static LPAI_ALWAYS_INLINE uint32_t lpai_lanes(uint32_t m)
+{
+    uint32_t mv = LPAI_LANES;
+    while (mv < m) {
+        mv *= 2u;
+    }
+    return mv;
+}
+
+/* The math of one block: rows[k] holds at least mv readable bytes of input k, out
+ * receives mv bytes. Constant trip counts (every power of two from 8 to the block),
+ * which gcc -O2 and clang vectorise; no lane is wasted on more than half a tail. */
+static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *const *rows, uint32_t mv, uint8_t *out,
+                                                  const lpai_dequant_u8 *dq, lpai_unary_fn f1, lpai_binary_fn f2,
+                                                  lpai_ternary_fn f3, lpai_quaternary_fn f4, const float *params,
+                                                  const lpai_requant_u8 *rq)
+{
+    /* Inputs past nin alias the first one and are never read (nin is a constant). */
+    const uint8_t *r0 = rows[0];
+    const uint8_t *r1 = rows[nin > 1u ? 1u : 0u];
+    const uint8_t *r2 = rows[nin > 2u ? 2u : 0u];
+    const uint8_t *r3 = rows[nin > 3u ? 3u : 0u];
+    const lpai_dequant_u8 d0 = dq[0];
+    const lpai_dequant_u8 d1 = dq[nin > 1u ? 1u : 0u];
+    const lpai_dequant_u8 d2 = dq[nin > 2u ? 2u : 0u];
+    const lpai_dequant_u8 d3 = dq[nin > 3u ? 3u : 0u];
+    const lpai_requant_u8 r = *rq; /* local copies: registers, no aliasing with out[] */
+#define LPAI_LANES_LOOP(count)               \
+    for (uint32_t j = 0; j < (count); ++j) { \
+        out[j] = LPAI_ONE(j);                \
+    }
+    if (mv == LPAI_BLOCK) {
+        LPAI_LANES_LOOP(LPAI_BLOCK)
+    } else if (mv == LPAI_BLOCK / 2u) {
+        LPAI_LANES_LOOP(LPAI_BLOCK / 2u)
+    } else if (mv == LPAI_BLOCK / 4u) {
+        LPAI_LANES_LOOP(LPAI_BLOCK / 4u)
+    } else if (mv == LPAI_BLOCK / 8u) {
+        LPAI_LANES_LOOP(LPAI_BLOCK / 8u)
+    } else {
+        LPAI_LANES_LOOP(LPAI_LANES)
+    }
+#undef LPAI_LANES_LOOP
+}
+#undef LPAI_ONE
+#undef LPAI_DEQ
+
+/* The whole walk. Full blocks are taken straight from a row (a unit-stride input is
+ * read in place); the rest of each row, and short rows, are gathered into one shared
+ * block across row ends, so a layout of short padded rows costs no more lanes than
+ * a dense one. Rows shorter than a block have a loop of their own (below), which is
+ * the general loop without its full-block and row-remainder logic. ptr/steps:
+ * inputs, then the output. */
+static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t nin, const lpai_dequant_u8 *dq,
+                                                   lpai_unary_fn f1, lpai_binary_fn f2, lpai_ternary_fn f3,
+                                                   lpai_quaternary_fn f4, const float *params, const lpai_requant *rq,
+                                                   uint8_t *const *data)
+{
+    const uint32_t last = w->ndim - 1u;
+    const uint64_t n = w->n[last];
+    const lpai_requant_u8 r = lpai_requant_u8_from(rq);
+    ptrdiff_t step[LPAI_MAX_INPUTS];
+    for (uint32_t k = 0; k < nin; ++k) {
+        step[k] = w->s[k][last];
+    }
+    const ptrdiff_t ostep = w->s[nin][last];
+    uint64_t idx[LPAI_MAX_RANK] = {0};
+    uint8_t *ptr[LPAI_MAX_OPERANDS];
+    for (uint32_t k = 0; k <= nin; ++k) {
+        ptr[k] = data[k];
+    }
+    uint8_t buf[LPAI_MAX_INPUTS][LPAI_BLOCK];
+    uint8_t out[LPAI_BLOCK];
+    const uint8_t *rows[LPAI_MAX_INPUTS];
+    /* The shared block: `fill` elements so far, from `nseg` runs of the output. */
+    uint8_t *seg_dst[LPAI_BLOCK];
+    uint32_t seg_len[LPAI_BLOCK];
+    uint32_t fill = 0u;
+    uint32_t nseg = 0u;
+#define LPAI_FLUSH_BLOCK()                                                              \
+    do {                                                                                \
+        lpai_block_math_u8(nin, rows, LPAI_BLOCK, out, dq, f1, f2, f3, f4, params, &r); \
+        for (uint32_t g = 0, at = 0; g < nseg; at += seg_len[g], ++g) {                 \
+            lpai_copy_out(seg_dst[g], out + at, seg_len[g], ostep);                     \
+        }                                                                               \
+    } while (0)
+    for (uint32_t k = 0; k < nin; ++k) {
+        rows[k] = buf[k];
+    }
+    if (n < LPAI_BLOCK) {
+        /* Rows shorter than a block (padded or strided rows of a feature map): each
+         * row goes whole into the shared block, or is split across two blocks. The
+         * same copies and lanes as the general loop below, less bookkeeping per row
+         * (qnn-op-template/bench/, rows of 28: about 1 instruction per element less). */
+        const uint32_t m = (uint32_t)n;
+        /* The next row, in registers: most rows only step the second-last dimension. */
+        const uint32_t d1 = last > 0u ? last - 1u : 0u;
+        ptrdiff_t rstep[LPAI_MAX_OPERANDS];
+        for (uint32_t k = 0; k <= nin; ++k) {
+            rstep[k] = last > 0u ? w->s[k][d1] : 0;
+        }
+        const uint64_t rows_d1 = last > 0u ? w->n[d1] : 1u;
+        for (;;) {
+            const uint32_t room = LPAI_BLOCK - fill;
+            if (m < room) {
+                for (uint32_t k = 0; k < nin; ++k) {
+                    lpai_copy_in(buf[k] + fill, ptr[k], m, step[k]);
+                }
+                seg_dst[nseg] = ptr[nin];
+                seg_len[nseg] = m;
+                ++nseg;
+                fill += m;
+            } else {
+                const uint32_t rest = m - room;
+                for (uint32_t k = 0; k < nin; ++k) {
+                    lpai_copy_in(buf[k] + fill, ptr[k], room, step[k]);
+                }
+                seg_dst[nseg] = ptr[nin];
+                seg_len[nseg] = room;
+                ++nseg;
+                LPAI_FLUSH_BLOCK();
+                for (uint32_t k = 0; k < nin; ++k) {
+                    lpai_copy_in(buf[k], ptr[k] + (ptrdiff_t)room * step[k], rest, step[k]);
+                }
+                seg_dst[0] = ptr[nin] + (ptrdiff_t)room * ostep;
+                seg_len[0] = rest;
+                nseg = rest > 0u ? 1u : 0u;
+                fill = rest;
+            }
+            if (++idx[d1] < rows_d1) {
+                for (uint32_t k = 0; k <= nin; ++k) {
+                    ptr[k] += rstep[k];
+                }
+                continue;
+            }
+            --idx[d1]; /* lpai_walk_next_row_n steps it again, and carries */
+            if (!lpai_walk_next_row_n(w, idx, ptr, nin + 1u)) {
+                break;
+            }
+        }
+    } else {
+        do {
+            uint64_t j = 0u;
+            for (; fill == 0u && n - j >= LPAI_BLOCK; j += LPAI_BLOCK) {
+                for (uint32_t k = 0; k < nin; ++k) {
+                    const uint8_t *src = ptr[k] + (ptrdiff_t)j * step[k];
+                    if (step[k] == 1) {
+                        rows[k] = src; /* read in place */
+                    } else {
+                        lpai_copy_in(buf[k], src, LPAI_BLOCK, step[k]);
+                        rows[k] = buf[k];
+                    }
+                }
+                lpai_block_math_u8(nin, rows, LPAI_BLOCK, out, dq, f1, f2, f3, f4, params, &r);
+                lpai_copy_out(ptr[nin] + (ptrdiff_t)j * ostep, out, LPAI_BLOCK, ostep);
+            }
+            while (j < n) {
+                const uint64_t left = n - j;
+                const uint32_t take = left < (uint64_t)(LPAI_BLOCK - fill) ? (uint32_t)left : LPAI_BLOCK - fill;
+                for (uint32_t k = 0; k < nin; ++k) {
+                    lpai_copy_in(buf[k] + fill, ptr[k] + (ptrdiff_t)j * step[k], take, step[k]);
+                }
+                seg_dst[nseg] = ptr[nin] + (ptrdiff_t)j * ostep;
+                seg_len[nseg] = take;
+                ++nseg;
+                fill += take;
+                j += take;
+                if (fill == LPAI_BLOCK) {
+                    for (uint32_t k = 0; k < nin; ++k) {
+                        rows[k] = buf[k]; /* the full blocks above may have pointed them into rows */
+                    }
+                    LPAI_FLUSH_BLOCK();
+                    fill = 0u;
+                    nseg = 0u;
+                }
+            }
+        } while (lpai_walk_next_row_n(w, idx, ptr, nin + 1u));
+    }
+#undef LPAI_FLUSH_BLOCK
+    if (fill > 0u) {
+        const uint32_t mv = lpai_lanes(fill);
+        for (uint32_t k = 0; k < nin; ++k) {
+            if (mv > fill) { /* a call saved when the tail fills its lanes (small tensors) */
+                memset(buf[k] + fill, 0, mv - fill); /* lanes past the end compute something harmless */
+            }
+            rows[k] = buf[k];
+        }
+        lpai_block_math_u8(nin, rows, mv, out, dq, f1, f2, f3, f4, params, &r);
+        for (uint32_t g = 0, at = 0; g < nseg; at += seg_len[g], ++g) {
+            lpai_copy_out(seg_dst[g], out + at, seg_len[g], ostep);
+        }
+    }
+}
+
+/* Every stored byte 0..255 once: the unary table is the blocked loop run over it. */
+static const uint8_t lpai_all_bytes[256] = {
+#define LPAI_B16(h) \
+    h, h + 1, h + 2, h + 3, h + 4, h + 5, h + 6, h + 7, h + 8, h + 9, h + 10, h + 11, h + 12, h + 13, h + 14, h + 15
+    LPAI_B16(0),   LPAI_B16(16),  LPAI_B16(32),  LPAI_B16(48),  LPAI_B16(64),  LPAI_B16(80),
+    LPAI_B16(96),  LPAI_B16(112), LPAI_B16(128), LPAI_B16(144), LPAI_B16(160), LPAI_B16(176),
+    LPAI_B16(192), LPAI_B16(208), LPAI_B16(224), LPAI_B16(240)
+#undef LPAI_B16
+};
+
+/* ---- Bounds of a view (C10) ---------------------------------------------------------
+ * The byte extent (the largest offset of an element) must fit 64 bits and ptrdiff_t,
+ * in which the walks step; and the output's elements must not share bytes, or one
+ * element's result would overwrite another's and the output depend on loop order. */
+static inline int lpai_view_extent(const lpai_view *v, uint64_t *extent)
+{
+    uint64_t e = 0u;
+    for (uint32_t d = 0; d < v->rank; ++d) {
+        if (v->dims[d] == 0u) {
+            *extent = 0u; /* empty: nothing is addressed */
+            return 1;
+        }
+    }
+    for (uint32_t d = 0; d < v->rank; ++d) {
+        const uint64_t span = (uint64_t)(v->dims[d] - 1u);
+        if (span != 0u && v->stride[d] > (UINT64_MAX - e) / span) {
+            return 0;
+        }
+        e += span * v->stride[d];
+    }
+    if (e > (uint64_t)PTRDIFF_MAX) {
+        return 0;
+    }
+    *extent = e;
+    return 1;
+}
+
+/* True when two elements of the (8-bit) view may share a byte: sorted by stride,
+ * every dimension of extent > 1 must step past everything the faster ones reach.
+ * This refuses interleaved layouts too (no FLAT layout is one). Call after
+ * lpai_view_extent succeeded: no sum below can overflow. */
+static inline int lpai_view_overlaps(const lpai_view *v)
+{
+    uint64_t stride[LPAI_MAX_RANK];
+    uint64_t span[LPAI_MAX_RANK];
+    uint32_t n = 0;
+    for (uint32_t d = 0; d < v->rank; ++d) {
+        if (v->dims[d] <= 1u) {
+            continue;
+        }
+        uint32_t i = n++;
+        for (; i > 0 && stride[i - 1u] > v->stride[d]; --i) { /* insertion sort */
+            stride[i] = stride[i - 1u];
+            span[i] = span[i - 1u];
+        }
+        stride[i] = v->stride[d];
+        span[i] = (uint64_t)(v->dims[d] - 1u) * v->stride[d];
+    }
+    uint64_t reach = 0u; /* largest offset reached by the faster dimensions */
+    for (uint32_t i = 0; i < n; ++i) {
+        if (stride[i] <= reach || stride[i] == 0u) {
+            return 1;
+        }
+        reach += span[i];
+    }
+    return 0;
+}
+
+/* ---- Custom ops: whole tensors as float, in logical row-major order ---------------
+ * The user's math sees dense float arrays whatever the layouts; these two walks are
+ * the only places that know about strides. */
+/* Odometer over logical dimensions, fastest last: advances coord by one element and
+ * returns the byte step of the pointer, the stride of whichever dimension advanced
+ * less the rows that wrapped. */
+static inline ptrdiff_t lpai_logical_step(const lpai_view *v, uint32_t *coord)
+{
+    ptrdiff_t step = 0;
+    for (uint32_t d = v->rank; d-- > 0;) {
+        if (++coord[d] < v->dims[d]) {
+            return step + (ptrdiff_t)v->stride[d];
+        }
+        coord[d] = 0;
+        step -= (ptrdiff_t)((uint64_t)(v->dims[d] - 1u) * v->stride[d]);
+    }
+    return step;
+}
+
+static inline void lpai_gather_f32(const lpai_view *v, const lpai_quant *q, float *dst)
+{
+    const uint64_t count = lpai_count_elements(v->dims, v->rank);
+    uint32_t coord[LPAI_MAX_RANK] = {0};
+    const uint8_t *p = v->data;
+    for (uint64_t e = 0; e < count; ++e) {
+        dst[e] = q->scale * (float)lpai_code_from_stored(lpai_load_stored(p, q->bits), q);
+        p += lpai_logical_step(v, coord);
+    }
+}
+
+static inline void lpai_scatter_u8(const lpai_view *v, const lpai_requant *rq, const float *src)
+{
+    const uint64_t count = lpai_count_elements(v->dims, v->rank);
+    uint32_t coord[LPAI_MAX_RANK] = {0};
+    uint8_t *p = v->data;
+    for (uint64_t e = 0; e < count; ++e) {
+        *p = (uint8_t)lpai_requant_store(src[e], rq);
+        p += lpai_logical_step(v, coord);
+    }
+}
+
+/* ---- Reference path: every element from its logical coordinates -----------------
+ * Host builds only: it is the oracle the fast paths are tested against, written as
+ * plainly as possible and sharing nothing with them but the conventions. */
+/* Declared in every build: the executeOp drivers take the reference math as well. */
+typedef float (*lpai_reference_fn)(const float *values, const float *params);
+
+#if defined(LPAI_HOST_EMULATOR)
+
+static inline void lpai_reference_map(const lpai_view *const *ins, const lpai_quant *const *qin, uint32_t nin,
+                                      const lpai_view *out, const lpai_quant *qout, const lpai_requant *rq,
+                                      lpai_reference_fn math, const float *params)
+{
+    const uint64_t count = lpai_count_elements(out->dims, out->rank);
+    uint32_t coord[LPAI_MAX_RANK] = {0};
+    for (uint64_t e = 0; e < count; ++e) {
+        float values[LPAI_MAX_OPERANDS];
+        for (uint32_t k = 0; k < nin; ++k) {
+            /* Broadcasting from the definition: input dimension d is output dimension
+             * d + (output rank - input rank), and a dimension of 1 is always index 0. */
+            const uint32_t lead = out->rank - ins[k]->rank;
+            uint64_t off = 0;
+            for (uint32_t d = 0; d < ins[k]->rank; ++d) {
+                const uint64_t at = ins[k]->dims[d] == 1u ? 0u : coord[lead + d];
+                off += at * ins[k]->stride[d];
+            }
+            const uint32_t stored = lpai_load_stored(ins[k]->data + off, qin[k]->bits);
+            values[k] = qin[k]->scale * (float)lpai_code_from_stored(stored, qin[k]);
+        }
+        uint64_t off = 0;
+        for (uint32_t d = 0; d < out->rank; ++d) {
+            off += coord[d] * out->stride[d];
+        }
+        lpai_store_stored(out->data + off, qout->bits, lpai_requant_store(math(values, params), rq));
+        for (uint32_t d = out->rank; d-- > 0;) {
+            if (++coord[d] < out->dims[d]) {
+                break;
+            }
+            coord[d] = 0;
+        }
+    }
+}
+#endif
+
+#endif /* LPAI_ELEMENTWISE_H */

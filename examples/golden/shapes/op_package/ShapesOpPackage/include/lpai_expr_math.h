@@ -1,0 +1,128 @@
+/* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
+/*
+ * The functions generated expressions call besides <math.h> (lpai_expf, lpai_sigmoidf,
+ * lpai_tanhf, lpai_reluf, lpai_minf, lpai_maxf; qnn-op-template/hooks/expr.py renders the names).
+ * Their own header, apart from the conventions: they are the op's math, not a rule of
+ * the runtime; the kernel's every path and the benchmark's baseline call them.
+ *
+ * This header must not include any Qualcomm header: the host emulator, the benchmark
+ * and qnn-op-template/tests/test_expr.py compile it on machines without the SDK.
+ */
+#ifndef LPAI_EXPR_MATH_H
+#define LPAI_EXPR_MATH_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__GNUC__) && !defined(__clang__)
+/* As in lpai_conventions.h: without it gcc keeps the float selects below as branches
+ * and the blocked loops do not vectorise. It changes no result. */
+#pragma GCC optimize("no-trapping-math")
+#endif
+
+/* ---- Functions the expression grammar may use besides <math.h> -----------------
+ * Inline and branch-free where the libm call would stop the blocked loops of
+ * lpai_elementwise.h from vectorising (a call per element, and errno). Every path of
+ * the kernel (direct, table, reference) calls these same functions, so the paths stay
+ * bit-identical; against torch they are within the tests' tolerance (exp: relative
+ * error below 1e-7 on [-86, 88]).
+ *
+ * NaN follows torch: min, max and clamp return NaN when an operand is NaN (fminf and
+ * fmaxf would drop it), and exp and sigmoid propagate it. What NaN becomes in the
+ * output is the requantization's rule (C3): the lowest code. */
+#if defined(__GNUC__)
+#define LPAI_MATH_INLINE inline __attribute__((always_inline))
+#else
+#define LPAI_MATH_INLINE inline
+#endif
+
+static LPAI_MATH_INLINE float lpai_f32_from_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static LPAI_MATH_INLINE uint32_t lpai_bits_from_f32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* e^x = 2^k * e^r, k = round(x / ln 2), |r| <= ln 2 / 2, e^r = 1 + r + r^2 P(r) with
+ * P of degree 4 fitted for the least largest relative error on that interval
+ * (Cephes' expf has degree 5 there; one degree less is one multiply and one add less
+ * per vector): relative error below 7e-8 evaluated in float. 2^(k-1) is
+ * built in the exponent field and doubled, so that k = 128 (x up to 88.75) overflows
+ * to inf as it should. x is first clamped to [-87, 88.75], where that construction
+ * holds: at 88.75 it gives +inf (as torch above 88.72), at -87 (k = -126) an exponent
+ * field of 0, so exactly 0 (torch gives at most 2.4e-38 there). The clamps are one
+ * min and one max instruction per vector; selects on the result after the
+ * computation cost about 3 instructions per element on SSE2 (qnn-op-template/bench/, issue 13). Both
+ * clamps keep x when it is NaN (the comparison fails), and NaN propagates through
+ * the arithmetic. */
+static LPAI_MATH_INLINE float lpai_expf(float x)
+{
+    const float magic = 12582912.0f; /* 1.5 * 2^23: adding it rounds to an integer */
+    const float t = x * 1.44269504089f + magic;
+    const float k = t - magic;
+    float r = x - k * 0.693359375f;
+    r = r - k * -2.12194440e-4f;
+    float p = 1.3814540579915047e-3f;
+    p = p * r + 8.36874544620514e-3f;
+    p = p * r + 4.166838899254799e-2f;
+    p = p * r + 1.666652113199234e-1f;
+    p = p * r + 4.999999403953552e-1f;
+    p = p * (r * r) + r + 1.0f;
+    /* t's low mantissa bits hold k: the integer difference of the bit patterns is k
+     * (no float -> int conversion, so NaN is no undefined behaviour here). */
+    const uint32_t e = (lpai_bits_from_f32(t) - lpai_bits_from_f32(magic) + 126u) << 23;
+    const float y = (p * lpai_f32_from_bits(e)) * 2.0f;
+    const float lower = (x < -86.5f) ? 0.0f : y;
+    return (x > 88.75f) ? INFINITY : lower;
+}
+
+static LPAI_MATH_INLINE float lpai_sigmoidf(float x)
+{
+    return 1.0f / (1.0f + lpai_expf(-x));
+}
+
+/* tanh(x) = sign(x) * (1 - 2 / (e^(2|x|) + 1)); below |x| = 0.125, where that
+ * difference cancels, the odd series to x^7 (next term below 2e-10 relative). The
+ * absolute error stays below 2e-7; e^(2|x|) = inf above 44 gives exactly +-1, NaN
+ * stays NaN. */
+static LPAI_MATH_INLINE float lpai_tanhf(float x)
+{
+    const uint32_t sign = lpai_bits_from_f32(x) & 0x80000000u;
+    const float ax = lpai_f32_from_bits(lpai_bits_from_f32(x) & 0x7FFFFFFFu);
+    const float big = 1.0f - 2.0f / (lpai_expf(2.0f * ax) + 1.0f);
+    const float x2 = ax * ax;
+    const float small = ax + ax * x2 * (-0.333333333f + x2 * (0.133333333f + x2 * -0.053968254f));
+    const float t = (ax < 0.125f) ? small : big;
+    return lpai_f32_from_bits(lpai_bits_from_f32(t) | sign);
+}
+
+static LPAI_MATH_INLINE float lpai_reluf(float x)
+{
+    /* NaN stays NaN (as torch.relu keeps it) and is then clamped by the requant. */
+    return (x < 0.0f) ? 0.0f : x;
+}
+
+/* torch.minimum / torch.maximum: NaN if either operand is NaN. The plain comparison
+ * gives a when either is NaN; the mask of `b != b` (all ones, a NaN pattern) is then
+ * or-ed in: one compare and one or per vector, no select. */
+static LPAI_MATH_INLINE float lpai_minf(float a, float b)
+{
+    const float m = (b < a) ? b : a; /* a when a or b is NaN */
+    return lpai_f32_from_bits(lpai_bits_from_f32(m) | ((b != b) ? 0xFFFFFFFFu : 0u));
+}
+
+static LPAI_MATH_INLINE float lpai_maxf(float a, float b)
+{
+    const float m = (b > a) ? b : a;
+    return lpai_f32_from_bits(lpai_bits_from_f32(m) | ((b != b) ? 0xFFFFFFFFu : 0u));
+}
+
+#endif /* LPAI_EXPR_MATH_H */

@@ -1,0 +1,47 @@
+/* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
+/*
+ * Center (torch op shape_ops::center, kind: custom): what the kernel hands
+ * to the math you write in user/Center_math.c.
+ *
+ * The template does the LPAI part: it checks the node (every output in the shape the
+ * spec gives it), dequantizes every input to float in logical row-major order
+ * (whatever the layouts and strides), and requantizes every output after you return
+ * 0. You own the math only. Each input and output has its own shape
+ * (args-><name>_shape: rank, dims, count); `out`, `rank`, `dims` and `count` describe
+ * the first output.
+ * Output mean: the shape of x reduced over dims [-1], kept as 1.
+ * Output centered: the shape of x.
+ * Whole tensors: every input and output as float in the scratch of getTempBuffer,
+ * (sum of all their element counts) x 4 bytes (README, "Scratch").
+ */
+#ifndef CENTER_USER_H
+#define CENTER_USER_H
+
+#include <stdint.h>
+
+#include "lpai_conventions.h"
+#include "lpai_expr_math.h" /* lpai_expf, lpai_sigmoidf, ... for the user math */
+#include "lpai_shapes.h"
+
+/* An unwritten stub returns LPAI_USER_MATH_MISSING (lpai_conventions.h): the host
+ * test then names the file to edit. */
+
+typedef struct {
+    const float *x;               /* input "x", dequantized: x_shape.count values */
+    lpai_shape x_shape;           /* rank, dims and count of "x" */
+    float *mean;                  /* output "mean": write mean_shape.count real values */
+    lpai_shape mean_shape;        /* the shape of x reduced over dims [-1], kept as 1 */
+    float *centered;              /* output "centered": write centered_shape.count real values */
+    lpai_shape centered_shape;    /* the shape of x */
+    float *out;                   /* the first output: write `count` real values (not codes) */
+    uint32_t rank;                /* rank of the first output */
+    uint32_t dims[LPAI_MAX_RANK]; /* the first output's logical shape, dims[rank - 1] moves fastest */
+    uint64_t count;               /* elements of the first output */
+    float scale;                  /* parameter "scale" (float), default 1.0 */
+} Center_args;
+
+/* Compute every output from the inputs. Return 0 on success; anything else rejects the
+ * node and leaves the output tensor untouched. Runs on the DSP: no malloc, no stdio. */
+int Center_compute(const Center_args *args);
+
+#endif

@@ -1,0 +1,43 @@
+/* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
+/*
+ * ChannelMean (torch op shape_ops::channel_mean, kind: custom): what the kernel hands
+ * to the math you write in user/ChannelMean_math.c.
+ *
+ * The template does the LPAI part: it checks the node (every output in the shape the
+ * spec gives it), dequantizes every input to float in logical row-major order
+ * (whatever the layouts and strides), and requantizes every output after you return
+ * 0. You own the math only. Each input and output has its own shape
+ * (args-><name>_shape: rank, dims, count); `out`, `rank`, `dims` and `count` describe
+ * the first output.
+ * Output mean: the shape of x reduced over dims [1], kept as 1.
+ * Whole tensors: every input and output as float in the scratch of getTempBuffer,
+ * (sum of all their element counts) x 4 bytes (README, "Scratch").
+ */
+#ifndef CHANNELMEAN_USER_H
+#define CHANNELMEAN_USER_H
+
+#include <stdint.h>
+
+#include "lpai_conventions.h"
+#include "lpai_expr_math.h" /* lpai_expf, lpai_sigmoidf, ... for the user math */
+#include "lpai_shapes.h"
+
+/* An unwritten stub returns LPAI_USER_MATH_MISSING (lpai_conventions.h): the host
+ * test then names the file to edit. */
+
+typedef struct {
+    const float *x;               /* input "x", dequantized: x_shape.count values */
+    lpai_shape x_shape;           /* rank, dims and count of "x" */
+    float *mean;                  /* output "mean": write mean_shape.count real values */
+    lpai_shape mean_shape;        /* the shape of x reduced over dims [1], kept as 1 */
+    float *out;                   /* the first output: write `count` real values (not codes) */
+    uint32_t rank;                /* rank of the first output */
+    uint32_t dims[LPAI_MAX_RANK]; /* the first output's logical shape, dims[rank - 1] moves fastest */
+    uint64_t count;               /* elements of the first output */
+} ChannelMean_args;
+
+/* Compute every output from the inputs. Return 0 on success; anything else rejects the
+ * node and leaves the output tensor untouched. Runs on the DSP: no malloc, no stdio. */
+int ChannelMean_compute(const ChannelMean_args *args);
+
+#endif

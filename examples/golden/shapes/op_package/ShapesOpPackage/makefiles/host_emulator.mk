@@ -1,0 +1,78 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+#
+# The kernels against the host emulator (host/), with the system compiler, no SDK.
+#
+#   make -f makefiles/host_emulator.mk lib    build/host/<variant>/libemu.so (ctypes)
+#   make -f makefiles/host_emulator.mk test   C suite: full build and inference-only build
+#
+# Variables: CC / CXX (default cc / c++), SAN=1 (-fsanitize=address,undefined),
+# WERROR=0 (drop -Werror), BUILD=<dir>. With QNN_SDK_ROOT set the SDK's headers
+# replace the emulator's own declarations (LPAI_EMU_DECLS=own keeps them).
+
+# V=1 shows the full compiler command lines.
+Q := $(if $(filter 1,$(V)),,@)
+
+CC     ?= cc
+CXX    ?= c++
+SAN    ?= 0
+WERROR ?= 1
+BUILD  ?= build/host/$(notdir $(CC))$(if $(filter 1,$(SAN)),-san)
+
+ifeq ($(origin CXX),default)
+  ifneq ($(findstring clang,$(notdir $(CC))),)
+    CXX := $(subst clang,clang++,$(CC))
+  endif
+endif
+
+ifneq ($(and $(QNN_SDK_ROOT),$(filter-out own,$(LPAI_EMU_DECLS))),)
+  DECLS := -I$(QNN_SDK_ROOT)/include/QNN -I$(QNN_SDK_ROOT)/include/QNN/LPAI
+else
+  DECLS := -DLPAI_EMU_OWN_DECLS
+endif
+
+WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
+SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SANF := $(if $(filter 1,$(SAN)),$(SANITIZERS))
+# Sanitized builds use -O1: they exist to find UB, and compile twice as fast.
+OPT := $(if $(filter 1,$(SAN)),-O1 -g1,-O2 -g)
+COMMON := -fPIC $(OPT) -fvisibility=hidden -ffp-contract=off -DLPAI_HOST_EMULATOR $(DECLS) \
+          -Iinclude -Ihost $(WARN) $(SANF)
+CFLAGS_ALL   := -std=c11 $(COMMON)
+CXXFLAGS_ALL := -std=c++11 $(COMMON)
+
+KERNEL_SRCS := $(wildcard src/*.c) $(wildcard src/ops/*_inference.c) $(wildcard user/*.c) host/lpai_emu.c
+CXX_SRCS    := $(wildcard src/ops/*_compiler.cpp)
+
+FULL_OBJS := $(patsubst %.c,$(BUILD)/full/%.o,$(KERNEL_SRCS)) $(patsubst %.cpp,$(BUILD)/full/%.o,$(CXX_SRCS))
+INF_OBJS  := $(patsubst %.c,$(BUILD)/inference/%.o,$(KERNEL_SRCS))
+
+.PHONY: lib test
+lib: $(BUILD)/libemu.so
+test: $(BUILD)/test_kernels $(BUILD)/test_kernels_inference
+	@echo "== host C suite (host library: compiler side + kernels), $(CC)$(if $(filter 1,$(SAN)), with ASan/UBSan)"
+	$(BUILD)/test_kernels
+	@echo "== host C suite (inference-only build, as on the DSP), $(CC)$(if $(filter 1,$(SAN)), with ASan/UBSan)"
+	$(BUILD)/test_kernels_inference
+
+$(BUILD)/libemu.so: $(FULL_OBJS)
+	$(Q)$(CXX) -shared $(SANF) -o $@ $^ -lm
+
+$(BUILD)/test_kernels: $(FULL_OBJS) $(BUILD)/full/host/test_kernels.o
+	$(Q)$(CXX) $(SANF) -o $@ $^ -lm
+
+$(BUILD)/test_kernels_inference: $(INF_OBJS) $(BUILD)/inference/host/test_kernels.o
+	$(Q)$(CC) $(SANF) -o $@ $^ -lm
+
+$(BUILD)/full/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -c $< -o $@
+
+$(BUILD)/full/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(Q)$(CXX) $(CXXFLAGS_ALL) -MMD -c $< -o $@
+
+$(BUILD)/inference/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS_ALL) -DLPAI_INFERENCE_ONLY -MMD -c $< -o $@
+
+-include $(FULL_OBJS:.o=.d) $(INF_OBJS:.o=.d)

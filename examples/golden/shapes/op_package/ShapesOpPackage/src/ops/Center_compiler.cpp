@@ -1,0 +1,43 @@
+// This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+//
+// Center: the compiler side of torch op shape_ops::center. Host library only
+// (the DSP build compiles *_inference.c alone).
+#include "lpai_sdk.h"
+#include "lpai_validate.h"
+
+extern "C" QnnOpPackage_OperationInfo_t get_Center_opInfo_Inference(void);
+
+// In OpDef order, one a line (a trailing comment keeps clang-format from packing them).
+static const char *const k_param_names[] = {
+    "scale", // float
+};
+// The scalar types ExecuTorch's op builder sends for them.
+static const Qnn_DataType_t k_param_types[] = {
+    QNN_DATATYPE_FLOAT_32, // scale
+};
+
+// The shape of each output, from the inputs (include/lpai_shapes.h): the kernel checks
+// the same table. One rule a line, unformatted.
+// clang-format off
+static const lpai_shape_rule k_output_rules[] = {
+    {LPAI_SHAPE_REDUCE, 0u, 1u, 1u, {-1, 0, 0, 0, 0}}, /* mean: the shape of x reduced over dims [-1], kept as 1 */
+    {LPAI_SHAPE_LIKE, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* centered: the shape of x */
+};
+// clang-format on
+
+static Qnn_ErrorHandle_t validate_op(Qnn_OpConfig_t cfg)
+{
+    const lpai_shape_rule *rules = k_output_rules;
+    return lpai_validate_op("Center", &cfg, rules, 2u, k_param_names, k_param_types, 1u);
+}
+
+static Qnn_ErrorHandle_t temp_buffer_size(Qnn_OpConfig_t cfg, size_t *bytes)
+{
+    return lpai_temp_bytes_custom("Center", &cfg, bytes);
+}
+
+extern "C" QnnOpPackage_OperationInfo_t get_Center_opInfo_Compiler(void)
+{
+    const auto inference = get_Center_opInfo_Inference();
+    return lpai_compiler_info(inference, validate_op, temp_buffer_size);
+}

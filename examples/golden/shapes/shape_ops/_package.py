@@ -1,0 +1,29 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""The facts of this package, written once from the spec when the project is rendered.
+
+Every other module of the package reads them from here (`from ._package import ...`), so
+that the package's modules are plain Python and no value is spelled in two places.
+"""
+
+# torch.library namespace of the ops, and the import name of this package.
+NAMESPACE = "shape_ops"
+# The QNN op package: its library and the interface provider the QNN backend looks up.
+PACKAGE_NAME = "ShapesOpPackage"
+LIBRARY_NAME = "libQnnShapesOpPackage.so"
+INTERFACE_PROVIDER = "ShapesOpPackageInterfaceProvider"
+# The island library's name is fixed by the SDK: two packages deployed to one folder collide.
+ISLAND_LIBRARY_NAME = "libLpaiOpPackageIsland.so"
+# The LPAI op package header, relative to $QNN_SDK_ROOT/include (the Makefile checks it too).
+LPAI_SDK_HEADER = "QNN/LPAI/QnnLpaiOpPackage.h"
+
+# The Snapdragon SoC this package is quantized and lowered for.
+SOC_MODEL = "SM8850"
+# LPAI hardware version per SoC (ExecuTorch's get_soc_to_lpai_hw_ver_map), and this SoC's.
+LPAI_HW_VERSIONS = {"SM8850": 6, "SAR2230P": 6}
+LPAI_HW_VERSION = 6
+# Hexagon target of the DSP library; independent of the SoC's HTP arch and LPAI version.
+OP_PACKAGE_ARCH = "v79"
+
+# The spec's limits per op (the generated C arrays are sized by them).
+MAX_INPUTS = 4
+MAX_PARAMS = 8

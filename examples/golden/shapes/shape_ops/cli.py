@@ -1,0 +1,447 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""Command line of this package: `python -m <namespace> <command>`.
+
+Every command prints what it does and fails with a one-line reason (exit status 1; a
+usage error: exit status 2, also one line).
+
+    doctor      what each step needs, ok/missing with the fix
+    build       the host library (always) and the DSP + island libraries (unless --host-only)
+    sign        both DSP libraries with the Hexagon SDK signer, into build/signed/
+    export      quantize, lower with the op package registered, write the .pte, check delegation
+                (the package's model, or yours: --model package.module:attr --calibration FILE)
+    run         check the inputs against the program, push, run on the device (direct mode),
+                pull, compare with eager (--debug: FARF mask 0x1f, logcat in build/logs/)
+    simulate    export for and run on the LPAI x86_64 simulator, compare with eager
+    info        the ops of this package
+    spec        the spec of this project, to edit and pass to copier update --data-file
+    check-pte   fail unless every op is delegated in a .pte
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ._package import NAMESPACE
+
+# Set it to see the traceback of an unexpected error (one line otherwise).
+TRACEBACK_ENV = f"{NAMESPACE.upper()}_TRACEBACK"
+
+
+class CommandError(Exception):
+    """A command failed; the message is the one-line reason."""
+
+
+def _project(args: argparse.Namespace):
+    from .toolchain import find_project
+
+    return find_project(args.project)
+
+
+def _cmd_info(args: argparse.Namespace) -> None:
+    from ._package import PACKAGE_NAME
+    from .ops import OPS
+
+    print(f"op package {PACKAGE_NAME}")
+    for op in OPS:
+        print(f"  {op.qualified_name:<32} QNN type {op.qnn_type:<24} {op.kind}")
+        print(f"    {op.schema}")
+
+
+def _cmd_spec(args: argparse.Namespace) -> None:
+    # spec.yaml is rendered from the validated spec; its first line is the owner's.
+    text = Path(__file__).with_name("spec.yaml").read_text(encoding="utf-8")
+    sys.stdout.write(text.split("\n", 1)[1])
+
+
+def _cmd_check_pte(args: argparse.Namespace) -> None:
+    from .device import delegates_of
+
+    path = Path(args.pte)
+    if not path.exists():
+        raise CommandError(f"{path}: no such file")
+    delegates = delegates_of(path)
+    for method, ids in delegates.items():
+        print(f"{path}: method {method!r}: every op delegated ({', '.join(ids)})")
+
+
+def _cmd_doctor(args: argparse.Namespace) -> None:
+    from .doctor import doctor
+    from .toolchain import ToolchainError, find_project
+
+    try:
+        project = find_project(args.project)
+    except ToolchainError:
+        project = None
+    print(f"checking what {NAMESPACE} needs (project: {project.root if project else 'not found'})")
+    checks, _ready = doctor(project)
+    missing = [c.name for c in checks if not c.ok]
+    if missing:
+        raise CommandError(f"{len(missing)} of {len(checks)} checks missing: {', '.join(missing)}")
+
+
+def _cmd_build(args: argparse.Namespace) -> None:
+    from .toolchain import build
+
+    project = _project(args)
+    what = "the host library" + ("" if args.host_only else ", the DSP library and the island library")
+    print(f"building {what} of {project.op_dir}")
+    for path in build(project, host_only=args.host_only):
+        print(f"built {path}")
+
+
+def _cmd_sign(args: argparse.Namespace) -> None:
+    from .toolchain import sign
+
+    project = _project(args)
+    print(f"signing {', '.join(p.name for p in project.dsp_libs)} into {project.signed_dir}")
+    for path in sign(project):
+        print(f"signed {path}")
+
+
+def _shape(text: str | None, default):
+    from .device_data import check_shape
+
+    if not text:
+        return tuple(default)
+    try:
+        shape = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise CommandError(f"--shape {text!r}: expected comma-separated integers, e.g. 1,32,28,28") from None
+    return check_shape(shape)
+
+
+def _value(value: float | None, option: str) -> float | None:
+    from .device_data import check_value
+
+    return None if value is None else check_value(value, option)
+
+
+def _steps(args) -> float | None:
+    steps = getattr(args, "tolerance_steps", None)
+    if steps is not None and not (0 < steps < 1e6):
+        raise CommandError(f"--tolerance-steps {steps!r}: must be a positive number of 8-bit steps")
+    return steps
+
+
+def _calibration(args, shape):
+    """Calibration batches and example inputs; for your model both come from you."""
+    from . import device_data
+
+    example = device_data.load_batches(Path(args.example_inputs), "--example-inputs") if args.example_inputs else None
+    if example is not None and len(example) != 1:
+        raise CommandError(f"--example-inputs {args.example_inputs}: holds {len(example)} batches, expected one")
+    if args.model:
+        if args.calibration_value is not None or args.shape:
+            raise CommandError(
+                "--model: your model's inputs come from files: pass --calibration FILE "
+                "(and --example-inputs FILE), not --calibration-value or --shape"
+            )
+        if not args.calibration:
+            raise CommandError(
+                f"--model {args.model}: needs --calibration FILE: calibrate your model on your data "
+                "(torch.save of a list of input tuples)"
+            )
+    value = _value(args.calibration_value, "--calibration-value")
+    if args.calibration:
+        batches = device_data.load_batches(Path(args.calibration), "--calibration")
+    elif value is not None:
+        batches = [device_data.constant_inputs(value, shape)]
+    else:
+        batches = [device_data.random_inputs(seed, shape) for seed in range(device_data.CALIBRATION_BATCHES)]
+    return batches, (example[0] if example else None)
+
+
+def _inputs(args, pte: Path, shape):
+    """Inference inputs: --inputs FILE, --input-value V, the example inputs export saved, or generated."""
+    from . import device, device_data
+
+    if args.inputs:
+        batches = device_data.load_batches(Path(args.inputs), "--inputs")
+        if len(batches) != 1:
+            raise CommandError(f"--inputs {args.inputs}: holds {len(batches)} batches, run takes one")
+        return batches[0]
+    value = _value(args.input_value, "--input-value")
+    model = _exported_model(pte)
+    if model is not None and args.shape:
+        raise CommandError(
+            f"--shape: {pte.name} is your model ({model}), whose input shapes are fixed by its "
+            "example inputs: pass --inputs FILE or --input-value V"
+        )
+    if value is not None:
+        if model is None:
+            return device_data.constant_inputs(value, shape)
+        return device_data.constant_like(device.read_sidecar(pte, _target_of(pte)).inputs, value)
+    if model is not None:
+        return device_data.load_batches(device.example_file(pte), "the saved example inputs")[0]
+    return device_data.random_inputs(1000, shape)
+
+
+def _pte(args, project, target):
+
+    return Path(args.pte) if args.pte else project.artifacts / target / f"{NAMESPACE}.pte"
+
+
+@dataclass
+class _Lowering:
+    """The model and data of an export, read and checked before anything else."""
+
+    model: object
+    calibration: list
+    example: tuple | None
+
+
+def _lowering(args, project, target) -> _Lowering:
+    from . import device, device_data
+
+    shape = _shape(args.shape, device_data.DEFAULT_SHAPE)
+    calibration, example = _calibration(args, shape)
+    device.check_data(calibration, example)
+    model = device_data.load_model(args.model, project.root)
+    device.check_output_path(_pte(args, project, target))
+    return _Lowering(model, calibration, example)
+
+
+def _export(args, project, target, folders, lowering: _Lowering, serial=None):
+    from . import device, device_data
+
+    pte = _pte(args, project, target)
+    print(f"exporting for the {target}: {pte}")
+    delegates = device.export(
+        project,
+        target,
+        pte,
+        lowering.calibration,
+        folders,
+        serial,
+        model_spec=args.model,
+        example=lowering.example,
+        model=lowering.model,
+    )
+    print(f"wrote {pte}; delegation check passed ({device_data.delegate_summary(delegates)})")
+    return pte
+
+
+def _cmd_export(args: argparse.Namespace) -> None:
+    from . import device, registration
+
+    project = _project(args)
+    # Your arguments, model and data first, then what only installing things fixes.
+    lowering = _lowering(args, project, args.target)
+    registration.require_op_package_support(for_device=args.target == device.DEVICE)
+    if args.target == device.DEVICE:
+        folders = device.device_folders(args.build_folder, args.direct_build_folder)
+    else:
+        folders = device.simulator_folders(args.build_folder)
+    _export(args, project, args.target, folders, lowering, args.device)
+
+
+def _finish(comparison, delegates) -> None:
+    from .device_data import report
+
+    print(report(comparison, delegates))
+    if not comparison.ok:
+        worst = max(range(len(comparison.errors)), key=lambda i: comparison.errors[i] - comparison.tolerances[i])
+        raise CommandError(
+            f"output {worst} differs from eager: max abs error {comparison.errors[worst]:.6g} "
+            f"> tolerance {comparison.tolerances[worst]:.6g}"
+        )
+
+
+def _cmd_run(args: argparse.Namespace) -> None:
+    from . import device, registration
+
+    project = _project(args)
+    pte = _pte(args, project, device.DEVICE)
+    _steps(args)
+    shape = _shape(args.shape, _exported_shape(pte))
+    inputs = _inputs(args, pte, shape)
+    registration.require_op_package_support(for_device=True)
+    serial = device.serial_from(args.device)
+    folders = device.device_folders(args.build_folder, args.direct_build_folder)
+    print(f"running {pte} on device {serial} (LPAI, direct mode)")
+    comparison, delegates = device.run_device(
+        project, pte, inputs, folders, serial, args.adb_host, debug=args.debug, steps=_steps(args)
+    )
+    _finish(comparison, delegates)
+
+
+def _sidecar_data(pte: Path) -> dict:
+    from .device import sidecar
+
+    try:
+        data = json.loads(sidecar(pte).read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _exported_shape(pte: Path):
+    from .device_data import DEFAULT_SHAPE
+
+    try:
+        return tuple(int(v) for v in _sidecar_data(pte)["inputs"][0]["shape"])
+    except (KeyError, IndexError, TypeError, ValueError):
+        return DEFAULT_SHAPE
+
+
+def _exported_model(pte: Path) -> str | None:
+    model = _sidecar_data(pte).get("model")
+    return model if isinstance(model, str) else None
+
+
+def _target_of(pte: Path) -> str:
+    return str(_sidecar_data(pte).get("target", "device"))
+
+
+def _cmd_simulate(args: argparse.Namespace) -> None:
+    from . import device, registration
+
+    project = _project(args)
+    _steps(args)
+    _value(args.input_value, "--input-value")
+    lowering = _lowering(args, project, device.SIMULATOR)
+    registration.require_op_package_support(for_device=False)
+    folders = device.simulator_folders(args.build_folder)
+    pte = _export(args, project, device.SIMULATOR, folders, lowering)
+    inputs = _inputs(args, pte, _shape(args.shape, _exported_shape(pte)))
+    print(f"running {pte} on the LPAI x86_64 simulator")
+    comparison, delegates = device.run_simulator(project, pte, inputs, folders, steps=_steps(args))
+    _finish(comparison, delegates)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (exit status 2)."""
+
+    def error(self, message):
+        self.exit(2, f"error: {self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=f"python -m {NAMESPACE}",
+        description=__doc__.replace("<namespace>", NAMESPACE),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def command(name, func, help_text, project=True):
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if project:
+            p.add_argument("--project", help="the project folder (default: the one containing the current folder)")
+        p.set_defaults(func=func)
+        return p
+
+    def model_options(p):
+        p.add_argument(
+            "--model",
+            help="your model instead of the package's: package.module:attribute, an "
+            "nn.Module, a class or a factory called without arguments (imported from the project "
+            "folder); needs --calibration",
+        )
+        p.add_argument(
+            "--example-inputs",
+            help="the model's example inputs: a torch.save'd tuple of tensors (default: the first calibration batch)",
+        )
+
+    def data_options(p, calibration=True, inputs=True):
+        p.add_argument(
+            "--shape",
+            help="package model: shape of each op's first input (the later inputs of "
+            "an elementwise op broadcast to it), e.g. 1,32,28,28",
+        )
+        if calibration:
+            group = p.add_mutually_exclusive_group()
+            group.add_argument("--calibration", help="calibration batches: a torch.save'd list of input tuples")
+            group.add_argument(
+                "--calibration-value", type=float, help="package model: calibrate on constant tensors of this value"
+            )
+        if inputs:
+            group = p.add_mutually_exclusive_group()
+            group.add_argument("--inputs", help="inference inputs: a torch.save'd tuple of tensors")
+            group.add_argument("--input-value", type=float, help="run on constant tensors of this value")
+            p.add_argument(
+                "--tolerance-steps",
+                type=float,
+                help="allowed error per output, in 8-bit steps of its "
+                "calibrated range (default 4 for the package model, 8 for yours)",
+            )
+
+    command("info", _cmd_info, "list the ops of this package", project=False)
+    command("spec", _cmd_spec, "print the spec of this project (for copier update --data-file)", project=False)
+    p = command("check-pte", _cmd_check_pte, "fail unless every op is delegated in a .pte", project=False)
+    p.add_argument("pte", help="path of the lowered program")
+    command("doctor", _cmd_doctor, "check the SDKs, tools, ExecuTorch and the device")
+    p = command("build", _cmd_build, "build the op package libraries with make")
+    p.add_argument("--host-only", action="store_true", help="only the x86_64 host library (simulator)")
+    command("sign", _cmd_sign, "sign both DSP libraries into build/signed/")
+    p = command("export", _cmd_export, "lower the package's model (or yours) with the op package registered")
+    p.add_argument("--target", choices=["device", "simulator"], default="device")
+    p.add_argument("--pte", help=f"output .pte (default: build/artifacts/<target>/{NAMESPACE}.pte)")
+    p.add_argument("--build-folder", help="ExecuTorch build folder (device: build-android, simulator: build-x86)")
+    p.add_argument("--direct-build-folder", help="ExecuTorch direct-mode build folder (build-direct)")
+    p.add_argument("--device", help="device serial (optional for export)")
+    model_options(p)
+    data_options(p, inputs=False)
+    p = command("run", _cmd_run, "run the exported .pte on the device and compare with eager")
+    p.add_argument("--pte", help=f"the .pte (default: build/artifacts/device/{NAMESPACE}.pte)")
+    p.add_argument("--device", help="device serial (default: $ANDROID_SERIAL)")
+    p.add_argument("--adb-host", help="host the device is attached to (adb -H)")
+    p.add_argument("--build-folder", help="ExecuTorch Android build folder (default: $EXECUTORCH_BUILD_FOLDER)")
+    p.add_argument(
+        "--direct-build-folder", help="ExecuTorch direct-mode build folder (default: $EXECUTORCH_DIRECT_BUILD_FOLDER)"
+    )
+    p.add_argument(
+        "--debug",
+        action="store_true",
+        help="FARF mask 0x1f next to the runner; the device log (logcat) lands in build/logs/logcat.txt",
+    )
+    data_options(p, calibration=False)
+    p = command("simulate", _cmd_simulate, "export for and run on the LPAI x86_64 simulator, compare with eager")
+    p.add_argument("--pte", help=f"the .pte (default: build/artifacts/simulator/{NAMESPACE}.pte)")
+    p.add_argument("--build-folder", help="ExecuTorch x86_64 build folder (default: $EXECUTORCH_X86_BUILD_FOLDER)")
+    model_options(p)
+    data_options(p)
+    return parser
+
+
+def _quiet_imports() -> None:
+    """Keep stderr for this command's own one-line error: torch and torchao log warnings
+    about their own setup when ExecuTorch is imported (a missing optional CUDA kernel
+    library, a deprecated registration); they say nothing about this project."""
+    import logging
+    import warnings
+
+    for name in ("torchao", "torch.utils._pytree"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    for category in (FutureWarning, DeprecationWarning):
+        warnings.filterwarnings("ignore", category=category)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import os
+
+    from .toolchain import ToolchainError
+
+    args = build_parser().parse_args(argv)
+    _quiet_imports()
+    try:
+        args.func(args)
+    except (CommandError, ToolchainError) as exc:
+        print("error: " + " ".join(str(exc).splitlines()), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the last resort: one line, the traceback on request
+        if os.environ.get(TRACEBACK_ENV):
+            raise
+        text = " ".join(str(exc).split()) or "no message"
+        print(
+            f"error: unexpected {type(exc).__name__}: {text} (set {TRACEBACK_ENV}=1 for the traceback)", file=sys.stderr
+        )
+        return 1
+    return 0

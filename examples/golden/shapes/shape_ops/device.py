@@ -1,0 +1,584 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""Export with the op package registered, run on the device (direct mode), run on the simulator.
+
+Built on ExecuTorch's own `backends.qualcomm.export_utils` (QnnConfig,
+build_executorch_binary, SimpleADB or its later name Device, generate_inputs);
+ExecuTorch is imported inside the functions because importing it takes seconds.
+The op package is registered by registration.py; the inputs, references and
+comparisons are device_data.py's.
+
+The model: the package's own model (every op once, `PackageModel`) or yours, named
+`package.module:attribute` (an nn.Module, a class or a factory called without
+arguments).  Calibration data is yours for your model; for the package model it is
+generated (see `device_data.input_ranges`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from ._package import NAMESPACE, SOC_MODEL
+from .device_data import (
+    MODEL_TOLERANCE_STEPS,
+    PACKAGE_TOLERANCE_STEPS,
+    Comparison,
+    Ranges,
+    TensorSpec,
+    check_batch,
+    check_finite,
+    compare,
+    load_model,
+    one_line,
+    output_names,
+    reference_outputs,
+    spec_of,
+    tolerances,
+)
+from .ops import OPS
+from .registration import op_package_options, require_op_package_support
+from .toolchain import (
+    BUILD_FOLDER_ENV,
+    DIRECT_BUILD_FOLDER_ENV,
+    DIRECT_RUNNER,
+    EXECUTORCH_SOURCE_HINT,
+    MIN_SDK_BUILD,
+    MIN_SDK_DEVICE,
+    SERIAL_ENV,
+    X86_BUILD_FOLDER_ENV,
+    X86_RUNNER,
+    Command,
+    Project,
+    ToolchainError,
+    check_signed,
+    env_path,
+    env_value,
+    hexagon_tools_root,
+    require_qnn_sdk,
+    run_command,
+)
+
+DEVICE = "device"
+SIMULATOR = "simulator"
+# ExecuTorch's runner command writes 0x0C into <runner>.farf right before it starts the
+# runner; `run --debug` runs the same command with this mask instead (all FARF levels).
+DEBUG_FARF_MASK = "0x1f"
+
+
+# --------------------------------------------------------------------------- the program
+
+
+def _folder(name: str, explicit: str | None, required_file: str | None = None) -> Path:
+    value = Path(explicit) if explicit else env_path(name)
+    if value is None:
+        raise ToolchainError(f"{name} is not set: pass the ExecuTorch build folder (export {name}=<folder>)")
+    if not value.is_dir():
+        raise ToolchainError(f"{name}={value} is not a directory")
+    if required_file and not (value / required_file).is_file():
+        raise ToolchainError(f"{value / required_file} is missing: build ExecuTorch's Qualcomm runner there")
+    return value
+
+
+@dataclass
+class Folders:
+    build: Path
+    direct: Path | None = None
+
+
+def qnn_config(target: str, folders: Folders, serial: str | None = None, host: str | None = None):
+    """ExecuTorch's QnnConfig, built once with the values it checks in __post_init__.
+
+    For the device, export passes compile_only=True (no serial needed, nothing runs), and
+    `run` passes the serial; the simulator runs on the host (enable_x86_64).  Setting
+    direct_build_folder is what selects direct mode: LPAI target environment aDSP at
+    lowering, and the direct runner, domain 0 and the signed runtime on the device.
+    """
+    from executorch.backends.qualcomm.export_utils import QnnConfig
+
+    try:
+        if target == SIMULATOR:
+            return QnnConfig(
+                soc_model=SOC_MODEL,
+                build_folder=str(folders.build),
+                backend="lpai",
+                enable_x86_64=True,
+                compile_only=True,
+            )
+        return QnnConfig(
+            soc_model=SOC_MODEL,
+            build_folder=str(folders.build),
+            direct_build_folder=str(folders.direct),
+            backend="lpai",
+            device=serial,
+            host=host,
+            compile_only=serial is None,
+        )
+    except (OSError, AssertionError, RuntimeError) as exc:
+        raise ToolchainError(f"ExecuTorch QnnConfig: {one_line(exc)}") from None
+
+
+def read_program(pte: Path):
+    """The deserialized program; one line if the file is not a readable ExecuTorch program."""
+    if pte.is_dir():
+        raise ToolchainError(f"{pte}: is a directory, not a .pte file")
+    try:
+        data = pte.read_bytes()
+    except OSError as exc:
+        raise ToolchainError(f"{pte}: cannot read it: {exc.strerror or one_line(exc)}") from None
+    if not data:
+        raise ToolchainError(f"{pte}: is empty, not an ExecuTorch program")
+    from executorch.exir._serialize._program import deserialize_pte_binary
+
+    try:
+        return deserialize_pte_binary(data).program
+    except Exception as exc:  # noqa: BLE001 - any parse failure means "not a program"
+        kind = type(exc)
+        raise ToolchainError(
+            f"{pte}: not an ExecuTorch program (cannot parse it: {kind.__module__}.{kind.__qualname__})"
+        ) from None
+
+
+def delegates_of(pte: Path) -> dict[str, list[str]]:
+    """check_delegated on a .pte, every failure as a one-line ToolchainError."""
+    from .delegation import DelegationError, check_delegated
+
+    read_program(pte)  # a file that is not a program fails here, in one line
+    try:
+        return check_delegated(pte)
+    except DelegationError as exc:
+        raise ToolchainError(one_line(exc)) from None
+
+
+# ExecuTorch's ScalarType codes (same numbering as c10) of the dtypes a program input can have.
+_SCALAR_TYPES = {
+    0: "uint8",
+    1: "int8",
+    2: "int16",
+    3: "int32",
+    4: "int64",
+    5: "float16",
+    6: "float32",
+    7: "float64",
+    11: "bool",
+    15: "bfloat16",
+}
+
+
+def program_inputs(pte: Path, method: str = "forward") -> list[TensorSpec]:
+    """The inputs the program's method takes, read from the .pte itself."""
+    program = read_program(pte)
+    plans = {plan.name: plan for plan in program.execution_plan}
+    if method not in plans:
+        raise ToolchainError(f"{pte}: has no method {method!r} (has {', '.join(plans) or 'none'})")
+    plan = plans[method]
+    specs = []
+    for i, index in enumerate(plan.inputs):
+        value = plan.values[index].val
+        if not hasattr(value, "sizes") or not hasattr(value, "scalar_type"):
+            raise ToolchainError(f"{pte}: input {i} of {method!r} is a {type(value).__name__}, not a tensor")
+        code = int(getattr(value.scalar_type, "value", value.scalar_type))
+        specs.append(TensorSpec(tuple(int(v) for v in value.sizes), _SCALAR_TYPES.get(code, f"scalar type {code}")))
+    return specs
+
+
+def sidecar(pte: Path) -> Path:
+    return pte.with_suffix(".json")
+
+
+def example_file(pte: Path) -> Path:
+    """The example inputs export saved next to the program (the default inputs of `run`)."""
+    return pte.with_suffix(".inputs.pt")
+
+
+def check_output_path(pte: Path) -> None:
+    """One line unless a .pte can be written at `pte` (its folder is created if needed)."""
+    if pte.suffix != ".pte":
+        raise ToolchainError(f"--pte {pte}: the file name must end in .pte")
+    if pte.is_dir():
+        raise ToolchainError(f"--pte {pte}: is a directory")
+    folder = pte.parent
+    for parent in (folder, *folder.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                raise ToolchainError(f"--pte {pte}: {parent} is a file, not a folder")
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise ToolchainError(f"--pte {pte}: cannot write into {parent} (permission denied)")
+            break
+
+
+def check_data(
+    calibration: Sequence[Sequence[torch.Tensor]], example: Sequence[torch.Tensor] | None = None
+) -> list[TensorSpec]:
+    """The example's input specs, unless a calibration batch differs from it or a value is not finite."""
+    example = tuple(example) if example is not None else tuple(calibration[0])
+    spec = spec_of(example)
+    for b, batch in enumerate(calibration):
+        check_batch(batch, spec, f"calibration batch {b}")
+    check_finite(calibration, "calibration")
+    check_finite([example], "example inputs")
+    return spec
+
+
+def export(
+    project: Project,
+    target: str,
+    pte: Path,
+    calibration: list[tuple[torch.Tensor, ...]],
+    folders: Folders,
+    serial: str | None = None,
+    model_spec: str | None = None,
+    example: tuple[torch.Tensor, ...] | None = None,
+    model: torch.nn.Module | None = None,
+) -> dict[str, list[str]]:
+    """Quantize, lower with the op package registered, write the .pte, check delegation.
+
+    `model_spec` None: the package model; else your model (`package.module:attr`).  The
+    example inputs (default: the first calibration batch) fix the program's inputs; every
+    calibration batch must match them.  ExecuTorch traces dataset[0], so the first batch is
+    what the graph is traced with.
+    """
+    for_device = target == DEVICE
+    model = model if model is not None else load_model(model_spec, project.root)
+    example = tuple(example) if example is not None else tuple(calibration[0])
+    spec = check_data(calibration, example)
+    ranges = Ranges.from_calibration(calibration, model)
+    check_output_path(pte)
+    require_op_package_support(for_device)
+    require_qnn_sdk(minimum=MIN_SDK_DEVICE if for_device else MIN_SDK_BUILD)
+    if not project.host_lib.is_file():
+        raise ToolchainError(f"{project.host_lib} is missing: run `python -m {NAMESPACE} build --host-only`")
+    options = op_package_options(project, for_device)
+    config = qnn_config(target, folders)
+    try:
+        pte.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ToolchainError(f"--pte {pte}: cannot create {pte.parent}: {exc.strerror or one_line(exc)}") from None
+    # An old program must not survive a failed export and be run as if it were this one.
+    for stale in (pte, sidecar(pte), example_file(pte)):
+        stale.unlink(missing_ok=True)
+    from executorch.backends.qualcomm.export_utils import build_executorch_binary
+    from executorch.backends.qualcomm.quantizer.quantizer import QuantDtype
+
+    from .quant import make_lpai_quantizer
+
+    staging = pte.with_name(f".{pte.stem}.partial")
+    written = staging.with_name(staging.name + ".pte")  # build_executorch_binary appends .pte
+    what = f"{model_spec} ({type(model).__name__})" if model_spec else f"the package model ({len(OPS)} op(s))"
+    print(f"lowering {what} for the {target} with {len(calibration)} calibration batch(es)", flush=True)
+    try:
+        try:
+            build_executorch_binary(
+                model=model,
+                qnn_config=config,
+                file_name=str(staging),
+                dataset=calibration,
+                quant_dtype=QuantDtype.use_8a8w,
+                custom_quantizer=make_lpai_quantizer(SOC_MODEL),
+                op_package_options=options,
+            )
+        except SystemExit as exc:
+            # compile_only: build_executorch_binary calls sys.exit(0) after writing the program.
+            if exc.code not in (0, None) or not written.is_file():
+                raise ToolchainError(f"ExecuTorch's build_executorch_binary exited with status {exc.code}") from None
+        if not written.is_file():
+            raise ToolchainError(f"ExecuTorch's build_executorch_binary wrote no {written.name}")
+        delegates = delegates_of(written)
+        got = program_inputs(written)
+        if got != spec:
+            raise ToolchainError(
+                f"the lowered program takes {[s.describe() for s in got]}, "
+                f"the example inputs are {[s.describe() for s in spec]}"
+            )
+        torch.save(example, example_file(pte))
+        sidecar(pte).write_text(
+            json.dumps(
+                {
+                    "target": target,
+                    "model": model_spec,
+                    "inputs": [{"shape": list(s.shape), "dtype": s.dtype} for s in spec],
+                    "ranges": ranges.to_json(),
+                },
+                indent=2,
+            )
+            + "\n"
+        )
+        os.replace(written, pte)
+    finally:
+        written.unlink(missing_ok=True)
+    return delegates
+
+
+@dataclass
+class Exports:
+    """What export recorded next to a program (its sidecar)."""
+
+    target: str
+    model: str | None
+    inputs: list[TensorSpec]
+    ranges: Ranges
+
+
+def load_sidecar(pte: Path, target: str) -> Ranges:
+    return read_sidecar(pte, target).ranges
+
+
+def read_sidecar(pte: Path, target: str) -> Exports:
+    path = sidecar(pte)
+    hint = f"export again with `python -m {NAMESPACE} export --target {target}`"
+    if not path.is_file():
+        raise ToolchainError(f"{path} is missing: {hint}")
+    try:
+        data = json.loads(path.read_text())
+        exports = Exports(
+            data["target"],
+            data.get("model"),
+            [TensorSpec(tuple(i["shape"]), i["dtype"]) for i in data["inputs"]],
+            Ranges.from_json(data["ranges"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ToolchainError(f"{path}: unreadable ({type(exc).__name__}): {hint}") from None
+    if exports.target != target:
+        raise ToolchainError(f"{pte} was exported for the {exports.target}, not the {target}")
+    return exports
+
+
+def read_outputs(folder: Path, reference: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+    outputs = []
+    for i, ref in enumerate(reference):
+        path = folder / f"output_0_{i}.raw"
+        if not path.is_file():
+            raise ToolchainError(f"the runner wrote no {path.name} in {folder}")
+        data = torch.frombuffer(bytearray(path.read_bytes()), dtype=torch.float32)
+        if data.numel() != ref.numel():
+            raise ToolchainError(f"{path.name} holds {data.numel()} floats, expected {ref.numel()}")
+        outputs.append(data.reshape(ref.shape).clone())
+    return outputs
+
+
+@dataclass
+class Prepared:
+    """A program checked against its inputs, before anything runs."""
+
+    delegates: dict[str, list[str]]
+    exports: Exports
+    model: torch.nn.Module
+
+
+def prepare_run(project: Project, pte: Path, inputs: Sequence[torch.Tensor], target: str) -> Prepared:
+    """Everything `run` and `simulate` check before anything is pushed or started: the
+    program, its delegation, and the inputs' count, shapes and dtypes against it."""
+    if not pte.exists():
+        raise ToolchainError(f"{pte} is missing: run `python -m {NAMESPACE} export --target {target}`")
+    delegates = delegates_of(pte)
+    exports = read_sidecar(pte, target)
+    program = program_inputs(pte)
+    if program != exports.inputs:
+        raise ToolchainError(
+            f"{sidecar(pte)} does not describe {pte.name} (inputs "
+            f"{[s.describe() for s in exports.inputs]} vs {[s.describe() for s in program]}): "
+            f"export again"
+        )
+    check_batch(inputs, program, "the inputs")
+    check_finite([inputs], "the inputs", "8-bit inputs have no code for it")
+    return Prepared(delegates, exports, load_model(exports.model, project.root))
+
+
+def _comparison(prepared: Prepared, inputs, outputs_dir: Path, steps: float | None) -> Comparison:
+    ranges = prepared.exports.ranges
+    want = reference_outputs(inputs, ranges, prepared.model)
+    got = read_outputs(outputs_dir, want)
+    if steps is None:
+        steps = PACKAGE_TOLERANCE_STEPS if prepared.exports.model is None else MODEL_TOLERANCE_STEPS
+    return compare(got, want, tolerances(ranges, steps), output_names(prepared.exports.model, len(want)))
+
+
+# --------------------------------------------------------------------------- device
+
+WORKSPACE = f"/data/local/tmp/{NAMESPACE}"
+
+
+def device_class():
+    """ExecuTorch's device wrapper: `Device` in later sources, `SimpleADB` before (same calls)."""
+    from executorch.backends.qualcomm import export_utils
+
+    cls = getattr(export_utils, "Device", None) or getattr(export_utils, "SimpleADB", None)
+    if cls is None:
+        raise ToolchainError(
+            f"the installed ExecuTorch has neither export_utils.Device nor SimpleADB: {EXECUTORCH_SOURCE_HINT}"
+        )
+    return cls
+
+
+def debug_runner_command(adb, domain_id: int, mask: str = DEBUG_FARF_MASK) -> str:
+    """The command ExecuTorch's execute() runs in direct mode, with FARF mask `mask`.
+
+    execute() writes 0x0C into <runner>.farf in the same shell line that starts the
+    runner, so a mask written before it is overwritten: the debug run needs its own line.
+    """
+    runner = os.path.basename(adb.runner)
+    args = " ".join(
+        [
+            f"--model_path {os.path.basename(adb.pte_path[0])}",
+            f"--output_folder_path {adb.output_folder}",
+            f"--input_list_path {adb.input_list_filename}",
+            f"--etdump_path {adb.etdump_path}",
+            "--method_index 0",
+            f"--domain_id {domain_id}",
+        ]
+    )
+    return (
+        f"cd {adb.workspace} && chmod +x {runner} && export LD_LIBRARY_PATH=. && "
+        f"export ADSP_LIBRARY_PATH=. && echo {mask} > {runner}.farf && ./{runner} {args}"
+    )
+
+
+def _text(result) -> str:
+    """An execute() output_callback's argument: a CompletedProcess (SimpleADB) or its stdout (Device)."""
+    return result if isinstance(result, str) else (getattr(result, "stdout", "") or "")
+
+
+def run_device(
+    project: Project,
+    pte: Path,
+    inputs: tuple[torch.Tensor, ...],
+    folders: Folders,
+    serial: str,
+    host: str | None = None,
+    debug: bool = False,
+    steps: float | None = None,
+) -> tuple[Comparison, dict[str, list[str]]]:
+    """Push the .pte, inputs and both signed libraries (SimpleADB/Device, direct mode), run, pull, compare."""
+    prepared = prepare_run(project, pte, inputs, DEVICE)
+    require_op_package_support(for_device=True)
+    require_qnn_sdk(minimum=MIN_SDK_DEVICE)
+    signed = check_signed(project)
+    # SimpleADB reads HEXAGON_TOOLS_ROOT in direct mode; derive it from the SDK and version.
+    os.environ.setdefault("HEXAGON_TOOLS_ROOT", str(hexagon_tools_root()))
+    config = qnn_config(DEVICE, folders, serial, host)
+    device_cls = device_class()
+    from executorch.backends.qualcomm.export_utils import get_dsp_id
+
+    outputs_dir = pte.parent / "outputs"
+    # Outputs of an earlier run must not be compared as if this run wrote them.
+    shutil.rmtree(outputs_dir, ignore_errors=True)
+    log_dir = project.root / "build" / "logs"
+    try:
+        adb = device_cls(qnn_config=config, pte_path=str(pte), workspace=WORKSPACE)
+        print(
+            f"pushing {pte.name}, the inputs and {', '.join(p.name for p in signed)} to {serial}:{WORKSPACE}",
+            flush=True,
+        )
+        adb.push(inputs=[tuple(inputs)], files=[str(p) for p in signed])
+        runner = Path(adb.runner).name
+        if debug:
+            adb.execute(custom_runner_cmd="logcat -c")
+            print(
+                f"running {runner} on the aDSP (direct mode, ADSP_LIBRARY_PATH=., FARF mask {DEBUG_FARF_MASK} "
+                f"in {WORKSPACE}/{runner}.farf)",
+                flush=True,
+            )
+            adb.execute(custom_runner_cmd=debug_runner_command(adb, get_dsp_id(config.backend)))
+        else:
+            print(f"running {runner} on the aDSP (direct mode, ADSP_LIBRARY_PATH=.)", flush=True)
+            adb.execute()
+        adb.pull(host_output_path=str(pte.parent))
+    except (AssertionError, RuntimeError, ValueError) as exc:
+        raise ToolchainError(one_line(exc)) from None
+    finally:
+        if debug and "adb" in locals():
+            _capture_logcat(adb, log_dir)
+    return _comparison(prepared, inputs, outputs_dir, steps), prepared.delegates
+
+
+def _capture_logcat(adb, log_dir: Path) -> None:
+    captured: list[str] = []
+    try:
+        adb.execute(custom_runner_cmd="logcat -d -v time", output_callback=lambda r: captured.append(_text(r)))
+    except (AssertionError, RuntimeError) as exc:
+        print(f"could not capture logcat: {one_line(exc)}", flush=True)
+        return
+    log_dir.mkdir(parents=True, exist_ok=True)
+    path = log_dir / "logcat.txt"
+    path.write_text("".join(captured))
+    print(f"device log (logcat, FARF mask {DEBUG_FARF_MASK}): {path}", flush=True)
+
+
+# --------------------------------------------------------------------------- simulator
+
+
+def simulator_command(sdk: Path, build: Path, pte: Path, input_list: Path, outputs: Path) -> Command:
+    runner = build / X86_RUNNER
+    return Command(
+        [
+            str(runner),
+            "--model_path",
+            str(pte),
+            "--input_list_path",
+            str(input_list.name),
+            "--output_folder_path",
+            str(outputs),
+        ],
+        input_list.parent,
+        {"LD_LIBRARY_PATH": os.pathsep.join([str(sdk / "lib" / "x86_64-linux-clang"), str(build / "lib")])},
+    )
+
+
+def run_simulator(
+    project: Project, pte: Path, inputs: tuple[torch.Tensor, ...], folders: Folders, steps: float | None = None
+) -> tuple[Comparison, dict[str, list[str]]]:
+    """Run the .pte on the host through the LPAI x86_64 simulator and compare with eager."""
+    prepared = prepare_run(project, pte, inputs, SIMULATOR)
+    sdk = require_qnn_sdk(minimum=MIN_SDK_BUILD)
+    from executorch.backends.qualcomm.export_utils import generate_inputs
+
+    work = pte.parent
+    outputs_dir = work / "outputs"
+    shutil.rmtree(outputs_dir, ignore_errors=True)
+    outputs_dir.mkdir(parents=True)
+    input_list, _ = generate_inputs(str(work), "input_list.txt", [tuple(inputs)])
+    cmd = simulator_command(sdk, folders.build, pte.resolve(), Path(input_list), outputs_dir.resolve())
+    # Keep what the caller already had on the path, but never add an empty entry: the
+    # loader reads one as "the current folder".
+    inherited = os.environ.get("LD_LIBRARY_PATH", "")
+    if inherited:
+        cmd.env["LD_LIBRARY_PATH"] += os.pathsep + inherited
+    run_command(cmd, what="the LPAI x86_64 simulator")
+    return _comparison(prepared, inputs, outputs_dir, steps), prepared.delegates
+
+
+def serial_from(explicit: str | None) -> str:
+    serial = explicit or env_value(SERIAL_ENV)
+    if not serial:
+        raise ToolchainError(
+            f"no device serial: pass --device SERIAL or export {SERIAL_ENV}=<serial> (see `adb devices`)"
+        )
+    return serial
+
+
+def device_folders(build: str | None, direct: str | None) -> Folders:
+    return Folders(_folder(BUILD_FOLDER_ENV, build, DIRECT_RUNNER), _folder(DIRECT_BUILD_FOLDER_ENV, direct))
+
+
+def simulator_folders(build: str | None) -> Folders:
+    return Folders(_folder(X86_BUILD_FOLDER_ENV, build, X86_RUNNER))
+
+
+def adb_devices() -> list[str]:
+    """Serials adb lists as `device` (not offline/unauthorized)."""
+    try:
+        proc = subprocess.run(["adb", "devices"], capture_output=True, text=True, timeout=20)
+    except (FileNotFoundError, subprocess.TimeoutExpired):
+        return []
+    serials = []
+    for line in proc.stdout.splitlines()[1:]:
+        parts = line.split()
+        if len(parts) >= 2 and parts[1] == "device":
+            serials.append(parts[0])
+    return serials

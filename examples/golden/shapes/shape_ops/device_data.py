@@ -1,0 +1,370 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""The data of the device and simulator runs: the package model, input specs, generated
+and loaded inputs, the eager reference with its quantization ranges, and the comparison.
+
+Plain torch: nothing here imports ExecuTorch.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from ._package import NAMESPACE
+from .ops import OPS
+from .toolchain import (
+    ToolchainError,
+)
+
+DEFAULT_SHAPE = (1, 32, 28, 28)
+# Generated inputs of the package model (when you give no calibration data): uniform in
+# DEFAULT_RANGE, negative values included; an op whose eager output is not finite
+# somewhere on that range (log, sqrt, a division) gets POSITIVE_RANGE for its inputs.
+# Generated data only shows the op package works; calibrate your model on your data.
+DEFAULT_RANGE = (-2.0, 2.0)
+POSITIVE_RANGE = (0.1, 2.0)
+CALIBRATION_BATCHES = 4
+# The largest tensor the command line generates or accepts (elements per tensor).
+MAX_ELEMENTS = 1 << 26
+# Output tolerance in 8-bit steps of the calibrated output range: input and output
+# quantization both round (the package model); every quantized layer of your model
+# adds its own rounding, so its default is wider.
+PACKAGE_TOLERANCE_STEPS = 4.0
+MODEL_TOLERANCE_STEPS = 8.0
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one line of text (the command line's errors are one line)."""
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
+
+
+class PackageModel(torch.nn.Module):
+    """Calls every op of the package once, each on its own inputs: by default through its
+    public function with the spec's default params, or as `call(op, inputs)` says.
+    Returns every output of every op in order (OUTPUT_OPS names the op of each); its
+    generated inputs have the shapes of `package_shapes`."""
+
+    def __init__(self, call=None):
+        super().__init__()
+        self.call = call
+
+    def forward(self, *tensors):
+        outputs, start = [], 0
+        for op in OPS:
+            inputs = tensors[start : start + len(op.inputs)]
+            start += len(op.inputs)
+            result = op(*inputs) if self.call is None else self.call(op, inputs)
+            outputs.extend(result if isinstance(result, tuple) else (result,))
+        return tuple(outputs)
+
+
+N_INPUTS = sum(len(op.inputs) for op in OPS)
+# The op of each output of the package model, in order (an op may have several outputs).
+OUTPUT_OPS = tuple(op for op in OPS for _ in op.outputs)
+
+
+def package_shapes(shape: Sequence[int]) -> list[tuple[int, ...]]:
+    """Per input of the package model, the shape it gets for `--shape`: one valid call of
+    its op (OpInfo.input_shapes: the later inputs of an elementwise op broadcast)."""
+    return [s for op in OPS for s in op.input_shapes(shape)]
+
+
+# --------------------------------------------------------------------------- the model
+
+_MODEL_SPEC = re.compile(
+    r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$"
+)
+
+
+def load_model(spec: str | None, root: Path | None = None) -> torch.nn.Module:
+    """`package.module:attr` -> the nn.Module (an instance, or a class/factory called with no
+    arguments), imported with `root` (the project) first on sys.path.  None: PackageModel."""
+    if spec is None:
+        return PackageModel()
+    if not _MODEL_SPEC.match(spec):
+        raise ToolchainError(f"--model {spec!r}: expected package.module:attribute, e.g. my_models.net:build")
+    module_name, _, attr = spec.partition(":")
+    if root is not None and str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    try:
+        target = importlib.import_module(module_name)
+        for part in attr.split("."):
+            target = getattr(target, part)
+    except Exception as exc:  # noqa: BLE001 - the user's code: any failure is one reason
+        raise ToolchainError(f"--model {spec}: cannot load it: {one_line(exc)}") from None
+    if isinstance(target, torch.nn.Module):
+        model = target
+    elif callable(target):
+        try:
+            model = target()
+        except Exception as exc:  # noqa: BLE001
+            raise ToolchainError(f"--model {spec}: calling it failed: {one_line(exc)}") from None
+    else:
+        raise ToolchainError(f"--model {spec}: is a {type(target).__name__}, not an nn.Module, class or factory")
+    if not isinstance(model, torch.nn.Module):
+        raise ToolchainError(f"--model {spec}: returned a {type(model).__name__}, not an nn.Module")
+    return model.eval()
+
+
+def as_outputs(result) -> tuple[torch.Tensor, ...]:
+    """A model's result as a tuple of tensors (one tensor, or a tuple/list of them)."""
+    outputs = result if isinstance(result, (tuple, list)) else (result,)
+    if not all(isinstance(t, torch.Tensor) for t in outputs):
+        raise ToolchainError("the model must return a tensor or a tuple of tensors")
+    return tuple(outputs)
+
+
+# --------------------------------------------------------------------------- input specs
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    shape: tuple[int, ...]
+    dtype: str  # torch dtype name without "torch.", e.g. "float32"
+
+    def describe(self) -> str:
+        return f"{self.dtype}{list(self.shape)}"
+
+
+def spec_of(batch: Sequence[torch.Tensor]) -> list[TensorSpec]:
+    return [TensorSpec(tuple(t.shape), str(t.dtype).removeprefix("torch.")) for t in batch]
+
+
+def check_batch(batch: Sequence[torch.Tensor], spec: Sequence[TensorSpec], what: str) -> None:
+    """One line naming `what` unless the batch has the count, shapes and dtypes of `spec`."""
+    if len(batch) != len(spec):
+        raise ToolchainError(
+            f"{what}: {len(batch)} tensor(s), the program takes {len(spec)} ({', '.join(s.describe() for s in spec)})"
+        )
+    for i, (got, want) in enumerate(zip(spec_of(batch), spec)):
+        if got != want:
+            raise ToolchainError(f"{what}: input {i} is {got.describe()}, the program takes {want.describe()}")
+
+
+def check_finite(
+    batches: Sequence[Sequence[torch.Tensor]], what: str, why: str = "the quantizer cannot calibrate on it"
+) -> None:
+    for b, batch in enumerate(batches):
+        for i, t in enumerate(batch):
+            if t.is_floating_point() and not bool(torch.isfinite(t).all()):
+                raise ToolchainError(f"{what}: batch {b} input {i} holds a non-finite value (NaN or inf): {why}")
+
+
+def check_shape(shape: Sequence[int], what: str = "--shape") -> tuple[int, ...]:
+    shape = tuple(int(v) for v in shape)
+    if not shape or any(v <= 0 for v in shape):
+        raise ToolchainError(f"{what} {','.join(map(str, shape))}: every dimension must be positive")
+    if math.prod(shape) > MAX_ELEMENTS:
+        raise ToolchainError(
+            f"{what} {','.join(map(str, shape))}: {math.prod(shape)} elements per tensor, more than {MAX_ELEMENTS}"
+        )
+    return shape
+
+
+def check_value(value: float, what: str) -> float:
+    """A constant for float32 tensors: finite once converted to float32."""
+    if not math.isfinite(value) or not math.isfinite(float(torch.tensor(value, dtype=torch.float32))):
+        raise ToolchainError(f"{what} {value!r}: not a finite float32 value (|v| <= 3.4e38)")
+    return float(value)
+
+
+# --------------------------------------------------------------------------- data
+
+
+def input_ranges() -> list[tuple[float, float]]:
+    """Per input of the package model: the range generated inputs are drawn from
+    (DEFAULT_RANGE, or POSITIVE_RANGE for an op whose output is not finite on it)."""
+    # Rank 4 as DEFAULT_SHAPE, so that every op's shape rule applies (a reduce over dim 1).
+    probe = torch.linspace(DEFAULT_RANGE[0], DEFAULT_RANGE[1], 401).reshape(1, 1, 1, 401)
+    with torch.no_grad():
+        outs = PackageModel()(*([probe] * N_INPUTS))
+    finite = {op.name: True for op in OPS}
+    for op, out in zip(OUTPUT_OPS, outs):
+        finite[op.name] = finite[op.name] and bool(torch.isfinite(out).all())
+    return [DEFAULT_RANGE if finite[op.name] else POSITIVE_RANGE for op in OPS for _ in op.inputs]
+
+
+def constant_inputs(value: float, shape: Sequence[int] = DEFAULT_SHAPE) -> tuple[torch.Tensor, ...]:
+    return tuple(torch.full(s, float(value), dtype=torch.float32) for s in package_shapes(shape))
+
+
+def constant_like(spec: Sequence[TensorSpec], value: float) -> tuple[torch.Tensor, ...]:
+    """Constant tensors of the shapes of `spec` (floating inputs only)."""
+    bad = [i for i, s in enumerate(spec) if not getattr(torch, s.dtype).is_floating_point]
+    if bad:
+        raise ToolchainError(
+            f"--input-value: input {bad[0]} is {spec[bad[0]].describe()}, not floating point: pass --inputs FILE"
+        )
+    return tuple(torch.full(s.shape, float(value), dtype=getattr(torch, s.dtype)) for s in spec)
+
+
+def random_inputs(seed: int, shape: Sequence[int] = DEFAULT_SHAPE) -> tuple[torch.Tensor, ...]:
+    gen = torch.Generator().manual_seed(seed)
+    return tuple(
+        torch.rand(s, generator=gen) * (high - low) + low
+        for s, (low, high) in zip(package_shapes(shape), input_ranges())
+    )
+
+
+def load_batches(path: Path, what: str = "--calibration") -> list[tuple[torch.Tensor, ...]]:
+    """A file saved with torch.save: a tensor, a tuple of tensors (one batch), or a list of such tuples."""
+    if path.is_dir():
+        raise ToolchainError(f"{what} {path}: is a directory, expected a file saved with torch.save")
+    try:
+        data = torch.load(path, weights_only=True)
+    except Exception as exc:  # noqa: BLE001 - any unreadable file is one reason
+        raise ToolchainError(f"{what} {path}: cannot load it with torch.load: {one_line(exc)}") from None
+    if isinstance(data, torch.Tensor):
+        data = [(data,)]
+    elif isinstance(data, (tuple, list)) and data and all(isinstance(t, torch.Tensor) for t in data):
+        data = [tuple(data)]
+    rule = "expected a tensor, a tuple of tensors (one batch) or a list of such tuples"
+    if not isinstance(data, (tuple, list)) or not data:
+        raise ToolchainError(f"{what} {path}: holds {type(data).__name__}{' (empty)' if not data else ''}: {rule}")
+    batches = []
+    for b, batch in enumerate(data):
+        if isinstance(batch, torch.Tensor):
+            batch = (batch,)
+        if not isinstance(batch, (tuple, list)) or not batch or not all(isinstance(t, torch.Tensor) for t in batch):
+            raise ToolchainError(f"{what} {path}: batch {b} is not a tuple of tensors: {rule}")
+        for i, t in enumerate(batch):
+            if t.numel() > MAX_ELEMENTS:
+                raise ToolchainError(
+                    f"{what} {path}: batch {b} input {i} has {t.numel()} elements, more than {MAX_ELEMENTS}"
+                )
+        batches.append(tuple(batch))
+    return batches
+
+
+def package_spec(shape: Sequence[int]) -> list[TensorSpec]:
+    return [TensorSpec(s, "float32") for s in package_shapes(shape)]
+
+
+# --------------------------------------------------------------------------- the reference
+
+
+def _observed_range(tensors: Sequence[torch.Tensor]) -> tuple[float, float]:
+    """The range the quantizer's activation observer ends with (MovingAverageMinMaxObserver,
+    what ExecuTorch's make_quantizer uses), zero included as in every affine range."""
+    from torchao.quantization.pt2e import MovingAverageMinMaxObserver
+
+    observer = MovingAverageMinMaxObserver(dtype=torch.uint8, quant_min=0, quant_max=255)
+    for t in tensors:
+        observer(t.detach().to(torch.float32))
+    return (min(0.0, float(observer.min_val)), max(0.0, float(observer.max_val)))
+
+
+@dataclass
+class Ranges:
+    """Per input (None: not floating point) and per output: the calibrated range."""
+
+    inputs: list[tuple[float, float] | None]
+    outputs: list[tuple[float, float]]
+
+    @classmethod
+    def from_calibration(
+        cls, batches: Sequence[Sequence[torch.Tensor]], model: torch.nn.Module | None = None
+    ) -> Ranges:
+        model = model or PackageModel()
+        inputs = [
+            _observed_range([b[i] for b in batches]) if batches[0][i].is_floating_point() else None
+            for i in range(len(batches[0]))
+        ]
+        with torch.no_grad():
+            outs = [as_outputs(model(*b)) for b in batches]
+        for b, out in enumerate(outs):
+            for i, t in enumerate(out):
+                if t.is_floating_point() and not bool(torch.isfinite(t).all()):
+                    raise ToolchainError(
+                        f"calibration batch {b} gives a non-finite value in output {i} of the "
+                        "model: the quantizer cannot calibrate on it; calibrate inside the "
+                        "ops' domain (e.g. positive inputs for log or sqrt)"
+                    )
+        outputs = [_observed_range([o[i] for o in outs]) for i in range(len(outs[0]))]
+        return cls(inputs, outputs)
+
+    def to_json(self) -> dict:
+        return {"inputs": self.inputs, "outputs": self.outputs}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Ranges:
+        return cls([tuple(r) if r is not None else None for r in data["inputs"]], [tuple(r) for r in data["outputs"]])
+
+
+def reference_outputs(
+    inputs: Sequence[torch.Tensor], ranges: Ranges, model: torch.nn.Module | None = None
+) -> list[torch.Tensor]:
+    """What the quantized graph should produce: eager math on the inputs clamped to the
+    calibrated range, clamped to the calibrated output range (the quantize nodes saturate:
+    an op computing 3x, calibrated on 1.0 and run on 2.0, gives 3.0, not 6.0).  Exact up to rounding for
+    the package model, whose ops read the graph inputs directly; for your model every
+    quantized layer in between rounds too, hence its wider tolerance."""
+    clamped = [t.clamp(*r) if r is not None else t for t, r in zip(inputs, ranges.inputs)]
+    with torch.no_grad():
+        outs = as_outputs((model or PackageModel())(*clamped))
+    return [o.clamp(lo, hi) for o, (lo, hi) in zip(outs, ranges.outputs)]
+
+
+def tolerances(ranges: Ranges, steps: float = PACKAGE_TOLERANCE_STEPS) -> list[float]:
+    """`steps` 8-bit output steps of each calibrated output range."""
+    return [steps * (hi - lo) / 255.0 + 1e-6 for lo, hi in ranges.outputs]
+
+
+@dataclass
+class Comparison:
+    errors: list[float]
+    tolerances: list[float]
+    names: list[str] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return all(e <= t for e, t in zip(self.errors, self.tolerances))
+
+
+def compare(
+    got: Sequence[torch.Tensor], want: Sequence[torch.Tensor], tols: Sequence[float], names: Sequence[str] | None = None
+) -> Comparison:
+    errors = []
+    for g, w in zip(got, want):
+        diff = (g.reshape(w.shape).to(torch.float64) - w.to(torch.float64)).abs()
+        errors.append(float("inf") if torch.isnan(diff).any() else float(diff.max()))
+    return Comparison(errors, list(tols), list(names) if names else None)
+
+
+def delegate_summary(delegates: dict[str, list[str]]) -> str:
+    """'forward: 1 delegate(s)' per method, as check_delegated returned them."""
+    return ", ".join(f"{m}: {len(ids)} delegate(s)" for m, ids in delegates.items())
+
+
+def package_output_names() -> list[str]:
+    """One name per output of the package model: the op, and the output's own name for
+    an op with several."""
+    return [
+        op.qualified_name if len(op.outputs) == 1 else f"{op.qualified_name}:{name}"
+        for op in OPS
+        for name in op.outputs
+    ]
+
+
+def output_names(model_spec: str | None, n_outputs: int) -> list[str]:
+    if model_spec is None:
+        return package_output_names()
+    return [f"output {i}" for i in range(n_outputs)]
+
+
+def report(comparison: Comparison, delegates: dict[str, list[str]]) -> str:
+    names = comparison.names or package_output_names()
+    lines = []
+    for name, err, tol in zip(names, comparison.errors, comparison.tolerances):
+        lines.append(f"  {name:<32} max abs error {err:.6g} (tolerance {tol:.6g}) {'ok' if err <= tol else 'FAILED'}")
+    lines.append(f"max abs error: {max(comparison.errors):.6g}")
+    lines.append(f"delegated: yes ({delegate_summary(delegates)}; no op of {NAMESPACE} runs on the CPU)")
+    return "\n".join(lines)

@@ -1,0 +1,442 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""`doctor`: what the build, sign, export, simulate and device steps need, one line each.
+
+Every check is `ok` or `missing`, with what it found and, when missing, the fix.  The
+last lines say which steps are ready.  Nothing here changes anything.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ._package import NAMESPACE, SOC_MODEL
+from .toolchain import (
+    BUILD_FOLDER_ENV,
+    DIRECT_BUILD_FOLDER_ENV,
+    DIRECT_BUILD_OUTPUTS,
+    DIRECT_MODE_LIBRARIES,
+    DIRECT_RUNNER,
+    DIRECT_STUB,
+    EXECUTORCH_DIRECT_BUILD,
+    EXECUTORCH_REVISION,
+    EXECUTORCH_SOURCE_HINT,
+    HEXAGON_TOOLS,
+    LPAI_HEADER,
+    LPAI_MAKEFILES,
+    MIN_SDK_BUILD,
+    MIN_SDK_DEVICE,
+    SERIAL_ENV,
+    SIGNER,
+    SIGNER_MAX_PYTHON,
+    SIGNER_PYTHON_ENV,
+    X86_BUILD_FOLDER_ENV,
+    X86_RUNNER,
+    Project,
+    ToolchainError,
+    check_signed,
+    env_path,
+    env_value,
+    format_version,
+    lpai_signed_dir,
+    qc_schema,
+    qnn_sdk_version,
+    signer_python,
+    which,
+)
+
+# The steps a check is needed for, in the order the README runs them.
+STEPS = ("build", "build-dsp", "sign", "export", "simulate", "device")
+BUILD, DSP, SIGN, EXPORT, SIMULATE, DEVICE = STEPS
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str
+    needed_for: tuple[str, ...]
+
+    def line(self) -> str:
+        status = "ok" if self.ok else "missing"
+        text = f"{status:<8} {self.name:<44} {self.detail}"
+        if not self.ok and self.fix:
+            text += f"; fix: {self.fix}"
+        return text
+
+
+def _adb_state(adb: str, serial: str, environ: Mapping[str, str]) -> str:
+    try:
+        proc = subprocess.run(
+            [adb, "-s", serial, "get-state"], capture_output=True, text=True, timeout=20, env=dict(environ)
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"adb failed: {exc}"
+    return (proc.stdout.strip() or proc.stderr.strip() or f"exit {proc.returncode}").splitlines()[-1]
+
+
+def _folder_check(
+    name: str, environ: Mapping[str, str], required: tuple[str, ...], fix: str, needed: tuple[str, ...]
+) -> Check:
+    """The folder named by environment variable `name`: set, a directory, holding the `required` files."""
+    folder = env_path(name, environ)
+    if folder is None:
+        return Check(name, False, "not set", fix, needed)
+    if not folder.is_dir():
+        return Check(name, False, f"{folder} is not a directory", fix, needed)
+    absent = [r for r in required if not (folder / r).is_file()]
+    if absent:
+        return Check(name, False, f"{folder} lacks {', '.join(absent)}", fix, needed)
+    return Check(name, True, str(folder), fix, needed)
+
+
+def check_qnn_sdk(env: Mapping[str, str]) -> list[Check]:
+    """The QNN SDK: its folder and version, the LPAI header and makefiles, the signed direct-mode runtime."""
+    checks: list[Check] = []
+    add = checks.append
+    need_sdk_fix = (
+        f"install the Qualcomm AI Engine Direct SDK >= {format_version(MIN_SDK_DEVICE)} "
+        "and export QNN_SDK_ROOT=<sdk folder>"
+    )
+    sdk_check = _folder_check("QNN_SDK_ROOT", env, (), need_sdk_fix, (BUILD, EXPORT, SIMULATE, DEVICE))
+    add(sdk_check)
+    sdk, sdk_ok = env_path("QNN_SDK_ROOT", env), sdk_check.ok
+    version, source = qnn_sdk_version(sdk) if sdk_ok else (None, "no SDK")
+    shown = format_version(version) if version else f"unknown ({source})"
+    for minimum, what, needed in (
+        (MIN_SDK_BUILD, "to build an LPAI op package", (BUILD, EXPORT, SIMULATE)),
+        (MIN_SDK_DEVICE, "for the device path", (DEVICE,)),
+    ):
+        ok = version is not None and version[:2] >= minimum
+        add(
+            Check(
+                f"QNN SDK >= {format_version(minimum)} ({what})",
+                ok,
+                f"version {shown}",
+                f"install QNN SDK >= {format_version(minimum)}",
+                needed,
+            )
+        )
+    for rel, what in ((LPAI_HEADER, "LPAI op package header"), (LPAI_MAKEFILES, "LPAI op package makefiles")):
+        path = sdk / rel if sdk_ok else None
+        ok = path is not None and (path.is_file() if rel == LPAI_HEADER else path.is_dir())
+        add(
+            Check(
+                what,
+                ok,
+                str(path) if path else f"$QNN_SDK_ROOT/{rel} (no SDK)",
+                "use QNN SDK >= 2.48, the first with LPAI op packages",
+                (BUILD,),
+            )
+        )
+    # The six signed libraries ExecuTorch's SimpleADB pushes in direct mode; the SDK does
+    # not ship them signed: ExecuTorch's build.sh builds and signs them into the SDK.
+    signed_dir = lpai_signed_dir(sdk) if sdk_ok else None
+    shown_dir = str(signed_dir) if signed_dir else f"$QNN_SDK_ROOT/{lpai_signed_dir(Path('.')).as_posix()}"
+    for lib in DIRECT_MODE_LIBRARIES:
+        path = signed_dir / lib if signed_dir else None
+        add(
+            Check(
+                f"direct-mode runtime {lib} (signed)",
+                bool(path and path.is_file()),
+                str(path) if path else f"{shown_dir}/{lib} (no SDK)",
+                f"in your ExecuTorch checkout run `{EXECUTORCH_DIRECT_BUILD}` (builds build-direct and "
+                f"signs all six into {shown_dir}; needs QNN_SDK_ROOT, ANDROID_NDK_ROOT, HEXAGON_SDK_ROOT, "
+                "HEXAGON_TOOLS_ROOT and a Python < 3.12 as `python` for the signer)",
+                (DEVICE,),
+            )
+        )
+    return checks
+
+
+def check_host_compilers(env: Mapping[str, str]) -> list[Check]:
+    """Make, gcc and g++ for the host library."""
+    checks: list[Check] = []
+    add = checks.append
+    for tool, what in (("make", "make"), ("gcc", "gcc (host library)"), ("g++", "g++ (host library)")):
+        found = which(tool, env)
+        add(
+            Check(
+                what,
+                found is not None,
+                found or "not on PATH",
+                f"install {tool} (e.g. apt-get install build-essential)",
+                (BUILD,),
+            )
+        )
+    return checks
+
+
+def check_hexagon_sdk(env: Mapping[str, str], pyver: tuple[int, int]) -> list[Check]:
+    """The Hexagon SDK, its compiler, the signer and a Python old enough to run it."""
+    checks: list[Check] = []
+    add = checks.append
+    hexagon_check = _folder_check(
+        "HEXAGON_SDK_ROOT",
+        env,
+        (),
+        "install the Hexagon SDK and export HEXAGON_SDK_ROOT=<sdk folder>",
+        (DSP, SIGN, DEVICE),
+    )
+    add(hexagon_check)
+    hexagon, hexagon_ok = env_path("HEXAGON_SDK_ROOT", env), hexagon_check.ok
+    tools_version = env_value("HEXAGON_TOOLS_VERSION", env)
+    tools = hexagon / HEXAGON_TOOLS / tools_version if (hexagon_ok and tools_version) else None
+    clang = tools / "Tools" / "bin" / "hexagon-clang" if tools else None
+    if tools_version is None:
+        detail = "not set"
+    elif tools is None:
+        detail = f"{tools_version} (no Hexagon SDK)"
+    else:
+        detail = str(clang) if clang.is_file() else f"{clang} does not exist"
+    add(
+        Check(
+            "HEXAGON_TOOLS_VERSION (hexagon-clang)",
+            bool(clang and clang.is_file()),
+            detail,
+            "export HEXAGON_TOOLS_VERSION=<folder under $HEXAGON_SDK_ROOT/tools/HEXAGON_Tools>",
+            (DSP, DEVICE),
+        )
+    )
+    signer = hexagon / SIGNER if hexagon_ok else None
+    add(
+        Check(
+            "signer (elfsigner.py)",
+            bool(signer and signer.is_file()),
+            str(signer) if signer else f"$HEXAGON_SDK_ROOT/{SIGNER} (no Hexagon SDK)",
+            "install the Hexagon SDK with its tools/elfsigner",
+            (SIGN,),
+        )
+    )
+    python = signer_python(env, pyver)
+    add(
+        Check(
+            f"Python < {format_version(SIGNER_MAX_PYTHON)} for the signer",
+            python is not None,
+            python or f"this is Python {format_version(pyver)} and no python3.11..3.8 on PATH",
+            f"elfsigner.py imports `imp`: install python3.11 or export {SIGNER_PYTHON_ENV}=<python3.11>",
+            (SIGN,),
+        )
+    )
+    return checks
+
+
+def check_executorch(env: Mapping[str, str], schema_loader: Callable[[], object]) -> list[Check]:
+    """ExecuTorch: installed, and able to register an LPAI op package."""
+    checks: list[Check] = []
+    add = checks.append
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        et_version = dist_version("executorch")
+    except PackageNotFoundError:
+        et_version = None
+    pinned = f"this project is written against source revision {EXECUTORCH_REVISION}"
+    add(
+        Check(
+            "ExecuTorch",
+            et_version is not None,
+            f"executorch {et_version} ({pinned})" if et_version else f"not installed ({pinned})",
+            "pip install executorch (then see the op package targets below)",
+            (EXPORT, SIMULATE, DEVICE),
+        )
+    )
+    schema = None
+    et_error = ""
+    if et_version is not None:
+        try:
+            schema = schema_loader()
+        except Exception as exc:  # noqa: BLE001 - reported, not raised
+            schema = None
+            et_error = f"cannot import its Qualcomm backend: {exc}"
+    source_build = f"{EXECUTORCH_SOURCE_HINT}; the PyPI wheel 1.5.1 lacks it"
+    for enum, member, needed in (
+        ("QnnExecuTorchOpPackageTarget", "LPAI", (EXPORT, SIMULATE, DEVICE)),
+        ("QnnExecuTorchOpPackagePlatform", "HEXAGON", (DEVICE,)),
+    ):
+        if schema is None:
+            ok, detail = False, ("ExecuTorch not installed" if et_version is None else et_error)
+        else:
+            ok = hasattr(getattr(schema, enum), member)
+            names = ", ".join(m.name for m in getattr(schema, enum))
+            detail = f"{enum}.{member}" + (" present" if ok else f" absent (has {names})")
+        add(
+            Check(
+                f"ExecuTorch op package {'target' if member == 'LPAI' else 'platform'} {member}",
+                ok,
+                detail,
+                source_build,
+                needed,
+            )
+        )
+    return checks
+
+
+def check_executorch_builds(env: Mapping[str, str]) -> list[Check]:
+    """The ExecuTorch build folders: the Android runner, the direct-mode libraries, the x86_64 runner."""
+    checks: list[Check] = []
+    add = checks.append
+    add(
+        _folder_check(
+            BUILD_FOLDER_ENV,
+            env,
+            (DIRECT_RUNNER, DIRECT_STUB),
+            f"`{EXECUTORCH_DIRECT_BUILD}` in your ExecuTorch checkout also builds build-android "
+            f"with the direct runner; export {BUILD_FOLDER_ENV}=<executorch>/build-android",
+            (DEVICE,),
+        )
+    )
+    add(
+        _folder_check(
+            DIRECT_BUILD_FOLDER_ENV,
+            env,
+            DIRECT_BUILD_OUTPUTS,
+            f"in your ExecuTorch checkout run `{EXECUTORCH_DIRECT_BUILD}` and export "
+            f"{DIRECT_BUILD_FOLDER_ENV}=<executorch>/build-direct (setting it selects direct mode)",
+            (DEVICE,),
+        )
+    )
+    add(
+        _folder_check(
+            X86_BUILD_FOLDER_ENV,
+            env,
+            (X86_RUNNER,),
+            f"ExecuTorch's backends/qualcomm/scripts/build.sh builds build-x86 too; "
+            f"export {X86_BUILD_FOLDER_ENV}=<executorch>/build-x86",
+            (SIMULATE,),
+        )
+    )
+    return checks
+
+
+def check_device(env: Mapping[str, str]) -> list[Check]:
+    """Adb and the device named by ANDROID_SERIAL."""
+    checks: list[Check] = []
+    add = checks.append
+    adb = which("adb", env)
+    add(Check("adb", adb is not None, adb or "not on PATH", "install Android platform-tools (adb)", (DEVICE,)))
+    serial = env_value(SERIAL_ENV, env)
+    if serial is None:
+        add(
+            Check(
+                "device",
+                False,
+                f"{SERIAL_ENV} not set",
+                f"connect a {SOC_MODEL} device and export {SERIAL_ENV}=<serial from `adb devices`>",
+                (DEVICE,),
+            )
+        )
+    elif adb is None:
+        add(Check("device", False, f"{serial}: cannot ask without adb", "install adb", (DEVICE,)))
+    else:
+        state = _adb_state(adb, serial, env)
+        add(
+            Check(
+                "device",
+                state == "device",
+                f"{serial}: {state}",
+                "connect and authorize the device (`adb devices` must list it as device)",
+                (DEVICE,),
+            )
+        )
+    return checks
+
+
+def check_artifacts(project: Project) -> list[Check]:
+    """The libraries this project built and signed."""
+    checks: list[Check] = []
+    add = checks.append
+    add(
+        Check(
+            "host library built",
+            project.host_lib.is_file(),
+            str(project.host_lib),
+            f"python -m {NAMESPACE} build --host-only",
+            (EXPORT, SIMULATE),
+        )
+    )
+    missing = [p.name for p in project.dsp_libs if not p.is_file()]
+    add(
+        Check(
+            "DSP libraries built",
+            not missing,
+            str(project.dsp_libs[0].parent) + (f" lacks {', '.join(missing)}" if missing else ""),
+            f"python -m {NAMESPACE} build",
+            (SIGN,),
+        )
+    )
+    try:
+        check_signed(project)
+        ok, detail = True, str(project.signed_dir)
+    except ToolchainError as exc:
+        ok, detail = False, str(exc).split(":")[0]
+    add(Check("signed libraries (current)", ok, detail, f"python -m {NAMESPACE} sign", (DEVICE,)))
+    return checks
+
+
+def run_checks(
+    project: Project | None,
+    environ: Mapping[str, str] | None = None,
+    schema_loader: Callable[[], object] | None = None,
+    python_version: tuple[int, int] | None = None,
+) -> list[Check]:
+    """Every check, one area after the other (the order `doctor` prints them in)."""
+    import os
+
+    env = os.environ if environ is None else environ
+    return [
+        *check_qnn_sdk(env),
+        *check_host_compilers(env),
+        *check_hexagon_sdk(env, python_version or sys.version_info[:2]),
+        *check_executorch(env, schema_loader or qc_schema),
+        *check_executorch_builds(env),
+        *check_device(env),
+        *(check_artifacts(project) if project is not None else []),
+    ]
+
+
+# Steps that need the results of an earlier step (build before sign, ...) are not
+# blocked by that step's artifacts here: `ready` means the tools are there.
+_ARTIFACT_CHECKS = {"host library built", "DSP libraries built", "signed libraries (current)"}
+
+
+def readiness(checks: list[Check]) -> dict[str, list[str]]:
+    """Per step: the names of the missing tool checks it needs, in check order (empty: ready)."""
+    # The DSP build needs the host build's tools; the simulator needs the host build and
+    # export; the device needs all of it and the signer.
+    implied = {
+        BUILD: (BUILD,),
+        DSP: (BUILD, DSP),
+        SIGN: (SIGN,),
+        EXPORT: (EXPORT,),
+        SIMULATE: (BUILD, EXPORT, SIMULATE),
+        DEVICE: (BUILD, DSP, SIGN, EXPORT, DEVICE),
+    }
+    result = {}
+    for step in STEPS:
+        result[step] = [
+            c.name
+            for c in checks
+            if not c.ok and c.name not in _ARTIFACT_CHECKS and any(s in c.needed_for for s in implied[step])
+        ]
+    return result
+
+
+def doctor(project: Project | None, environ: Mapping[str, str] | None = None, **kwargs) -> tuple[list[Check], dict]:
+    checks = run_checks(project, environ, **kwargs)
+    for check in checks:
+        print(check.line())
+    ready = readiness(checks)
+    print()
+    for step in STEPS:
+        blockers = ready[step]
+        print(f"{step:<10} {'ready' if not blockers else 'not ready: ' + ', '.join(blockers)}")
+    return checks, ready
+
+
+__all__ = ["Check", "doctor", "run_checks", "readiness", "STEPS"]

@@ -1,0 +1,388 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""Registration of every op of ShapesOpPackage with torch.library, and its public API.
+
+Per op, three overloads and one function:
+- `<op>.default`, the functional op (`torch.library.custom_op` with a fake kernel so that
+  torch.export can trace it).  Its schema has NO defaults, on purpose: torch.export
+  drops every trailing argument equal to its schema default, and ExecuTorch's custom-op
+  builder (`CustomOp.define_node`) refuses a node whose argument count differs from the
+  schema, leaving the op on the CPU.  Without defaults every param is in the graph.
+- `<op>.defaults`, only for ops with params: the same arguments with the spec's
+  defaults, so that `torch.ops.<ns>.<op>(x)` works.  It is CompositeImplicitAutograd:
+  it calls `.default` with every param, and `to_edge` decomposes it into that call.
+- `<op>.out`, which ExecuTorch needs whenever the op is *not* delegated
+  (`to_executorch` raises "Missing out variants" otherwise); one keyword-only
+  `Tensor(a!)` per output, named like the output (`out` for an op with the default
+  output), exactly as in the schema, so that calling it eagerly works.
+- the public function `<ns>.<op>(inputs..., params...)`, with the spec's defaults,
+  which always calls `.default` with every param.
+The math lives in eager.py (generated) or user/ (yours).
+
+Output shapes: shapes.py (the fake kernels, `.out` and eager's check of your math all
+apply its rules).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import torch
+
+from . import eager
+from ._package import NAMESPACE
+from .shapes import RULES, output_shapes
+
+# ExecuTorch sends an int param to QNN as UINT_32 (and fails on a negative one).
+UINT32_MAX = 2**32 - 1
+
+# Keeps the `.defaults` and `.out` definitions alive for the life of the process.
+_lib = torch.library.Library(NAMESPACE, "FRAGMENT")
+
+
+@dataclass(frozen=True)
+class OpInfo:
+    """What the rest of the package needs to know about one op."""
+
+    name: str
+    qnn_type: str
+    kind: str
+    inputs: tuple[str, ...]
+    params: tuple[tuple[str, str, object], ...]  # (name, type, default)
+    schema: str
+    function: Callable[..., torch.Tensor]  # the public function, with the spec's defaults
+    outputs: tuple[str, ...] = ("out",)
+    # Per output: ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim).
+    output_rules: tuple[tuple, ...] = (("broadcast",),)  # shapes.RULES
+
+    @property
+    def qualified_name(self) -> str:
+        return f"{NAMESPACE}::{self.name}"
+
+    @property
+    def packet(self):
+        return getattr(getattr(torch.ops, NAMESPACE), self.name)
+
+    @property
+    def default(self):
+        """The functional overload: every param required; what is quantized and lowered."""
+        return self.packet.default
+
+    @property
+    def out(self):
+        return self.packet.out
+
+    @property
+    def quantized_overloads(self) -> tuple:
+        """The overloads a captured graph may hold: `.default`, and `.defaults` if the op has params."""
+        packet = self.packet
+        return tuple(getattr(packet, name) for name in ("default", "defaults") if name in packet.overloads())
+
+    @property
+    def param_defaults(self) -> tuple:
+        return tuple(default for _name, _type, default in self.params)
+
+    @property
+    def n_outputs(self) -> int:
+        return len(self.outputs)
+
+    def input_shapes(self, shape: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        """Shapes of one valid call whose (first) output has `shape`: every input `shape`,
+        except that the second and later inputs of an elementwise op broadcast (a
+        per-channel (1, C, 1, 1), a last-dim (W,) and a column (N, C, H, 1) operand), so
+        that the package model and the tests exercise broadcasting."""
+        shape = tuple(int(d) for d in shape)
+        if self.kind != "elementwise" or len(shape) < 2:
+            return tuple(shape for _ in self.inputs)
+        operands = (shape, tuple(d if i == 1 else 1 for i, d in enumerate(shape)), shape[-1:], shape[:-1] + (1,))
+        return tuple(operands[k % len(operands)] for k in range(len(self.inputs)))
+
+    def output_shapes(self, *input_shapes: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        return output_shapes(self.qualified_name, self.output_rules, input_shapes)
+
+    def __call__(self, *args, **kwargs):
+        return self.function(*args, **kwargs)
+
+
+def _new_outputs(op: str, rules: tuple[tuple, ...], *inputs: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Empty outputs of the shapes the rules give (the fake kernels' result)."""
+    shapes = output_shapes(op, rules, [t.shape for t in inputs])
+    first = inputs[0]
+    return tuple(
+        torch.empty_like(inputs[rule[1]])
+        if rule[0] == "like"
+        else torch.empty(shape, dtype=first.dtype, device=first.device)
+        for rule, shape in zip(rules, shapes)
+    )
+
+
+def _check_int_params(op: str, **values: int) -> None:
+    # Refused here (eager, fake and `.out` alike) rather than deep inside lowering.
+    for name, value in values.items():
+        if not 0 <= value <= UINT32_MAX:
+            raise ValueError(
+                f"{op}: param {name} must be in [0, {UINT32_MAX}], got {value}: "
+                "ExecuTorch sends int params to QNN as UINT_32"
+            )
+
+
+@torch.library.custom_op("shape_ops::add_bias", mutates_args=(), schema="(Tensor x, Tensor bias) -> Tensor")
+def _add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    return eager.add_bias(x, bias)
+
+
+@_add_bias.register_fake
+def _add_bias_fake(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    return _new_outputs("shape_ops::add_bias", RULES["add_bias"], x, bias)[0]
+
+
+_lib.define("add_bias.out(Tensor x, Tensor bias, *, Tensor(a!) out) -> Tensor(a!)")
+
+
+def _add_bias_out(x: torch.Tensor, bias: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.add_bias(x, bias)
+    _result = (_result,)
+    for _name, _out, _value in zip(("out",), (out,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "shape_ops::add_bias"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
+    return out
+
+
+_lib.impl("add_bias.out", _add_bias_out, "CompositeExplicitAutograd")
+
+
+def add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """x plus a bias that broadcasts like torch, e.g. a per-channel (1, C, 1, 1) bias.
+
+    Calls `torch.ops.shape_ops.add_bias.default` with every param, so that
+    an exported graph always carries them (ExecuTorch needs each one in the node).
+    """
+    return torch.ops.shape_ops.add_bias.default(x, bias)
+
+
+@torch.library.custom_op("shape_ops::fma3", mutates_args=(), schema="(Tensor a, Tensor b, Tensor c) -> Tensor")
+def _fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    return eager.fma3(a, b, c)
+
+
+@_fma3.register_fake
+def _fma3_fake(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    return _new_outputs("shape_ops::fma3", RULES["fma3"], a, b, c)[0]
+
+
+_lib.define("fma3.out(Tensor a, Tensor b, Tensor c, *, Tensor(a!) out) -> Tensor(a!)")
+
+
+def _fma3_out(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.fma3(a, b, c)
+    _result = (_result,)
+    for _name, _out, _value in zip(("out",), (out,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "shape_ops::fma3"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
+    return out
+
+
+_lib.impl("fma3.out", _fma3_out, "CompositeExplicitAutograd")
+
+
+def fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """a * b + c, the three inputs broadcasting together.
+
+    Calls `torch.ops.shape_ops.fma3.default` with every param, so that
+    an exported graph always carries them (ExecuTorch needs each one in the node).
+    """
+    return torch.ops.shape_ops.fma3.default(a, b, c)
+
+
+@torch.library.custom_op("shape_ops::channel_mean", mutates_args=(), schema="(Tensor x) -> Tensor")
+def _channel_mean(x: torch.Tensor) -> torch.Tensor:
+    return eager.channel_mean(x)
+
+
+@_channel_mean.register_fake
+def _channel_mean_fake(x: torch.Tensor) -> torch.Tensor:
+    return _new_outputs("shape_ops::channel_mean", RULES["channel_mean"], x)[0]
+
+
+_lib.define("channel_mean.out(Tensor x, *, Tensor(a!) mean) -> Tensor(a!)")
+
+
+def _channel_mean_out(x: torch.Tensor, *, mean: torch.Tensor) -> torch.Tensor:
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.channel_mean(x)
+    _result = (_result,)
+    for _name, _out, _value in zip(("mean",), (mean,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "shape_ops::channel_mean"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
+    return mean
+
+
+_lib.impl("channel_mean.out", _channel_mean_out, "CompositeExplicitAutograd")
+
+
+def channel_mean(x: torch.Tensor) -> torch.Tensor:
+    """The mean over dim 1 (channels), kept as a dim of 1.
+
+    Calls `torch.ops.shape_ops.channel_mean.default` with every param, so that
+    an exported graph always carries them (ExecuTorch needs each one in the node).
+    """
+    return torch.ops.shape_ops.channel_mean.default(x)
+
+
+@torch.library.custom_op("shape_ops::center", mutates_args=(), schema="(Tensor x, float scale) -> (Tensor, Tensor)")
+def _center(x: torch.Tensor, scale: float) -> tuple[torch.Tensor, torch.Tensor]:
+    return eager.center(x, scale)
+
+
+@_center.register_fake
+def _center_fake(x: torch.Tensor, scale: float) -> tuple[torch.Tensor, torch.Tensor]:
+    return _new_outputs("shape_ops::center", RULES["center"], x)
+
+
+_lib.define("center.out(Tensor x, float scale, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))")
+
+
+def _center_out(x: torch.Tensor, scale: float, *, mean: torch.Tensor, centered: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.center(x, scale)
+    for _name, _out, _value in zip(("mean", "centered"), (mean, centered), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "shape_ops::center"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
+    return mean, centered
+
+
+_lib.impl("center.out", _center_out, "CompositeExplicitAutograd")
+
+
+def center(x: torch.Tensor, scale: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
+    """The mean over the last dim, and x minus it, scaled.
+
+    Calls `torch.ops.shape_ops.center.default` with every param, so that
+    an exported graph always carries them (ExecuTorch needs each one in the node).
+    """
+    return torch.ops.shape_ops.center.default(x, scale)
+
+
+# `torch.ops.shape_ops.center(x)` without params: the public function fills in the
+# defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
+# exit while it deregisters the overloads ("Tried to access the schema for .defaults").
+_lib.define("center.defaults(Tensor x, float scale=1.0) -> (Tensor, Tensor)")
+_lib.impl("center.defaults", center, "CompositeImplicitAutograd")
+
+
+@torch.library.custom_op("shape_ops::rms_norm", mutates_args=(), schema="(Tensor x, float eps) -> Tensor")
+def _rms_norm(x: torch.Tensor, eps: float) -> torch.Tensor:
+    return eager.rms_norm(x, eps)
+
+
+@_rms_norm.register_fake
+def _rms_norm_fake(x: torch.Tensor, eps: float) -> torch.Tensor:
+    return _new_outputs("shape_ops::rms_norm", RULES["rms_norm"], x)[0]
+
+
+_lib.define("rms_norm.out(Tensor x, float eps, *, Tensor(a!) y) -> Tensor(a!)")
+
+
+def _rms_norm_out(x: torch.Tensor, eps: float, *, y: torch.Tensor) -> torch.Tensor:
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.rms_norm(x, eps)
+    _result = (_result,)
+    for _name, _out, _value in zip(("y",), (y,), _result):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "shape_ops::rms_norm"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
+    return y
+
+
+_lib.impl("rms_norm.out", _rms_norm_out, "CompositeExplicitAutograd")
+
+
+def rms_norm(x: torch.Tensor, eps: float = 1e-06) -> torch.Tensor:
+    """x divided by the root mean square of its last dim; one row at a time, no scratch.
+
+    Calls `torch.ops.shape_ops.rms_norm.default` with every param, so that
+    an exported graph always carries them (ExecuTorch needs each one in the node).
+    """
+    return torch.ops.shape_ops.rms_norm.default(x, eps)
+
+
+# `torch.ops.shape_ops.rms_norm(x)` without params: the public function fills in the
+# defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
+# exit while it deregisters the overloads ("Tried to access the schema for .defaults").
+_lib.define("rms_norm.defaults(Tensor x, float eps=1e-06) -> Tensor")
+_lib.impl("rms_norm.defaults", rms_norm, "CompositeImplicitAutograd")
+
+
+OPS: tuple[OpInfo, ...] = (
+    OpInfo(
+        name="add_bias",
+        qnn_type="AddBias",
+        kind="elementwise",
+        inputs=("x", "bias"),
+        params=(),
+        schema="add_bias(Tensor x, Tensor bias) -> Tensor",
+        function=add_bias,
+        outputs=("out",),
+        output_rules=RULES["add_bias"],
+    ),
+    OpInfo(
+        name="fma3",
+        qnn_type="Fma3",
+        kind="elementwise",
+        inputs=("a", "b", "c"),
+        params=(),
+        schema="fma3(Tensor a, Tensor b, Tensor c) -> Tensor",
+        function=fma3,
+        outputs=("out",),
+        output_rules=RULES["fma3"],
+    ),
+    OpInfo(
+        name="channel_mean",
+        qnn_type="ChannelMean",
+        kind="custom",
+        inputs=("x",),
+        params=(),
+        schema="channel_mean(Tensor x) -> Tensor",
+        function=channel_mean,
+        outputs=("mean",),
+        output_rules=RULES["channel_mean"],
+    ),
+    OpInfo(
+        name="center",
+        qnn_type="Center",
+        kind="custom",
+        inputs=("x",),
+        params=(("scale", "float", 1.0),),
+        schema="center(Tensor x, float scale) -> (Tensor, Tensor)",
+        function=center,
+        outputs=("mean", "centered"),
+        output_rules=RULES["center"],
+    ),
+    OpInfo(
+        name="rms_norm",
+        qnn_type="RmsNorm",
+        kind="custom",
+        inputs=("x",),
+        params=(("eps", "float", 1e-06),),
+        schema="rms_norm(Tensor x, float eps) -> Tensor",
+        function=rms_norm,
+        outputs=("y",),
+        output_rules=RULES["rms_norm"],
+    ),
+)

@@ -1,0 +1,79 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""Quantization of the custom ops for LPAI: 8-bit activations on every tensor in and out.
+
+LPAI custom ops are 8-bit only.  A 16-bit activation arrives at the kernel as
+QNN_DATATYPE_INT_32 and, although it passes validation, only the first half of the
+output comes back correct (a backend bug, reproducible with an identity
+requantization), so no 16-bit config is offered here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import torch
+
+from ._package import SOC_MODEL
+from .ops import OPS
+
+
+def annotator():
+    """ExecuTorch's CustomOpsQuantAnnotator with every op of this package registered."""
+    from executorch.backends.qualcomm.custom_op.annotator import (
+        CustomOpsQuantAnnotator,
+        IOQuantConfig,
+    )
+    from executorch.backends.qualcomm.quantizer.qconfig import (
+        get_ptq_per_channel_quant_config,
+    )
+
+    # uint8 asymmetric activations, the only width LPAI custom ops handle correctly.
+    config = get_ptq_per_channel_quant_config(act_dtype=torch.uint8)
+    result = CustomOpsQuantAnnotator()
+    for op in OPS:
+        # Every input, and every output: ExecuTorch's annotator puts a single output's
+        # spec on the op node and pushes several outputs' specs down to the getitem
+        # nodes that unpack the tuple (custom_op/annotator.py), by output index.
+        io = IOQuantConfig(
+            input_quant_specs={i: config.input_activation for i in range(len(op.inputs))},
+            output_quant_specs={k: config.output_activation for k in range(op.n_outputs)},
+        )
+        # `.defaults` (torch.ops.<ns>.<op>(x) without params) stays a node of the captured
+        # graph and becomes a `.default` call with every param at to_edge: annotated the
+        # same way, its quantize/dequantize nodes end up around that call.
+        for overload in op.quantized_overloads:
+            result.register_annotation(overload, io)
+    return result
+
+
+def make_lpai_quantizer(soc_model: str = SOC_MODEL):
+    """The QnnQuantizer for LPAI (8a8w) that also knows this package's ops."""
+    from executorch.backends.qualcomm.export_utils import get_backend_type, make_quantizer
+    from executorch.backends.qualcomm.quantizer.quantizer import QuantDtype
+
+    return make_quantizer(
+        quant_dtype=QuantDtype.use_8a8w,
+        custom_annotations=(annotator().build_annotation_fn(),),
+        backend=get_backend_type("lpai"),
+        soc_model=soc_model,
+    )
+
+
+def quantize(
+    model: torch.nn.Module,
+    example_inputs: Sequence[torch.Tensor],
+    calibration: Iterable[Sequence[torch.Tensor]],
+    soc_model: str = SOC_MODEL,
+) -> torch.fx.GraphModule:
+    """Export, annotate, calibrate (eager math) and convert: the quantized graph module."""
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+    captured = torch.export.export(model, tuple(example_inputs)).module()
+    prepared = prepare_pt2e(captured, make_lpai_quantizer(soc_model))
+    count = 0
+    for batch in calibration:
+        prepared(*batch)
+        count += 1
+    if count == 0:
+        raise ValueError("quantize: calibration data is empty")
+    return convert_pt2e(prepared)

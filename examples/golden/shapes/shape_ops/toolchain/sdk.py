@@ -1,0 +1,203 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""Where the tools are: the QNN and Hexagon SDKs, the signer's Python, ExecuTorch's
+revision and build folders, the environment variables that name them.
+
+An empty environment variable counts as unset (the tests set QNN_SDK_ROOT="" to stop
+ExecuTorch from downloading an SDK).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from .._package import (
+    LPAI_HW_VERSION,
+    LPAI_SDK_HEADER,
+    SOC_MODEL,
+)
+
+# QNN SDK: 2.48 is the first release with the LPAI op package header and makefiles,
+# 2.49 the first whose on-device (direct mode) path works with op packages.
+MIN_SDK_BUILD = (2, 48)
+MIN_SDK_DEVICE = (2, 49)
+LPAI_HEADER = f"include/{LPAI_SDK_HEADER}"
+LPAI_MAKEFILES = "share/QNN/OpPackageGenerator/makefiles/LPAI"
+# Hexagon SDK
+SIGNER = "tools/elfsigner/elfsigner.py"
+HEXAGON_TOOLS = "tools/HEXAGON_Tools"
+# elfsigner.py imports `imp`, which Python 3.12 removed.
+SIGNER_MAX_PYTHON = (3, 12)
+SIGNER_PYTHON_CANDIDATES = ("python3.11", "python3.10", "python3.9", "python3.8")
+
+# Environment variables this project reads (besides the SDK roots).
+SERIAL_ENV = "ANDROID_SERIAL"
+BUILD_FOLDER_ENV = "EXECUTORCH_BUILD_FOLDER"  # e.g. executorch/build-android
+DIRECT_BUILD_FOLDER_ENV = "EXECUTORCH_DIRECT_BUILD_FOLDER"  # e.g. executorch/build-direct
+X86_BUILD_FOLDER_ENV = "EXECUTORCH_X86_BUILD_FOLDER"  # e.g. executorch/build-x86
+SIGNER_PYTHON_ENV = "LPAI_SIGNER_PYTHON"
+
+# Files of the ExecuTorch build folders the device and simulator paths need.
+DIRECT_RUNNER = "examples/qualcomm/direct_executor_runner/qnn_executor_direct_runner"
+DIRECT_STUB = "examples/qualcomm/direct_executor_runner/libqnn_executorch_stub.so"
+X86_RUNNER = "examples/qualcomm/executor_runner/qnn_executor_runner"
+# What ExecuTorch's build.sh --build_direct_mode 0 leaves in <executorch>/build-direct
+# (unsigned; sign_library.sh signs copies of them into the SDK, see below).
+DIRECT_BUILD_OUTPUTS = (
+    "backends/qualcomm/libqnn_executorch_backend.so",
+    "backends/qualcomm/qnn_executorch/direct_mode/libqnn_executorch_skel.so",
+)
+
+# ExecuTorch: the one source revision this project is written against (its
+# backends/qualcomm/export_utils.py, with `Device`, and examples/qualcomm/custom_op/
+# custom_ops_lpai.py, which the LPAI custom op pull request added, were read at this
+# commit).  The PyPI wheel (1.5.1) predates that pull request; every message that asks
+# for a source build names this revision, and nothing else spells it.
+EXECUTORCH_PR = "pytorch/executorch#22659"
+EXECUTORCH_REVISION = "795e03ce4a420a0d8468440921d59abb4e92272f"
+EXECUTORCH_SOURCE_HINT = (
+    f"build ExecuTorch from source at revision {EXECUTORCH_REVISION[:12]} "
+    f"(at or after the LPAI custom op pull request {EXECUTORCH_PR}) and install that build"
+)
+
+# Direct mode on the aDSP: ExecuTorch's SimpleADB (later: Device) pushes these six from
+# $QNN_SDK_ROOT/lib/lpai-v<hw>/signed and refuses to run without them ("Missing the
+# following libraries").  The folder is not shipped by the SDK: ExecuTorch's
+# `backends/qualcomm/scripts/build.sh --build_direct_mode 0 --soc_model <SoC>` builds the
+# first two into <executorch>/build-direct and ends with sign_library.sh --direct_mode,
+# which signs all six into it.
+DIRECT_MODE_LIBRARIES = (
+    "libqnn_executorch_backend.so",
+    "libqnn_executorch_skel.so",
+    "libQnnLpai.so",
+    "libQnnSystem.so",
+    "libc++abi.so.1",
+    "libc++.so.1",
+)
+EXECUTORCH_DIRECT_BUILD = f"backends/qualcomm/scripts/build.sh --build_direct_mode 0 --soc_model {SOC_MODEL}"
+
+
+def lpai_signed_dir(sdk: Path) -> Path:
+    """$QNN_SDK_ROOT/lib/lpai-v<hw>/signed for this SoC: where SimpleADB takes the direct-mode runtime."""
+    return sdk / "lib" / f"lpai-v{LPAI_HW_VERSION}" / "signed"
+
+
+class ToolchainError(Exception):
+    """A precondition or a tool failed; the message is one line."""
+
+
+def qc_schema():
+    """ExecuTorch's Qualcomm compile-spec schema (QnnExecuTorchOpPackageTarget, ...),
+    imported on use: importing ExecuTorch takes seconds."""
+    from executorch.backends.qualcomm.serialization import qc_schema as schema
+
+    return schema
+
+
+def env_value(name: str, environ: Mapping[str, str] | None = None) -> str | None:
+    value = (os.environ if environ is None else environ).get(name, "")
+    return value or None
+
+
+def env_path(name: str, environ: Mapping[str, str] | None = None) -> Path | None:
+    value = env_value(name, environ)
+    return Path(value) if value else None
+
+
+def which(program: str, environ: Mapping[str, str] | None = None) -> str | None:
+    env = os.environ if environ is None else environ
+    return shutil.which(program, path=env.get("PATH", ""))
+
+
+# --------------------------------------------------------------------------- versions
+
+_VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+def parse_version(text: str) -> tuple[int, ...] | None:
+    """'2.48.0.250101' -> (2, 48, 0); None when there is no dotted version in the text."""
+    match = _VERSION.search(text)
+    if not match:
+        return None
+    return tuple(int(g) for g in match.groups() if g is not None)
+
+
+def format_version(version: tuple[int, ...]) -> str:
+    return ".".join(str(v) for v in version)
+
+
+def qnn_sdk_version(root: Path) -> tuple[tuple[int, ...] | None, str]:
+    """The SDK version and where it was read: `sdk.yaml` (`version: 2.48.0.x`), else the folder name."""
+    sdk_yaml = root / "sdk.yaml"
+    if sdk_yaml.is_file():
+        for line in sdk_yaml.read_text(errors="replace").splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "version" and value.strip():
+                return parse_version(value), str(sdk_yaml)
+    match = re.match(r"^(?:qnn-|qairt-)?v?(\d+\.\d+(?:\.\d+)?)", root.resolve().name)
+    if match:
+        return parse_version(match.group(1)), f"folder name {root.resolve().name!r}"
+    return None, f"no sdk.yaml in {root} and no version in its folder name"
+
+
+def require_qnn_sdk(environ: Mapping[str, str] | None = None, minimum: tuple[int, int] = MIN_SDK_BUILD) -> Path:
+    root = env_path("QNN_SDK_ROOT", environ)
+    if root is None:
+        raise ToolchainError(
+            "QNN_SDK_ROOT is not set: install the Qualcomm AI Engine Direct SDK "
+            f">= {format_version(minimum)} and export QNN_SDK_ROOT=<sdk>"
+        )
+    if not root.is_dir():
+        raise ToolchainError(f"QNN_SDK_ROOT={root} is not a directory")
+    version, source = qnn_sdk_version(root)
+    if version is None:
+        raise ToolchainError(f"cannot tell the QNN SDK version ({source})")
+    if version[:2] < minimum:
+        raise ToolchainError(
+            f"QNN SDK {format_version(version)} is too old: this step needs "
+            f">= {format_version(minimum)} (read from {source})"
+        )
+    return root
+
+
+def require_hexagon_sdk(environ: Mapping[str, str] | None = None) -> Path:
+    root = env_path("HEXAGON_SDK_ROOT", environ)
+    if root is None:
+        raise ToolchainError("HEXAGON_SDK_ROOT is not set: install the Hexagon SDK and export HEXAGON_SDK_ROOT=<sdk>")
+    if not root.is_dir():
+        raise ToolchainError(f"HEXAGON_SDK_ROOT={root} is not a directory")
+    return root
+
+
+def hexagon_tools_root(environ: Mapping[str, str] | None = None) -> Path:
+    """$HEXAGON_SDK_ROOT/tools/HEXAGON_Tools/$HEXAGON_TOOLS_VERSION (ExecuTorch calls it HEXAGON_TOOLS_ROOT)."""
+    root = require_hexagon_sdk(environ)
+    version = env_value("HEXAGON_TOOLS_VERSION", environ)
+    if version is None:
+        raise ToolchainError(
+            "HEXAGON_TOOLS_VERSION is not set: export the version folder under "
+            f"{root / HEXAGON_TOOLS}, e.g. HEXAGON_TOOLS_VERSION=19.0.04"
+        )
+    tools = root / HEXAGON_TOOLS / version
+    if not tools.is_dir():
+        raise ToolchainError(f"HEXAGON_TOOLS_VERSION={version}: {tools} does not exist")
+    return tools
+
+
+def signer_python(environ: Mapping[str, str] | None = None, current: tuple[int, int] | None = None) -> str | None:
+    """An interpreter the signer runs under (Python < 3.12), or None."""
+    explicit = env_value(SIGNER_PYTHON_ENV, environ)
+    if explicit:
+        return explicit
+    current = current or sys.version_info[:2]
+    if current < SIGNER_MAX_PYTHON:
+        return sys.executable
+    for name in SIGNER_PYTHON_CANDIDATES:
+        found = which(name, environ)
+        if found:
+            return found
+    return None

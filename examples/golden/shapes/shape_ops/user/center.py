@@ -1,0 +1,19 @@
+# This file is yours: the template created it once and never touches it again.
+"""Eager math of shape_ops::center: The mean over the last dim, and x minus it, scaled.
+
+This is the CPU fallback and the golden reference of the kernel in
+op_package/ShapesOpPackage/user/Center_math.c: both must compute the
+same values.  Return a tuple of 2 tensors, in this order:
+
+- `mean`: the shape of x reduced over dims [-1], kept as 1;
+- `centered`: the shape of x;
+"""
+
+import torch
+
+
+def center(x: torch.Tensor, scale: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
+    # Replace this line with the math; the project's tests fail until you do.
+    raise NotImplementedError(
+        "shape_ops::center: write the eager math in shape_ops/user/center.py",
+    )

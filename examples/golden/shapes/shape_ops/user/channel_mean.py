@@ -1,0 +1,16 @@
+# This file is yours: the template created it once and never touches it again.
+"""Eager math of shape_ops::channel_mean: The mean over dim 1 (channels), kept as a dim of 1.
+
+This is the CPU fallback and the golden reference of the kernel in
+op_package/ShapesOpPackage/user/ChannelMean_math.c: both must compute the
+same values.  The result must have the shape of x reduced over dims [1], kept as 1.
+"""
+
+import torch
+
+
+def channel_mean(x: torch.Tensor) -> torch.Tensor:
+    # Replace this line with the math; the project's tests fail until you do.
+    raise NotImplementedError(
+        "shape_ops::channel_mean: write the eager math in shape_ops/user/channel_mean.py",
+    )

@@ -1,0 +1,16 @@
+# This file is yours: the template created it once and never touches it again.
+"""Eager math of shape_ops::rms_norm: x divided by the root mean square of its last dim; one row at a time, no scratch.
+
+This is the CPU fallback and the golden reference of the kernel in
+op_package/ShapesOpPackage/user/RmsNorm_math.c: both must compute the
+same values.  The result must have the shape of x.
+"""
+
+import torch
+
+
+def rms_norm(x: torch.Tensor, eps: float = 1e-06) -> torch.Tensor:
+    # Replace this line with the math; the project's tests fail until you do.
+    raise NotImplementedError(
+        "shape_ops::rms_norm: write the eager math in shape_ops/user/rms_norm.py",
+    )

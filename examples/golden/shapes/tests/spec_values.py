@@ -1,0 +1,83 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""What the spec says about each op, written out by the template: the expected values of
+the tests, independent of the package under test."""
+
+# What the spec says each op's schemas are; compared through torch's own parser/printer.
+SPEC_SCHEMAS = {
+    "add_bias": (
+        "shape_ops::add_bias(Tensor x, Tensor bias) -> Tensor",
+        "shape_ops::add_bias.out(Tensor x, Tensor bias, *, Tensor(a!) out) -> Tensor(a!)",
+    ),
+    "fma3": (
+        "shape_ops::fma3(Tensor a, Tensor b, Tensor c) -> Tensor",
+        "shape_ops::fma3.out(Tensor a, Tensor b, Tensor c, *, Tensor(a!) out) -> Tensor(a!)",
+    ),
+    "channel_mean": (
+        "shape_ops::channel_mean(Tensor x) -> Tensor",
+        "shape_ops::channel_mean.out(Tensor x, *, Tensor(a!) mean) -> Tensor(a!)",
+    ),
+    "center": (
+        "shape_ops::center(Tensor x, float scale) -> (Tensor, Tensor)",
+        "shape_ops::center.out(Tensor x, float scale, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))",
+    ),
+    "rms_norm": (
+        "shape_ops::rms_norm(Tensor x, float eps) -> Tensor",
+        "shape_ops::rms_norm.out(Tensor x, float eps, *, Tensor(a!) y) -> Tensor(a!)",
+    ),
+}
+
+
+# The spec's param defaults, written out by the template (not read from the package).
+SPEC_DEFAULTS = {
+    "add_bias": {},
+    "fma3": {},
+    "channel_mean": {},
+    "center": {
+        "scale": 1.0,
+    },
+    "rms_norm": {
+        "eps": 1e-06,
+    },
+}
+
+
+# Each op's outputs as the spec declares them: (name, rule), rule one of ("broadcast",),
+# ("like", input), ("reduce", input, dims, keepdim).
+SPEC_OUTPUTS = {
+    "add_bias": (("out", ("broadcast",)),),
+    "fma3": (("out", ("broadcast",)),),
+    "channel_mean": (("mean", ("reduce", "x", (1,), True)),),
+    "center": (("mean", ("reduce", "x", (-1,), True)), ("centered", ("like", "x"))),
+    "rms_norm": (("y", ("like", "x")),),
+}
+
+
+def expected_output_shapes(op, tensors):
+    """The shape of each output for these inputs, by numpy's own rules (np.broadcast_shapes,
+    and a numpy reduction), independent of the package's shapes.py."""
+    import numpy as np
+
+    by_name = {name: tuple(t.shape) for name, t in zip(op.inputs, tensors)}
+    shapes = []
+    for _name, rule in SPEC_OUTPUTS[op.name]:
+        if rule[0] == "broadcast":
+            shapes.append(tuple(np.broadcast_shapes(*by_name.values())))
+        elif rule[0] == "like":
+            shapes.append(by_name[rule[1]])
+        else:
+            _, source, dims, keepdim = rule
+            shapes.append(np.zeros(by_name[source]).sum(axis=dims, keepdims=keepdim).shape)
+    return shapes
+
+
+def other_params(op):
+    """Non-default values for every param, so that a dropped param cannot go unnoticed."""
+    values = []
+    for _name, kind, default in op.params:
+        if kind == "bool":
+            values.append(not default)
+        elif kind == "int":  # stays in [0, 2**32 - 1], what ExecuTorch can send
+            values.append(default + 1 if default < 2**32 - 1 else default - 1)
+        else:
+            values.append(default * 1.5 + 0.25)
+    return values

@@ -1,0 +1,700 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""The command line with fake tools on PATH: the exact commands and environment of
+`build` and `sign`, their failures, and `doctor` on a bare and on a complete machine.
+
+The fakes (tests/fakes/tools.py) log every invocation; nothing here needs a Qualcomm SDK.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from shape_ops import cli
+from shape_ops.doctor import readiness, run_checks
+from shape_ops.ops import OPS
+from shape_ops.toolchain import (
+    EXECUTORCH_REVISION,
+    Project,
+    ToolchainError,
+    check_signed,
+    parse_version,
+    qnn_sdk_version,
+    signer_python,
+)
+
+from fakes.tools import make_fakes, make_project
+
+PACKAGE = "ShapesOpPackage"
+LIB = "libQnnShapesOpPackage.so"
+ISLAND = "libLpaiOpPackageIsland.so"
+ARCH = "v79"
+HOST_LIB = f"libs/x86_64-linux-clang/{LIB}"
+DSP_LIBS = [f"libs/hexagon-{ARCH}/{LIB}", f"libs/hexagon-{ARCH}/{ISLAND}"]
+MAKE_OUTPUTS = {"lpai_x86": [HOST_LIB], "lpai_dsp": DSP_LIBS}
+ALL_VARS = (
+    "QNN_SDK_ROOT",
+    "HEXAGON_SDK_ROOT",
+    "HEXAGON_TOOLS_VERSION",
+    "HEXAGON_TOOLS_ROOT",
+    "ANDROID_SERIAL",
+    "EXECUTORCH_BUILD_FOLDER",
+    "EXECUTORCH_DIRECT_BUILD_FOLDER",
+    "EXECUTORCH_X86_BUILD_FOLDER",
+    "LPAI_SIGNER_PYTHON",
+)
+
+
+@pytest.fixture
+def fakes(tmp_path):
+    # Spaces in every path: the SDKs, the tools and the project.
+    return make_fakes(tmp_path / "tool chain")
+
+
+@pytest.fixture
+def project(tmp_path):
+    return Project(make_project(tmp_path / "my project", OPS))
+
+
+@pytest.fixture
+def machine(fakes, monkeypatch):
+    """The process environment of a machine with every (fake) tool installed."""
+    for name in (*ALL_VARS, "CC", "CXX"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("FAKE_BUILD_ID", "0")
+    for name, value in fakes.environ(FAKE_MAKE_OUTPUTS=json.dumps(MAKE_OUTPUTS)).items():
+        monkeypatch.setenv(name, value)
+    return fakes
+
+
+def run(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err):
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+# --------------------------------------------------------------------------- versions
+
+
+@pytest.mark.parametrize(
+    "text, version",
+    [
+        ("2.48.0.250101", (2, 48, 0)),
+        ("v2.49.1", (2, 49, 1)),
+        ("qairt 2.50", (2, 50)),
+        ("no version", None),
+    ],
+)
+def test_parse_version(text, version):
+    assert parse_version(text) == version
+
+
+def test_sdk_version_from_sdk_yaml_then_folder_name(tmp_path):
+    sdk = tmp_path / "2.47.0.241231"
+    sdk.mkdir()
+    assert qnn_sdk_version(sdk)[0] == (2, 47, 0)
+    (sdk / "sdk.yaml").write_text("name: qairt\nversion: 2.49.0.260101\n")
+    assert qnn_sdk_version(sdk) == ((2, 49, 0), str(sdk / "sdk.yaml"))
+    unknown = tmp_path / "sdk"
+    unknown.mkdir()
+    assert qnn_sdk_version(unknown)[0] is None
+
+
+# --------------------------------------------------------------------------- build
+
+
+def test_build_runs_make_for_host_dsp_and_island(machine, project, capsys):
+    code, out, err = run(capsys, "build", "--project", str(project.root))
+    assert code == 0, err
+    calls = machine.entries("make")
+    op_dir = str(project.op_dir)
+    assert [(c["argv"], c["cwd"]) for c in calls] == [
+        (["lpai_x86", "CC=gcc", "CXX=g++"], op_dir),
+        (["lpai_dsp"], op_dir),
+    ]
+    assert calls[0]["env"]["QNN_SDK_ROOT"] == str(machine.qnn_sdk)
+    assert calls[1]["env"]["QNN_SDK_ROOT"] == str(machine.qnn_sdk)
+    assert calls[1]["env"]["HEXAGON_SDK_ROOT"] == str(machine.hexagon_sdk)
+    assert calls[1]["env"]["HEXAGON_TOOLS_VERSION"] == machine.hexagon_tools_version
+    # The DSP build must use hexagon-clang, not an inherited CC/CXX.
+    assert calls[1]["env"]["CC"] is None and calls[1]["env"]["CXX"] is None
+    for rel in [HOST_LIB, *DSP_LIBS]:
+        assert f"built {project.op_dir / rel}" in out
+    assert "building the host library, the DSP library and the island library" in out
+
+
+def test_build_host_only_skips_the_dsp(machine, project, capsys, monkeypatch):
+    monkeypatch.delenv("HEXAGON_SDK_ROOT")
+    code, out, err = run(capsys, "build", "--host-only", "--project", str(project.root))
+    assert code == 0, err
+    assert [c["argv"] for c in machine.entries("make")] == [["lpai_x86", "CC=gcc", "CXX=g++"]]
+    assert project.host_lib.is_file() and not project.dsp_libs[0].exists()
+
+
+def test_build_failure_is_one_line_with_makes_reason(machine, project, capsys, monkeypatch):
+    monkeypatch.setenv("FAKE_MAKE_FAIL", "lpai_dsp")
+    code, out, err = run(capsys, "build", "--project", str(project.root))
+    assert code == 1
+    assert one_line_error(err) == "error: make lpai_dsp failed (exit 2): make: *** [lpai_dsp] Error 1"
+
+
+def test_build_fails_when_make_produces_nothing(machine, project, capsys, monkeypatch):
+    monkeypatch.setenv("FAKE_MAKE_OUTPUTS", json.dumps({"lpai_x86": []}))
+    # A library from an earlier build must not count as the output of this one.
+    project.host_lib.parent.mkdir(parents=True)
+    project.host_lib.write_bytes(b"stale")
+    code, _, err = run(capsys, "build", "--host-only", "--project", str(project.root))
+    assert code == 1
+    assert one_line_error(err) == f"error: make lpai_x86 succeeded but did not produce {project.host_lib}"
+
+
+@pytest.mark.parametrize(
+    "setup, reason",
+    [
+        (lambda f, mp: mp.delenv("QNN_SDK_ROOT"), "QNN_SDK_ROOT is not set"),
+        (lambda f, mp: mp.setenv("QNN_SDK_ROOT", ""), "QNN_SDK_ROOT is not set"),
+        (lambda f, mp: (f.qnn_sdk / "sdk.yaml").write_text("version: 2.47.0.1\n"), "QNN SDK 2.47.0 is too old"),
+        (lambda f, mp: (f.qnn_sdk / "include/QNN/LPAI/QnnLpaiOpPackage.h").unlink(), "QnnLpaiOpPackage.h is missing"),
+        (lambda f, mp: mp.delenv("HEXAGON_SDK_ROOT"), "HEXAGON_SDK_ROOT is not set"),
+        (lambda f, mp: mp.setenv("HEXAGON_TOOLS_VERSION", "0.0.0"), "HEXAGON_TOOLS_VERSION=0.0.0"),
+    ],
+)
+def test_build_preconditions(machine, project, capsys, monkeypatch, setup, reason):
+    setup(machine, monkeypatch)
+    code, _, err = run(capsys, "build", "--project", str(project.root))
+    assert code == 1
+    assert reason in one_line_error(err)
+    assert machine.entries("make") == []
+
+
+# --------------------------------------------------------------------------- sign
+
+
+def _built(machine, project, build_id="1"):
+    os.environ["FAKE_BUILD_ID"] = build_id  # the `machine` fixture restores the environment
+    assert cli.main(["build", "--project", str(project.root)]) == 0
+    machine.clear()
+
+
+def _signed_state(project):
+    d = project.signed_dir
+    return {p.name: p.read_bytes() for p in d.iterdir()} if d.exists() else None
+
+
+def test_sign_signs_both_libraries_into_the_project(machine, project, capsys, monkeypatch):
+    _built(machine, project)
+    capsys.readouterr()
+    code, out, err = run(capsys, "sign", "--project", str(project.root))
+    assert code == 0, err
+    calls = machine.entries("signer")
+    assert len(calls) == 2
+    for call, rel in zip(calls, DSP_LIBS):
+        argv = call["argv"]
+        assert argv[:2] == ["-i", str(project.op_dir / rel)] and argv[2] == "-o"
+        # Into a staging folder of the project, never the SDK tree.
+        assert argv[3].startswith(str(project.root / "build" / "signed" / ".signing-"))
+        assert call["env"]["HEXAGON_SDK_ROOT"] == str(machine.hexagon_sdk)
+        assert call["stdin"] == "y\n"
+    signed = project.signed_dir
+    assert signed == project.root / "build" / "signed" / f"hexagon-{ARCH}"
+    for rel in DSP_LIBS:
+        name = rel.rsplit("/", 1)[1]
+        assert (signed / name).read_bytes() == (project.op_dir / rel).read_bytes() + b"--fake-signature--"
+        assert f"signed {signed / name}" in out
+    assert sorted(p.name for p in signed.parent.iterdir()) == [f"hexagon-{ARCH}"]  # no staging left
+    assert check_signed(project) == [signed / LIB, signed / ISLAND]
+    assert not list(machine.hexagon_sdk.rglob("*.so"))
+
+
+def test_signer_failure_fails_sign_with_its_message(machine, project, capsys, monkeypatch):
+    _built(machine, project)
+    monkeypatch.setenv("FAKE_SIGNER_MODE", "fail")
+    capsys.readouterr()
+    code, _, err = run(capsys, "sign", "--project", str(project.root))
+    assert code == 1
+    assert one_line_error(err) == (
+        f"error: signing {LIB} failed (exit 3): ERROR: sectools could not sign {LIB}: certificate expired"
+    )
+    assert not project.signed_dir.exists()
+    assert list(project.signed_dir.parent.iterdir()) == []
+
+
+def test_failed_resign_deploys_nothing_half_written(machine, project, capsys, monkeypatch):
+    _built(machine, project, "1")
+    assert cli.main(["sign", "--project", str(project.root)]) == 0
+    before = _signed_state(project)
+    # A new build, and the signer fails on the second library after signing the first.
+    _built(machine, project, "2")
+    monkeypatch.setenv("FAKE_SIGNER_MODE", "fail-island")
+    capsys.readouterr()
+    code, _, err = run(capsys, "sign", "--project", str(project.root))
+    assert code == 1
+    assert f"signing {ISLAND} failed (exit 3)" in one_line_error(err)
+    # The first library was signed, but the deployed folder is still the old, complete set...
+    assert len(machine.entries("signer")) == 2
+    assert _signed_state(project) == before
+    assert [p.name for p in project.signed_dir.parent.iterdir()] == [f"hexagon-{ARCH}"]
+    # ...which no longer matches the DSP libraries, so `run` refuses it as stale.
+    with pytest.raises(ToolchainError, match="stale"):
+        check_signed(project)
+
+
+@pytest.mark.parametrize(
+    "mode, reason",
+    [
+        ("silent", f"the signer exited 0 but wrote no {LIB}: nothing was signed"),
+        ("copy", f"the signer exited 0 but {LIB} is an unsigned copy"),
+    ],
+)
+def test_sign_fails_when_nothing_was_signed(machine, project, capsys, monkeypatch, mode, reason):
+    _built(machine, project)
+    monkeypatch.setenv("FAKE_SIGNER_MODE", mode)
+    capsys.readouterr()
+    code, _, err = run(capsys, "sign", "--project", str(project.root))
+    assert code == 1
+    assert one_line_error(err) == f"error: {reason}"
+    assert not project.signed_dir.exists()
+
+
+def test_sign_fails_when_a_library_is_missing(machine, project, capsys):
+    _built(machine, project)
+    project.dsp_libs[1].unlink()
+    capsys.readouterr()
+    code, _, err = run(capsys, "sign", "--project", str(project.root))
+    assert code == 1
+    assert one_line_error(err) == (
+        f"error: nothing to sign, missing {project.dsp_libs[1]}: run `python -m shape_ops build`"
+    )
+    assert machine.entries("signer") == []
+    assert not (project.root / "build").exists()
+
+
+def test_signer_needs_python_before_3_12(machine, tmp_path, project, capsys, monkeypatch):
+    bare = {"PATH": str(machine.bin)}
+    assert signer_python(bare, current=(3, 11)) is not None
+    assert signer_python(bare, current=(3, 12)) is None
+    old = tmp_path / "old python"
+    old.mkdir()
+    (old / "python3.11").write_text("#!/bin/sh\n")
+    (old / "python3.11").chmod(0o755)
+    assert signer_python({"PATH": str(old)}, current=(3, 13)) == str(old / "python3.11")
+    assert (
+        signer_python({"LPAI_SIGNER_PYTHON": "/opt/py311/bin/python", "PATH": ""}, current=(3, 13))
+        == "/opt/py311/bin/python"
+    )
+    _built(machine, project)
+    monkeypatch.setattr("sys.version_info", (3, 12, 0, "final", 0))
+    monkeypatch.setenv("PATH", str(machine.bin))
+    capsys.readouterr()
+    code, _, err = run(capsys, "sign", "--project", str(project.root))
+    assert code == 1
+    assert "the signer needs Python < 3.12 (elfsigner.py imports `imp`)" in one_line_error(err)
+
+
+# --------------------------------------------------------------------------- doctor
+
+EVERY_CHECK = [
+    "QNN_SDK_ROOT",
+    "QNN SDK >= 2.48 (to build an LPAI op package)",
+    "QNN SDK >= 2.49 (for the device path)",
+    "LPAI op package header",
+    "LPAI op package makefiles",
+    # The six libraries ExecuTorch's SimpleADB pushes from $QNN_SDK_ROOT/lib/lpai-v6/signed in direct mode.
+    "direct-mode runtime libqnn_executorch_backend.so (signed)",
+    "direct-mode runtime libqnn_executorch_skel.so (signed)",
+    "direct-mode runtime libQnnLpai.so (signed)",
+    "direct-mode runtime libQnnSystem.so (signed)",
+    "direct-mode runtime libc++abi.so.1 (signed)",
+    "direct-mode runtime libc++.so.1 (signed)",
+    "make",
+    "gcc (host library)",
+    "g++ (host library)",
+    "HEXAGON_SDK_ROOT",
+    "HEXAGON_TOOLS_VERSION (hexagon-clang)",
+    "signer (elfsigner.py)",
+    "Python < 3.12 for the signer",
+    "ExecuTorch",
+    "ExecuTorch op package target LPAI",
+    "ExecuTorch op package platform HEXAGON",
+    "EXECUTORCH_BUILD_FOLDER",
+    "EXECUTORCH_DIRECT_BUILD_FOLDER",
+    "EXECUTORCH_X86_BUILD_FOLDER",
+    "adb",
+    "device",
+    "host library built",
+    "DSP libraries built",
+    "signed libraries (current)",
+]
+
+
+class _Enum(list):
+    def __init__(self, *names):
+        super().__init__(type("M", (), {"name": n})() for n in names)
+        for n in names:
+            setattr(self, n, n)
+
+
+class CapableSchema:
+    """ExecuTorch as built from source after the LPAI custom op pull request."""
+
+    QnnExecuTorchOpPackageTarget = _Enum("UNKNOWN", "CPU", "HTP", "LPAI")
+    QnnExecuTorchOpPackagePlatform = _Enum("UNKNOWN", "X86_64", "AARCH64_ANDROID", "HEXAGON")
+
+
+def test_doctor_on_a_bare_machine_reports_every_missing_piece(tmp_path, project):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    checks = run_checks(project, {"PATH": str(empty)}, python_version=(3, 12))
+    assert [c.name for c in checks] == EVERY_CHECK
+    missing = {c.name for c in checks if not c.ok}
+    from shape_ops.toolchain import qc_schema
+
+    real = qc_schema()
+    has_lpai = hasattr(real.QnnExecuTorchOpPackageTarget, "LPAI")
+    has_hexagon = hasattr(real.QnnExecuTorchOpPackagePlatform, "HEXAGON")
+    expected = set(EVERY_CHECK) - {"ExecuTorch"}
+    expected -= {
+        n
+        for n, present in (
+            ("ExecuTorch op package target LPAI", has_lpai),
+            ("ExecuTorch op package platform HEXAGON", has_hexagon),
+        )
+        if present
+    }
+    assert missing == expected
+    for check in checks:
+        if not check.ok:
+            assert check.fix, check.name
+    lines = {c.name: c.line() for c in checks}
+    assert lines["QNN_SDK_ROOT"].startswith("missing  QNN_SDK_ROOT")
+    assert "not set; fix: install the Qualcomm AI Engine Direct SDK >= 2.49" in lines["QNN_SDK_ROOT"]
+    assert "imports `imp`" in lines["Python < 3.12 for the signer"]
+    if not has_lpai:
+        assert "at or after the LPAI custom op pull request" in lines["ExecuTorch op package target LPAI"]
+        assert f"revision {EXECUTORCH_REVISION[:12]}" in lines["ExecuTorch op package target LPAI"]
+    build_sh = "backends/qualcomm/scripts/build.sh --build_direct_mode 0 --soc_model SM8850"
+    assert build_sh in lines["direct-mode runtime libQnnLpai.so (signed)"]
+    assert build_sh in lines["EXECUTORCH_DIRECT_BUILD_FOLDER"]
+    assert all(readiness(checks)[step] for step in readiness(checks))
+
+
+def test_doctor_on_a_complete_machine_is_all_ok(machine, project, capsys):
+    _built(machine, project)
+    assert cli.main(["sign", "--project", str(project.root)]) == 0
+    checks = run_checks(project, machine.environ(), schema_loader=lambda: CapableSchema)
+    assert [c.name for c in checks if not c.ok] == []
+    assert all(blockers == [] for blockers in readiness(checks).values())
+    adb_calls = [c["argv"] for c in machine.entries("adb")]
+    assert adb_calls == [["-s", machine.serial, "get-state"]]
+
+
+def test_doctor_sees_an_sdk_good_for_building_only(machine, project):
+    (machine.qnn_sdk / "sdk.yaml").write_text("version: 2.48.0.250901\n")
+    checks = {c.name: c for c in run_checks(project, machine.environ(), schema_loader=lambda: CapableSchema)}
+    assert checks["QNN SDK >= 2.48 (to build an LPAI op package)"].ok
+    assert not checks["QNN SDK >= 2.49 (for the device path)"].ok
+    ready = readiness(list(checks.values()))
+    assert ready["build"] == [] and ready["device"] == ["QNN SDK >= 2.49 (for the device path)"]
+
+
+@pytest.mark.parametrize(
+    "lib",
+    [
+        "libqnn_executorch_backend.so",
+        "libqnn_executorch_skel.so",
+        "libQnnLpai.so",
+        "libQnnSystem.so",
+        "libc++abi.so.1",
+        "libc++.so.1",
+    ],
+)
+def test_doctor_names_each_missing_direct_mode_library(machine, project, lib):
+    (machine.qnn_sdk / "lib/lpai-v6/signed" / lib).unlink()
+    checks = run_checks(project, machine.environ(), schema_loader=lambda: CapableSchema)
+    missing = [
+        c
+        for c in checks
+        if not c.ok and c.name not in ("host library built", "DSP libraries built", "signed libraries (current)")
+    ]
+    assert [c.name for c in missing] == [f"direct-mode runtime {lib} (signed)"]
+    assert missing[0].detail == str(machine.qnn_sdk / "lib/lpai-v6/signed" / lib)
+    assert readiness(checks)["device"] == [missing[0].name] and readiness(checks)["build"] == []
+
+
+def test_doctor_wants_the_direct_build_outputs(machine, project):
+    (machine.build_direct / "backends/qualcomm/libqnn_executorch_backend.so").unlink()
+    check = {c.name: c for c in run_checks(project, machine.environ(), schema_loader=lambda: CapableSchema)}[
+        "EXECUTORCH_DIRECT_BUILD_FOLDER"
+    ]
+    assert not check.ok and "lacks backends/qualcomm/libqnn_executorch_backend.so" in check.detail
+
+
+def test_doctor_reports_an_unplugged_device(machine, project):
+    env = machine.environ(FAKE_ADB_DEVICES="")
+    check = {c.name: c for c in run_checks(project, env, schema_loader=lambda: CapableSchema)}["device"]
+    assert not check.ok and check.detail.startswith(f"{machine.serial}: ")
+
+
+def test_doctor_command_prints_each_check_and_fails(tmp_path, project, capsys, monkeypatch):
+    for name in ALL_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    code, out, err = run(capsys, "doctor", "--project", str(project.root))
+    assert code == 1
+    for name in EVERY_CHECK:
+        assert any(
+            line.split(None, 1)[1].startswith(name) for line in out.splitlines() if line.startswith(("ok ", "missing "))
+        ), name
+    assert "device     not ready: " in out
+    assert one_line_error(err).startswith("error: ")
+    assert "checks missing: QNN_SDK_ROOT" in err
+
+
+# --------------------------------------------------------------------------- this project's op package
+
+ROOT = Project(Path(__file__).resolve().parents[1])
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="make is not installed")
+@pytest.mark.parametrize("target", ["lpai_x86", "lpai_dsp"])
+def test_the_op_package_makefile_has_the_targets_build_runs(target):
+    # make's database (-p), nothing run (-q): the targets the Makefile defines, no SDK needed.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    proc = subprocess.run(
+        ["make", "-q", "-p", "-f", "Makefile"], cwd=ROOT.op_dir, capture_output=True, text=True, env=env
+    )
+    targets = {
+        line.split(":", 1)[0]
+        for line in proc.stdout.splitlines()
+        if ":" in line and not line.startswith(("#", "\t", " ")) and "=" not in line.split(":", 1)[0]
+    }
+    assert target in targets, f"op_package Makefile has no target {target!r}"
+
+
+def test_the_xml_reader_sees_the_ops_torch_registered():
+    """op_package_xml reads what the device path registers: for each op, the tensor
+    inputs and scalar params of the schema torch actually registered (not the table the
+    XML was rendered from), under the QNN type ExecuTorch is told (qnn_op_type_name)."""
+    from shape_ops import op_package_xml
+
+    collection = op_package_xml.parse(ROOT.opdef_xml())
+    assert collection.package_name == PACKAGE
+    expected = []
+    for op in OPS:
+        arguments = op.default._schema.arguments
+        expected.append(
+            (
+                op.qnn_type,
+                tuple(a.name for a in arguments if str(a.type) == "Tensor"),
+                tuple(a.name for a in arguments if str(a.type) != "Tensor"),
+                op.outputs,
+                ("LPAI",),
+            )
+        )
+    assert [(d.name, d.inputs, d.params, d.outputs, d.backends) for d in collection.ops] == expected
+    op_package_xml.check_matches(collection, PACKAGE, {op.qnn_type: (len(op.inputs), len(op.outputs)) for op in OPS})
+
+
+def _broken_xmls(text):
+    first = OPS[0].qnn_type
+    start = text.index("<OpDef>")
+    end = text.index("</OpDef>", start) + len("</OpDef>")
+    yield "is for package", text.replace(f'PackageName="{PACKAGE}"', 'PackageName="OtherPackage"')
+    yield "no OpDef", text[:start] + text[end:]  # (for a one-op package: none left)
+    yield (
+        "SupportedBackend LPAI",
+        text.replace("<SupportedBackend>LPAI</SupportedBackend>", "<SupportedBackend>HTP</SupportedBackend>", 1),
+    )
+    yield "inputs", text.replace(f"<Name>{first}</Name>", f"<Name>{first}</Name><Input><Name>extra</Name></Input>", 1)
+    yield "more than once", text[:end] + text[start:end] + text[end:]
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_the_device_path_refuses_an_edited_xml(index):
+    """What device.op_package_options checks before registering: each way an edited
+    XML goes wrong is refused in one line naming the problem."""
+    from shape_ops import op_package_xml
+
+    message, broken = list(_broken_xmls(ROOT.opdef_xml().read_text()))[index]
+    with pytest.raises(op_package_xml.OpDefError, match=message) as caught:
+        collection = op_package_xml.parse(broken)
+        op_package_xml.check_matches(
+            collection, PACKAGE, {op.qnn_type: (len(op.inputs), len(op.outputs)) for op in OPS}
+        )
+    assert "\n" not in str(caught.value)
+
+
+# --------------------------------------------------------------------------- fuzz: bad arguments and files
+
+
+def _files(base):
+    """Bad files of every kind a command reads, and one good program cut in half."""
+    import torch
+
+    from shape_ops.device_data import PackageModel, random_inputs
+
+    from lowering import lower
+
+    base.mkdir()
+    (base / "garbage.pte").write_bytes(b"\x00\x01garbage\xff" * 7)
+    (base / "empty.pte").write_bytes(b"")
+    (base / "folder.pte").mkdir()
+    program = lower(PackageModel(), random_inputs(0, (1, 2, 2, 2)))
+    (base / "truncated.pte").write_bytes(program[: len(program) // 2])
+    (base / "garbage.pt").write_bytes(b"not a torch file")
+    torch.save({"inputs": [1, 2]}, base / "dict.pt")
+    torch.save(["text", 3], base / "strings.pt")
+    torch.save([], base / "empty-list.pt")
+    torch.save([(torch.full((1, 2, 2, 2), float("nan")),)], base / "nan.pt")
+    (base / "a file").write_text("x")
+    return base
+
+
+BAD_COMMAND_LINES = [
+    [],
+    ["bogus"],
+    ["--nope"],
+    ["info", "extra"],
+    ["doctor", "--bogus"],
+    ["check-pte"],
+    ["check-pte", "{d}/garbage.pte"],
+    ["check-pte", "{d}/empty.pte"],
+    ["check-pte", "{d}/folder.pte"],
+    ["check-pte", "{d}/missing.pte"],
+    ["check-pte", "{d}/truncated.pte"],
+    ["check-pte", "{d}/garbage.pt"],
+    ["build", "--project", "{d}/nowhere"],
+    ["build", "--project", "{d}/a file"],
+    ["sign", "--project", "{d}"],
+    ["export", "--target", "nowhere"],
+    ["export", "--shape", "a,b"],
+    ["export", "--shape", "0,1"],
+    ["export", "--shape", "-1"],
+    ["export", "--shape", "100000,100000,100000"],
+    ["export", "--shape", ","],
+    ["export", "--calibration-value", "nan"],
+    ["export", "--calibration-value", "inf"],
+    ["export", "--calibration-value", "1e39"],
+    ["export", "--calibration-value", "x"],
+    ["export", "--calibration", "{d}/garbage.pt"],
+    ["export", "--calibration", "{d}/folder.pte"],
+    ["export", "--calibration", "{d}/missing.pt"],
+    ["export", "--calibration", "{d}/dict.pt"],
+    ["export", "--calibration", "{d}/strings.pt"],
+    ["export", "--calibration", "{d}/empty-list.pt"],
+    ["export", "--calibration", "{d}/nan.pt", "--shape", "1,2,2,2"],
+    ["export", "--calibration", "{d}/nan.pt", "--calibration-value", "1"],
+    ["export", "--pte", "{d}/a file/x.pte"],
+    ["export", "--pte", "{d}/folder.pte"],
+    ["export", "--pte", "{d}/x.bin"],
+    ["export", "--model", "no colon"],
+    ["export", "--model", "os:path", "--calibration", "{d}/nan.pt"],
+    ["export", "--example-inputs", "{d}/strings.pt"],
+    ["run", "--inputs", "{d}/garbage.pt"],
+    ["run", "--inputs", "{d}/dict.pt"],
+    ["run", "--inputs", "{d}/strings.pt"],
+    ["run", "--inputs", "{d}/folder.pte"],
+    ["run", "--input-value", "1e39"],
+    ["run", "--input-value", "-1e39"],
+    ["run", "--input-value", "nan"],
+    ["run", "--shape", "100000,100000,100000"],
+    ["run", "--shape", "1,x"],
+    ["run", "--tolerance-steps", "-1"],
+    ["run", "--tolerance-steps", "nan"],
+    ["run", "--pte", "{d}/garbage.pte"],
+    ["run", "--pte", "{d}/folder.pte", "--device", "X"],
+    ["simulate", "--input-value", "1e39"],
+    ["simulate", "--calibration", "{d}/strings.pt"],
+    ["simulate", "--shape", "9999999999"],
+    ["simulate", "--pte", "{d}/a file/x.pte"],
+]
+
+
+@pytest.fixture(scope="module")
+def bad_files(tmp_path_factory):
+    return _files(tmp_path_factory.mktemp("fuzz") / "bad files")
+
+
+@pytest.mark.parametrize("argv", BAD_COMMAND_LINES, ids=[" ".join(a) or "(none)" for a in BAD_COMMAND_LINES])
+def test_bad_command_lines_fail_in_one_line(project, bad_files, capsys, monkeypatch, argv):
+    for name in ALL_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("QNN_SDK_ROOT", "")
+    argv = [a.format(d=bad_files) for a in argv]
+    if argv and argv[0] in ("build", "sign", "export", "run", "simulate", "doctor") and "--project" not in argv:
+        argv += ["--project", str(project.root)]
+    before = sorted(project.root.rglob("*"))
+    try:
+        code = cli.main(argv)
+    except SystemExit as exc:  # argparse's usage errors
+        code = exc.code
+    _, err = capsys.readouterr()
+    assert code in (1, 2), err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert sorted(project.root.rglob("*")) == before  # nothing written, nothing deleted
+
+
+@pytest.mark.parametrize(
+    "argv, reason",
+    [
+        (["check-pte", "{d}/garbage.pte"], "{d}/garbage.pte: not an ExecuTorch program"),
+        (["check-pte", "{d}/empty.pte"], "{d}/empty.pte: is empty, not an ExecuTorch program"),
+        (["check-pte", "{d}/folder.pte"], "{d}/folder.pte: is a directory, not a .pte file"),
+        (["run", "--input-value", "1e39"], "--input-value 1e+39: not a finite float32 value"),
+        (["run", "--inputs", "{d}/strings.pt"], "--inputs {d}/strings.pt: batch 0 is not a tuple of tensors"),
+        (["run", "--shape", "100000,100000,100000"], "--shape 100000,100000,100000: 1000000000000000 elements"),
+        (["export", "--pte", "{d}/a file/x.pte"], "--pte {d}/a file/x.pte: {d}/a file is a file, not a folder"),
+        (
+            ["export", "--calibration", "{d}/nan.pt", "--shape", "1,2,2,2"],
+            "calibration: batch 0 input 0 holds a non-finite value",
+        ),
+    ],
+)
+def test_bad_input_names_the_argument_and_the_rule(project, bad_files, capsys, argv, reason):
+    argv = [a.format(d=bad_files) for a in argv]
+    if argv[0] != "check-pte":
+        argv += ["--project", str(project.root)]
+    assert cli.main(argv) == 1
+    assert one_line_error(capsys.readouterr().err).startswith("error: " + reason.format(d=bad_files))
+
+
+def test_stderr_is_one_line_in_a_real_process(bad_files, project):
+    """The library warnings torch and torchao log while ExecuTorch is imported stay off stderr."""
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "shape_ops", "check-pte", str(bad_files / "garbage.pte")],
+        cwd=ROOT.root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "QNN_SDK_ROOT": ""},
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        f"error: {bad_files / 'garbage.pte'}: not an ExecuTorch program (cannot parse it: struct.error)"
+    ]
+
+
+def test_the_pinned_executorch_revision_lives_in_one_place():
+    spelled = [
+        p.relative_to(ROOT.root).as_posix()
+        for p in sorted(ROOT.root.rglob("*"))
+        if p.is_file()
+        and p.suffix in (".py", ".md", ".toml", ".yml", ".txt")
+        and "build" not in p.relative_to(ROOT.root).parts
+        and EXECUTORCH_REVISION[:12] in p.read_text(errors="replace")
+    ]
+    assert spelled == ["shape_ops/toolchain/sdk.py"]

@@ -1,0 +1,61 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""The op package's C suite (`make host-test`), built with -Wall -Wextra -Werror and
+with -fsanitize=address,undefined, by gcc and by clang when it is installed. The
+variants build concurrently: each runs the host-library suite and the inference-only
+suite (the DSP configuration)."""
+
+import os
+import subprocess
+
+import pytest
+
+import op_package_host as host
+
+VARIANTS = [(cc, san) for cc in host.compilers() for san in (False, True)]
+IDS = [f"{cc}-{'asan-ubsan' if san else 'werror'}" for cc, san in VARIANTS]
+
+
+@pytest.fixture(scope="module")
+def builds():
+    procs = {}
+    for (cc, san), name in zip(VARIANTS, IDS):
+        args = [
+            "make",
+            "--no-print-directory",
+            "host-test",
+            f"CC={cc}",
+            f"SAN={int(san)}",
+            f"BUILD=build/host/pytest-{name}",
+        ]
+        procs[name] = subprocess.Popen(
+            args,
+            cwd=host.OP_DIR,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "ASAN_OPTIONS": "detect_leaks=1"},
+        )
+    results = {}
+    for name, proc in procs.items():
+        out, _ = proc.communicate(timeout=600)
+        results[name] = (proc.returncode, out)
+    return results
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_c_suite(builds, name):
+    rc, out = builds[name]
+    assert rc == 0, f"make host-test ({name}) failed:\n{out[-6000:]}"
+    assert out.count("0 failures") == 2, out[-3000:]
+
+
+def test_help_and_missing_environment_named():
+    help_text = host.make("help").stdout
+    for target in ("lpai_x86", "lpai_dsp", "host-test", "clean"):
+        assert target in help_text
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("QNN_SDK_ROOT", "HEXAGON_SDK_ROOT", "HEXAGON_TOOLS_VERSION")
+    }
+    for target, variable in (("lpai_x86", "QNN_SDK_ROOT"), ("lpai_dsp", "QNN_SDK_ROOT")):
+        result = subprocess.run(["make", target], cwd=host.OP_DIR, env=env, capture_output=True, text=True)
+        assert result.returncode != 0 and variable in result.stderr, result.stderr

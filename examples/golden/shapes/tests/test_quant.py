@@ -1,0 +1,61 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""The LPAI quantizer puts 8-bit quantize/dequantize around every tensor of every op,
+every input and every output (several outputs: after the getitem of each)."""
+
+import operator
+
+import pytest
+import torch
+
+from shape_ops.device_data import OUTPUT_OPS, PackageModel
+from shape_ops.ops import OPS
+from shape_ops.quant import quantize
+
+from lowering import all_ops_inputs
+
+Q = torch.ops.quantized_decomposed.quantize_per_tensor.default
+DQ = torch.ops.quantized_decomposed.dequantize_per_tensor.default
+
+
+@pytest.fixture(scope="module")
+def quantized():
+    calibration = [all_ops_inputs(seed=s) for s in range(4)]
+    return quantize(PackageModel(), all_ops_inputs(), calibration)
+
+
+def _uint8(node):
+    # quantize/dequantize_per_tensor(x, scale, zero_point, quant_min, quant_max, dtype)
+    _, scale, _, qmin, qmax, dtype = node.args[:6]
+    return scale > 0 and (qmin, qmax, dtype) == (0, 255, torch.uint8)
+
+
+def test_every_op_is_wrapped_in_uint8_qdq(quantized):
+    nodes = {op.default: [] for op in OPS}
+    for node in quantized.graph.nodes:
+        if node.op == "call_function" and node.target in nodes:
+            nodes[node.target].append(node)
+    for op in OPS:
+        assert len(nodes[op.default]) == 1, f"{op.qualified_name} missing from the quantized graph"
+        node = nodes[op.default][0]
+        tensor_args = node.args[: len(op.inputs)]
+        for arg in tensor_args:
+            assert arg.target == DQ and _uint8(arg), f"{op.qualified_name}: input {arg} is not dequantized from uint8"
+        users = list(node.users)
+        if len(op.outputs) > 1:
+            # A tuple: one getitem per output, each quantized on its own.
+            assert sorted(u.args[1] for u in users if u.target is operator.getitem) == list(range(len(op.outputs)))
+            users = [q for u in users for q in u.users]
+        assert [u.target for u in users] == [Q] * len(op.outputs), f"{op.qualified_name}: an output is not quantized"
+        assert all(_uint8(u) for u in users)
+
+
+def test_quantized_model_tracks_eager(quantized):
+    # Inputs seen in calibration: outside the calibrated range the graph rightly saturates.
+    inputs = all_ops_inputs(seed=0)
+    eager = PackageModel()(*inputs)
+    got = quantized(*inputs)
+    assert len(eager) == len(got) == len(OUTPUT_OPS)
+    for op, e, g in zip(OUTPUT_OPS, eager, got):
+        # One 8-bit step of the output range, plus the input steps amplified by the op.
+        span = float(e.max() - e.min()) or 1.0
+        assert (g - e).abs().max() <= 0.05 * span + 1e-3, op.qualified_name
