@@ -367,7 +367,7 @@ class Op:
         `outputs:` gets (and what its user math from before outputs existed writes)."""
         return (
             len(self.outputs) == 1
-            and self.outputs[0].name == "out"
+            and self.outputs[0].name == OUT_ARGUMENT
             and self.outputs[0].shape == OutputShape("like", self.inputs[0])
         )
 
@@ -664,21 +664,11 @@ class Op:
         return f"{self.name}.out({self._schema_args}, *, {outs}) -> {ret}"
 
     @property
-    def py_signature_out(self) -> str:
-        """Of the `.out` implementation: every param required, then the output keywords."""
-        return f"{self.py_signature_required}, *, {self.py_out_kwargs}"
-
-    @property
     def py_returns(self) -> str:
         """The return annotation of the op's Python functions."""
         if self.n_outputs == 1:
             return "torch.Tensor"
         return "tuple[" + ", ".join("torch.Tensor" for _ in self.outputs) + "]"
-
-    @property
-    def py_out_kwargs(self) -> str:
-        """The keyword-only output arguments of the `.out` implementation."""
-        return ", ".join(f"{o.name}: torch.Tensor" for o in self.outputs)
 
     @property
     def py_input_shapes(self) -> str:
@@ -1211,9 +1201,9 @@ def _validate_outputs(path: str, op: dict, kind: str, inputs: list[Input], used:
                 "broadcast shape of the inputs); workaround: kind: custom, which may declare "
                 f"up to {MAX_OUTPUTS} outputs of their own shapes",
             )
-        return (Output("out", 0, OutputShape("broadcast")),)
+        return (Output(OUT_ARGUMENT, 0, OutputShape("broadcast")),)
     if outputs_raw is None:
-        return (Output("out", 0, OutputShape("like", inputs[0])),)
+        return (Output(OUT_ARGUMENT, 0, OutputShape("like", inputs[0])),)
     if not isinstance(outputs_raw, list) or not outputs_raw:
         raise SpecError(
             f"{path}.outputs",
@@ -1237,11 +1227,11 @@ def _validate_outputs(path: str, op: dict, kind: str, inputs: list[Input], used:
             if key not in o:
                 raise SpecError(f"{fp}.{key}", "is required")
         n = _name(f"{fp}.name", names.check_snake, o["name"])
-        if n == "out" and j != 0:
+        if n == OUT_ARGUMENT and j != 0:
             # `args->out` is the first output in the C API (user math written before
             # outputs existed writes there).
             raise SpecError(f"{fp}.name", "'out' may only name the first output (args->out in the C API)")
-        if n != "out":
+        if n != OUT_ARGUMENT:
             _name(f"{fp}.name", lambda v: names.check_free(v, argument_reserved()), n)
         if n in used:
             raise SpecError(f"{fp}.name", f"duplicate name {n!r} (also {used[n]})")

@@ -75,7 +75,7 @@ def test_out_argument_is_reserved_from_its_declaration():
     schema, the Python signature and the reserved names all read it."""
     op = spec.validate(minimal()).ops[0]
     assert op.out_schema.endswith(", *, Tensor(a!) out) -> Tensor(a!)")
-    assert op.py_signature_out == "input: torch.Tensor, *, out: torch.Tensor"
+    assert op.py_params_out == "input: torch.Tensor, *, out: torch.Tensor"
     with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.inputs\[0\]: 'out' is "):
         spec.validate(minimal(inputs=["out"], expr="out * 3"))
 

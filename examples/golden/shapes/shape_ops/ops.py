@@ -253,7 +253,9 @@ def _center_fake(x: torch.Tensor, scale: float) -> tuple[torch.Tensor, torch.Ten
 _lib.define("center.out(Tensor x, float scale, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))")
 
 
-def _center_out(x: torch.Tensor, scale: float, *, mean: torch.Tensor, centered: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def _center_out(
+    x: torch.Tensor, scale: float, *, mean: torch.Tensor, centered: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
     _result = eager.center(x, scale)
     for _name, _out, _value in zip(("mean", "centered"), (mean, centered), _result):

@@ -254,7 +254,7 @@ static LPAI_ALWAYS_INLINE int32_t lpai_execute_nary_u8(QnnLpai_CustomOpNode_t no
     lpai_dequant_u8 dq[LPAI_MAX_INPUTS];
     uint8_t *ends[LPAI_MAX_OPERANDS];
     for (uint32_t k = 0; k < nin; ++k) {
-        if (lpai_same_shape(&x.in[k].view, &x.out[0].view)) {
+        if (!x.in[k].stretched) { /* set by lpai_glue_shapes */
             views[k] = &x.in[k].view;
         } else {
             lpai_view_broadcast(&x.in[k].view, &x.out[0].view, &bviews[k]);

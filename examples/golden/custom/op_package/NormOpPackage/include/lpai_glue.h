@@ -139,6 +139,7 @@ static inline lpai_status lpai_glue_scale(const QnnLpaiCustomOp_QuantScale_t *s,
 typedef struct {
     lpai_view view;
     lpai_quant quant;
+    uint32_t stretched; /* an elementwise op's input whose shape is not the output's (broadcast) */
 } lpai_io;
 
 /* Reads one activation tensor completely and checks it. Nothing is written. */
@@ -220,7 +221,7 @@ static inline int lpai_same_shape(const lpai_view *a, const lpai_view *b)
     return 1;
 }
 
-static inline lpai_status lpai_glue_shapes(const lpai_io *in, uint32_t nin, const lpai_io *out, uint32_t nout,
+static inline lpai_status lpai_glue_shapes(lpai_io *in, uint32_t nin, const lpai_io *out, uint32_t nout,
                                            const lpai_shape_rule *rules)
 {
     if (nout == 1u && rules[0].kind == LPAI_SHAPE_BROADCAST) {
@@ -232,7 +233,8 @@ static inline lpai_status lpai_glue_shapes(const lpai_io *in, uint32_t nin, cons
         const lpai_view *o = &out[0].view;
         uint32_t same = 1u; /* the common case first: every input in the output's shape */
         for (uint32_t k = 0; k < nin; ++k) {
-            same &= (uint32_t)lpai_same_shape(&in[k].view, o);
+            in[k].stretched = !lpai_same_shape(&in[k].view, o); /* read by lpai_execute_nary_u8 */
+            same &= !in[k].stretched;
         }
         if (same) {
             return LPAI_OK;

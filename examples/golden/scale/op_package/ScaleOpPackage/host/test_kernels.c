@@ -1241,6 +1241,37 @@ static int64_t validate(const op_case *op, uint32_t in_type, uint32_t out_type, 
     return validate_typed(op, in_type, out_type, rank, out_last_dim, names, ptypes, n_names);
 }
 
+/* ExecuTorch's builder makes a node with one input per tensor argument of the schema
+ * and one output per declared output: a node with one more or one fewer of either is
+ * refused (validateOpConfig and the op's validateOp both count them). */
+static void test_validation_counts(const op_case *op)
+{
+    uint32_t types[NIN + NOUT], ranks[NIN + NOUT], dims[(NIN + NOUT) * LPAI_EMU_MAX_DIMS];
+    uint32_t ptypes[LPAI_MAX_PARAMS + 1u];
+    for (uint32_t t = 0; t < NIN + NOUT; ++t) {
+        types[t] = QNN_DATATYPE_UINT_8;
+        ranks[t] = 4u;
+        for (uint32_t d = 0; d < LPAI_EMU_MAX_DIMS; ++d) {
+            dims[t * LPAI_EMU_MAX_DIMS + d] = 4u;
+        }
+    }
+    for (uint32_t p = 0; p < LPAI_MAX_PARAMS + 1u; ++p) {
+        ptypes[p] = p < op->n_params ? qnn_param_type(op->ptypes[p]) : (uint32_t)QNN_DATATYPE_FLOAT_32;
+    }
+    /* Two arrays, not one of pairs: a double brace would start a Jinja expression. */
+    const uint32_t nins[4] = {op->n_inputs - 1u, op->n_inputs + 1u, op->n_inputs, op->n_inputs};
+    const uint32_t nouts[4] = {op->n_outputs, op->n_outputs, op->n_outputs - 1u, op->n_outputs + 1u};
+    for (uint32_t c = 0; c < 4u; ++c) {
+        const uint32_t nin = nins[c], nout = nouts[c];
+        if (nin == 0u || nout == 0u || nin > NIN || nout > NOUT) {
+            continue;
+        }
+        CHECK(lpai_emu_validate(LPAI_PACKAGE_NAME, op->qnn_type, nin, nout, types, ranks, dims, op->n_params,
+                                op->pnames, ptypes) != 0,
+              "%s: a node of %u inputs and %u outputs accepted", op->qnn_type, nin, nout);
+    }
+}
+
 static void test_validation(const op_case *op)
 {
     const char *const *names = op->pnames;
@@ -1289,6 +1320,7 @@ static void test_validation(const op_case *op)
     }
     CHECK(validate(op, QNN_DATATYPE_UINT_8, QNN_DATATYPE_UINT_8, 4u, 4u, names, np + 1u) != 0,
           "%s: extra parameter accepted", op->qnn_type);
+    test_validation_counts(op);
 }
 #endif
 
