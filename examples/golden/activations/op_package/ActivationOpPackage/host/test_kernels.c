@@ -478,7 +478,9 @@ static void pad_rows(lpai_emu_desc *d, uint32_t pad_row, uint32_t pad_plane)
 
 static void test_padded_rows(const op_case *op)
 {
-    static const uint32_t widths[] = {3u, 6u, 12u, 28u, 40u, 100u, 127u, 130u};
+    /* Every row copy of lpai_map_short_rows_u8 (bytes below 16, two words from 16 to
+     * 32, a loop of words above) and the general loop (130). */
+    static const uint32_t widths[] = {3u, 6u, 12u, 15u, 16u, 28u, 32u, 33u, 40u, 100u, 127u, 130u};
     for (size_t i = 0; i < sizeof widths / sizeof widths[0]; ++i) {
         const uint32_t wd = widths[i], n = 3u * 5u * wd;
         uint8_t *codes[NIN];

@@ -324,7 +324,12 @@ static inline lpai_dequant_u8 lpai_dequant_u8_from(const lpai_quant *q)
  * [dst, dst + n) written. */
 static LPAI_ALWAYS_INLINE void lpai_copy_run(uint8_t *dst, const uint8_t *src, uint32_t n)
 {
-    if (n >= 64u) {
+    if (n == LPAI_BLOCK) { /* a whole block: eight words inline, no call */
+        for (uint32_t o = 0; o < LPAI_BLOCK; o += 32u) {
+            memcpy(dst + o, src + o, 16u);
+            memcpy(dst + o + 16u, src + o + 16u, 16u);
+        }
+    } else if (n >= 64u) {
         memcpy(dst, src, n);
     } else if (n >= 32u) {
         memcpy(dst, src, 16u);
@@ -348,7 +353,7 @@ static LPAI_ALWAYS_INLINE void lpai_copy_run(uint8_t *dst, const uint8_t *src, u
 }
 
 /* Copies n bytes that lie `step` apart into a dense buffer, or back. Strided runs
- * are copied inline, four bytes per iteration. */
+ * are copied inline, sixteen bytes per iteration in, four out. */
 static LPAI_ALWAYS_INLINE void lpai_copy_in(uint8_t *dst, const uint8_t *src, uint32_t n, ptrdiff_t step)
 {
     if (step == 1) {
@@ -372,8 +377,12 @@ static LPAI_ALWAYS_INLINE void lpai_copy_in(uint8_t *dst, const uint8_t *src, ui
     volatile uint8_t *vdst = dst;
     const ptrdiff_t s2 = 2 * step, s3 = 3 * step;
     uint32_t j = 0;
-    for (; j + 8u <= n; j += 8u) { /* eight per iteration: the loop's own cost shared */
+    for (; j + 16u <= n; j += 16u) { /* sixteen per iteration: the loop's own cost shared
+                                       * (0.2 instructions per element less than eight,
+                                       * qnn-op-template/bench/ transposed soft_min) */
         const uint8_t *s4 = src + 4 * step;
+        const uint8_t *s8 = src + 8 * step;
+        const uint8_t *s12 = s8 + 4 * step;
         vdst[0] = src[0];
         vdst[1] = src[step];
         vdst[2] = src[s2];
@@ -382,8 +391,16 @@ static LPAI_ALWAYS_INLINE void lpai_copy_in(uint8_t *dst, const uint8_t *src, ui
         vdst[5] = s4[step];
         vdst[6] = s4[s2];
         vdst[7] = s4[s3];
-        vdst += 8;
-        src += 8 * step;
+        vdst[8] = s8[0];
+        vdst[9] = s8[step];
+        vdst[10] = s8[s2];
+        vdst[11] = s8[s3];
+        vdst[12] = s12[0];
+        vdst[13] = s12[step];
+        vdst[14] = s12[s2];
+        vdst[15] = s12[s3];
+        vdst += 16;
+        src += 16 * step;
     }
     for (; j < n; ++j) {
         dst[j] = *src;
@@ -459,6 +476,141 @@ static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *c
 #undef LPAI_ONE
 #undef LPAI_DEQ
 
+/* Rows shorter than a block (padded or strided rows of a feature map), packed
+ * across row ends into 128-lane blocks. Each row is copied whole, at `fill`, into
+ * input buffers of two blocks: a row that crosses the block's end runs on past it
+ * instead of being split into two copies. When the first block is full, its math
+ * runs, the output rows it holds are written (the last one's head only), and the
+ * bytes past the block move to its start (one copy per block, not per row); the
+ * row's tail is written with the next block. Per row: one copy per operand and one
+ * pointer stored (qnn-op-template/bench/, soft_min on rows of 28: 1.05 instructions
+ * per element less than splitting each row that crosses a block's end; 1.55 less
+ * again with the word copies, 0.3 with the row count in a register). */
+/* n >= 16 contiguous bytes as 16-byte words, the last one overlapping the one
+ * before: a row of fixed length with no size test per copy. */
+static LPAI_ALWAYS_INLINE void lpai_copy_words(uint8_t *dst, const uint8_t *src, uint32_t n, int words)
+{
+    if (words == 2) { /* 16 <= n <= 32: two words, no loop */
+        memcpy(dst, src, 16u);
+    } else {
+        for (uint32_t o = 0; o + 16u < n; o += 16u) {
+            memcpy(dst + o, src + o, 16u);
+        }
+    }
+    memcpy(dst + n - 16u, src + n - 16u, 16u);
+}
+
+/* words: every operand's rows are unit-step and at least 16 bytes long (a constant
+ * at each call site, so each loop is compiled for its case). */
+static LPAI_ALWAYS_INLINE void lpai_short_rows_loop_u8(const lpai_walk *w, uint32_t nin, const lpai_dequant_u8 *dq,
+                                                       lpai_unary_fn f1, lpai_binary_fn f2, lpai_ternary_fn f3,
+                                                       lpai_quaternary_fn f4, const float *params,
+                                                       const lpai_requant_u8 *r, const ptrdiff_t *step, ptrdiff_t ostep,
+                                                       uint8_t **ptr, int words)
+{
+    const uint32_t last = w->ndim - 1u;
+    const uint32_t m = (uint32_t)w->n[last]; /* < LPAI_BLOCK */
+    uint64_t idx[LPAI_MAX_RANK] = {0};
+    uint8_t buf[LPAI_MAX_INPUTS][2u * LPAI_BLOCK];
+    uint8_t out[LPAI_BLOCK];
+    const uint8_t *rows[LPAI_MAX_INPUTS];
+    for (uint32_t k = 0; k < nin; ++k) {
+        rows[k] = buf[k];
+    }
+    uint8_t *row_dst[LPAI_BLOCK + 1u]; /* the output rows begun in this block */
+    uint32_t nrow = 0u;
+    uint32_t fill = 0u;
+    uint32_t carry = 0u;       /* lanes at the block's start: the tail of the previous block's last row */
+    uint8_t *carry_dst = NULL; /* where that tail goes */
+    /* The next row, in registers: most rows only step the second-last dimension. */
+    const uint32_t d1 = last > 0u ? last - 1u : 0u;
+    ptrdiff_t rstep[LPAI_MAX_OPERANDS];
+    for (uint32_t k = 0; k <= nin; ++k) {
+        rstep[k] = last > 0u ? w->s[k][d1] : 0;
+    }
+    const uint64_t rows_d1 = last > 0u ? w->n[d1] : 1u;
+    uint64_t rows_left = rows_d1;
+    for (;;) {
+        for (uint32_t k = 0; k < nin; ++k) {
+            if (words) {
+                lpai_copy_words(buf[k] + fill, ptr[k], m, words);
+            } else {
+                lpai_copy_in(buf[k] + fill, ptr[k], m, step[k]);
+            }
+        }
+        row_dst[nrow++] = ptr[nin];
+        fill += m;
+        if (fill >= LPAI_BLOCK) {
+            lpai_block_math_u8(nin, rows, LPAI_BLOCK, out, dq, f1, f2, f3, f4, params, r);
+            uint32_t at = carry;
+            if (carry > 0u) {
+                lpai_copy_out(carry_dst, out, carry, ostep);
+            }
+            for (uint32_t g = 0; g + 1u < nrow; ++g, at += m) {
+                if (words) {
+                    lpai_copy_words(row_dst[g], out + at, m, words);
+                } else {
+                    lpai_copy_out(row_dst[g], out + at, m, ostep);
+                }
+            }
+            lpai_copy_out(row_dst[nrow - 1u], out + at, LPAI_BLOCK - at, ostep); /* the head */
+            carry = fill - LPAI_BLOCK;
+            carry_dst = row_dst[nrow - 1u] + (ptrdiff_t)(m - carry) * ostep;
+            for (uint32_t k = 0; k < nin; ++k) {
+                lpai_copy_run(buf[k], buf[k] + LPAI_BLOCK, carry);
+            }
+            nrow = 0u;
+            fill = carry;
+        }
+        if (--rows_left > 0u) { /* a count in a register; idx[] only at a carry */
+            for (uint32_t k = 0; k <= nin; ++k) {
+                ptr[k] += rstep[k];
+            }
+            continue;
+        }
+        idx[d1] = rows_d1 - 1u; /* lpai_walk_next_row_n steps it again, and carries */
+        if (!lpai_walk_next_row_n(w, idx, ptr, nin + 1u)) {
+            break;
+        }
+        rows_left = rows_d1;
+    }
+    if (fill > 0u) { /* every row of this block ends in it */
+        const uint32_t mv = lpai_lanes(fill);
+        for (uint32_t k = 0; k < nin; ++k) {
+            if (mv > fill) {
+                memset(buf[k] + fill, 0, mv - fill); /* lanes past the end compute something harmless */
+            }
+        }
+        lpai_block_math_u8(nin, rows, mv, out, dq, f1, f2, f3, f4, params, r);
+        uint32_t at = carry;
+        if (carry > 0u) {
+            lpai_copy_out(carry_dst, out, carry, ostep);
+        }
+        for (uint32_t g = 0; g < nrow; ++g, at += m) {
+            lpai_copy_out(row_dst[g], out + at, m, ostep);
+        }
+    }
+}
+
+static LPAI_ALWAYS_INLINE void lpai_map_short_rows_u8(const lpai_walk *w, uint32_t nin, const lpai_dequant_u8 *dq,
+                                                      lpai_unary_fn f1, lpai_binary_fn f2, lpai_ternary_fn f3,
+                                                      lpai_quaternary_fn f4, const float *params,
+                                                      const lpai_requant_u8 *r, const ptrdiff_t *step, ptrdiff_t ostep,
+                                                      uint8_t **ptr)
+{
+    int words = w->n[w->ndim - 1u] >= 16u && ostep == 1;
+    for (uint32_t k = 0; k < nin; ++k) {
+        words &= step[k] == 1;
+    }
+    if (words && w->n[w->ndim - 1u] <= 32u) {
+        lpai_short_rows_loop_u8(w, nin, dq, f1, f2, f3, f4, params, r, step, ostep, ptr, 2);
+    } else if (words) {
+        lpai_short_rows_loop_u8(w, nin, dq, f1, f2, f3, f4, params, r, step, ostep, ptr, 1);
+    } else {
+        lpai_short_rows_loop_u8(w, nin, dq, f1, f2, f3, f4, params, r, step, ostep, ptr, 0);
+    }
+}
+
 /* The whole walk. Full blocks are taken straight from a row (a unit-stride input is
  * read in place); the rest of each row, and short rows, are gathered into one shared
  * block across row ends, so a layout of short padded rows costs no more lanes than
@@ -502,56 +654,8 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
         rows[k] = buf[k];
     }
     if (n < LPAI_BLOCK) {
-        /* Rows shorter than a block (padded or strided rows of a feature map): each
-         * row goes whole into the shared block, or is split across two blocks. The
-         * same copies and lanes as the general loop below, less bookkeeping per row
-         * (qnn-op-template/bench/, rows of 28: about 1 instruction per element less). */
-        const uint32_t m = (uint32_t)n;
-        /* The next row, in registers: most rows only step the second-last dimension. */
-        const uint32_t d1 = last > 0u ? last - 1u : 0u;
-        ptrdiff_t rstep[LPAI_MAX_OPERANDS];
-        for (uint32_t k = 0; k <= nin; ++k) {
-            rstep[k] = last > 0u ? w->s[k][d1] : 0;
-        }
-        const uint64_t rows_d1 = last > 0u ? w->n[d1] : 1u;
-        for (;;) {
-            const uint32_t room = LPAI_BLOCK - fill;
-            if (m < room) {
-                for (uint32_t k = 0; k < nin; ++k) {
-                    lpai_copy_in(buf[k] + fill, ptr[k], m, step[k]);
-                }
-                seg_dst[nseg] = ptr[nin];
-                seg_len[nseg] = m;
-                ++nseg;
-                fill += m;
-            } else {
-                const uint32_t rest = m - room;
-                for (uint32_t k = 0; k < nin; ++k) {
-                    lpai_copy_in(buf[k] + fill, ptr[k], room, step[k]);
-                }
-                seg_dst[nseg] = ptr[nin];
-                seg_len[nseg] = room;
-                ++nseg;
-                LPAI_FLUSH_BLOCK();
-                for (uint32_t k = 0; k < nin; ++k) {
-                    lpai_copy_in(buf[k], ptr[k] + (ptrdiff_t)room * step[k], rest, step[k]);
-                }
-                seg_dst[0] = ptr[nin] + (ptrdiff_t)room * ostep;
-                seg_len[0] = rest;
-                nseg = rest > 0u ? 1u : 0u;
-                fill = rest;
-            }
-            if (++idx[d1] < rows_d1) {
-                for (uint32_t k = 0; k <= nin; ++k) {
-                    ptr[k] += rstep[k];
-                }
-                continue;
-            }
-            --idx[d1]; /* lpai_walk_next_row_n steps it again, and carries */
-            if (!lpai_walk_next_row_n(w, idx, ptr, nin + 1u)) {
-                break;
-            }
-        }
+        lpai_map_short_rows_u8(w, nin, dq, f1, f2, f3, f4, params, &r, step, ostep, ptr);
+        return;
     } else {
         do {
             uint64_t j = 0u;
