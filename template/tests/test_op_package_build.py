@@ -13,6 +13,15 @@ import op_package_host as host
 
 VARIANTS = [(cc, san) for cc in host.compilers() for san in (False, True)]
 IDS = [f"{cc}-{'asan-ubsan' if san else 'werror'}" for cc, san in VARIANTS]
+# HOST_TEST_BUILDS=gcc-werror,gcc-asan-ubsan runs only those builds (default: every
+# compiler found, with and without sanitizers); a name not in IDS is an error.
+_ONLY = [name for name in os.environ.get("HOST_TEST_BUILDS", "").split(",") if name]
+if _ONLY:
+    _unknown = sorted(set(_ONLY) - set(IDS))
+    if _unknown:
+        raise pytest.UsageError(f"HOST_TEST_BUILDS: unknown build(s) {_unknown}; the builds are {IDS}")
+    VARIANTS = [v for v, name in zip(VARIANTS, IDS) if name in _ONLY]
+    IDS = [name for name in IDS if name in _ONLY]
 
 
 @pytest.fixture(scope="module")
