@@ -442,6 +442,12 @@ static LPAI_ALWAYS_INLINE void lpai_copy_out(uint8_t *dst, const uint8_t *src, u
  * gather does it. Plain C (memcpy into uint64_t, shifts): HVX would use vshuff/vdeal
  * on whole vectors (docs/benchmark.md). */
 #define LPAI_TILE 8u
+#if defined(LPAI_HOST_EMULATOR)
+extern int lpai_host_last_tiled; /* set when a call read an input by tiles, for the tests */
+#define LPAI_HOST_TILED() (lpai_host_last_tiled = 1)
+#else
+#define LPAI_HOST_TILED() ((void)0)
+#endif
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define LPAI_TILES 1
 #else
@@ -754,6 +760,9 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
             if (tk == nin && step[k] != 1 && step[k] != 0 && w->s[k][d1] == 1) {
                 tk = k;
             }
+        }
+        if (tk < nin) {
+            LPAI_HOST_TILED();
         }
         uint8_t tile[LPAI_TILE][LPAI_BLOCK];
 #endif
