@@ -761,14 +761,12 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
                 tk = k;
             }
         }
-        if (tk < nin) {
-            LPAI_HOST_TILED();
-        }
         uint8_t tile[LPAI_TILE][LPAI_BLOCK];
 #endif
         do {
 #if LPAI_TILES
             if (tk < nin && idx[d1] + LPAI_TILE <= w->n[d1]) {
+                LPAI_HOST_TILED();
                 for (uint64_t j = 0u; j < n; j += LPAI_BLOCK) {
                     const uint32_t len = n - j < LPAI_BLOCK ? (uint32_t)(n - j) : LPAI_BLOCK;
                     lpai_gather_tile(tile, ptr[tk] + (ptrdiff_t)j * step[tk], step[tk], len);
