@@ -434,13 +434,16 @@ static LPAI_ALWAYS_INLINE void lpai_copy_out(uint8_t *dst, const uint8_t *src, u
  * are adjacent bytes: row r + 1 of the walk is one byte after row r. The byte gather
  * of lpai_copy_in costs one load and one store per element and its loop, about 2.5
  * instructions per element (qnn-op-template/bench/, soft_min transposed
- * (1,32,28,28)). Read LPAI_TILE rows at once instead: at each position of a row one
- * 8-byte word holds the 8 rows' bytes, and an in-register transpose of 8 such words
- * gives 8 words of 8 positions, one per row. 8 loads, 8 stores and 72 shifts, ands
- * and xors per 64 bytes (Hacker's Delight, 7-3, on bytes). Byte positions within a
- * word are the little-endian order: elsewhere no tiles (LPAI_TILES 0), the byte
- * gather does it. Plain C (memcpy into uint64_t, shifts): HVX would use vshuff/vdeal
- * on whole vectors (docs/benchmark.md). */
+ * (1,32,28,28)). Read LPAI_TILE = 8 rows at once instead: at each position of a row
+ * the 8 rows' bytes are one 8-byte word, and an in-register transpose of 8 such words
+ * gives 8 words of 8 positions, one per row (Hacker's Delight 7-3, on bytes): 1.7
+ * instructions per element with gcc -O2, and soft_min transposed (1,32,28,28) went
+ * from 22.94 to 21.67 instructions per element (the gather, and each row's remainder
+ * of 16 taken from the tile). Byte positions within a word are the little-endian
+ * order: elsewhere no tiles (LPAI_TILES 0), the byte gather does it. Plain C
+ * (memcpy into integers, shifts, no intrinsics); HVX would transpose whole vectors
+ * with vshuff/vdeal (qnn-op-template/docs/benchmark.md). Not done for the output: a
+ * channels-last output of channels-first inputs is still scattered a byte at a time. */
 #define LPAI_TILE 8u
 #if defined(LPAI_HOST_EMULATOR)
 extern int lpai_host_last_tiled; /* set when a call read an input by tiles, for the tests */
@@ -494,10 +497,12 @@ static LPAI_ALWAYS_INLINE void lpai_tile_half(uint8_t *d, const uint8_t *p, ptrd
 
 /* tile[r][j] = src[j * step + r] for r < LPAI_TILE, j < len (len <= LPAI_BLOCK):
  * LPAI_TILE rows of len elements, each into a dense row of the tile. Every byte read
- * is an element of the tensor (its rows r to r + 3 at position j). Not inlined: it
- * calls nothing op-specific, and inlined into the kernel gcc kept the step's
- * multiples on the stack (2.1 instructions per element against 1.x here,
- * qnn-op-template/bench/). */
+ * is an element of the tensor (rows r to r + 3 at position j). Measured on soft_min
+ * transposed (1,32,28,28) (qnn-op-template/bench/): one transpose of eight 64-bit
+ * words inlined into the kernel, 21.92 instructions per element for the case; not
+ * inlined, 2.06 per element for the gather alone (gcc spilled the step's multiples);
+ * as two halves of 4 words, 1.78; with a pointer loop, 1.7 (21.67 for the case). Not
+ * inlined: it calls nothing op-specific and keeps its registers to itself. */
 static LPAI_NOINLINE void lpai_gather_tile(uint8_t (*tile)[LPAI_BLOCK], const uint8_t *src, ptrdiff_t step,
                                            uint32_t len)
 {
@@ -754,7 +759,9 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
          * while its elements are not, when the walk has LPAI_TILE rows of it or more.
          * Its rows are then taken LPAI_TILE at a time, a block of columns after the
          * other: full blocks run in place when the shared block is empty, the rest goes
-         * through the shared block like any row's remainder. nin: none. */
+         * through the shared block like any row's remainder. nin: none. The rows'
+         * remainders (16 of each row of 784 in the benchmark's transposed layout) then
+         * come from the tile too: 8 rows of them are read once. */
         uint32_t tk = nin;
         for (uint32_t k = 0; k < nin && last > 0u && w->n[d1] >= LPAI_TILE; ++k) {
             if (tk == nin && step[k] != 1 && step[k] != 0 && w->s[k][d1] == 1) {
