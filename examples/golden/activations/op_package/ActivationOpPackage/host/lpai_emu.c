@@ -26,6 +26,7 @@ Qnn_ErrorHandle_t LPAI_PACKAGE_INTERFACE_PROVIDER(QnnOpPackage_Interface_t *inte
 /* Defined by the package (src/<Package>Interface.c) in emulator builds. */
 extern int lpai_host_use_reference;
 extern const char *lpai_host_last_path;
+extern int lpai_host_last_tiled;
 extern const char *lpai_host_last_reject;
 extern int lpai_host_quiet;
 extern uint64_t lpai_host_last_scratch;
@@ -265,6 +266,7 @@ int32_t lpai_emu_execute(const char *op_type, int32_t reference)
     }
     lpai_host_use_reference = (reference >= 0 && reference <= 3) ? reference : 1;
     lpai_host_last_path = NULL;
+    lpai_host_last_tiled = 0;
     lpai_host_last_reject = NULL;
     rc = op->executeOp((QnnLpai_CustomOpNode_t)(void *)&g_node);
     lpai_host_use_reference = 0;
@@ -288,6 +290,7 @@ void *lpai_emu_direct_begin(void)
     lpai_host_last_scratch = 0u;
     lpai_host_last_reject = NULL;
     lpai_host_last_path = NULL;
+    lpai_host_last_tiled = 0;
     if (g_node.temp_mode >= 0 || g_node.temp_mode == LPAI_EMU_TEMP_ASKED) {
         QnnLpaiOpPackage_OperationInfo_t none;
         memset(&none, 0, sizeof none); /* no getTempBufferSize: the formula */
@@ -384,6 +387,11 @@ void lpai_emu_quiet(int32_t quiet)
 const char *lpai_emu_last_path(void)
 {
     return lpai_host_last_path ? lpai_host_last_path : "";
+}
+
+int lpai_emu_last_tiled(void)
+{
+    return lpai_host_last_tiled;
 }
 
 int64_t lpai_emu_register(void)

@@ -428,6 +428,98 @@ static LPAI_ALWAYS_INLINE void lpai_copy_out(uint8_t *dst, const uint8_t *src, u
     }
 }
 
+/* ---- Tiles: an operand read across its rows -------------------------------------
+ * A channels-last input walked in channels-first order (the walk follows the longest
+ * run, the other operands' rows) steps C bytes per element of a row, and its rows
+ * are adjacent bytes: row r + 1 of the walk is one byte after row r. The byte gather
+ * of lpai_copy_in costs one load and one store per element and its loop, about 2.5
+ * instructions per element (qnn-op-template/bench/, soft_min transposed
+ * (1,32,28,28)). Read LPAI_TILE = 8 rows at once instead: at each position of a row
+ * the 8 rows' bytes are one 8-byte word, and an in-register transpose of 8 such words
+ * gives 8 words of 8 positions, one per row (Hacker's Delight 7-3, on bytes): 1.7
+ * instructions per element with gcc -O2, and soft_min transposed (1,32,28,28) went
+ * from 22.94 to 21.67 instructions per element (the gather, and each row's remainder
+ * of 16 taken from the tile). Byte positions within a word are the little-endian
+ * order: elsewhere no tiles (LPAI_TILES 0), the byte gather does it. Plain C
+ * (memcpy into integers, shifts, no intrinsics); HVX would transpose whole vectors
+ * with vshuff/vdeal (qnn-op-template/docs/benchmark.md). Not done for the output: a
+ * channels-last output of channels-first inputs is still scattered a byte at a time. */
+#define LPAI_TILE 8u
+#if defined(LPAI_HOST_EMULATOR)
+extern int lpai_host_last_tiled; /* set when a call read an input by tiles, for the tests */
+#define LPAI_HOST_TILED() (lpai_host_last_tiled = 1)
+#else
+#define LPAI_HOST_TILED() ((void)0)
+#endif
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define LPAI_TILES 1
+#else
+#define LPAI_TILES 0
+#endif
+
+/* Transposes 2 x 2 blocks of sh-bit units between two words (Hacker's Delight 7-3). */
+#define LPAI_TILE_SWAP(a, b, sh, mask)                      \
+    do {                                                    \
+        const uint64_t t_ = (((a) >> (sh)) ^ (b)) & (mask); \
+        (b) ^= t_;                                          \
+        (a) ^= t_ << (sh);                                  \
+    } while (0)
+
+static LPAI_ALWAYS_INLINE uint32_t lpai_tile_load32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4u);
+    return v;
+}
+
+/* Rows h..h + 3 (h = 0 or 4) of positions j..j + 7 into tile rows h..h + 3. Word i
+ * is loaded as the 4 rows' bytes at position i (low half) and at position i + 4
+ * (high half): the last step of the 8 x 8 transpose done by the loads, which leaves
+ * two independent 4 x 4 transposes, each within both halves of 4 words at once. */
+static LPAI_ALWAYS_INLINE void lpai_tile_half(uint8_t *d, const uint8_t *p, ptrdiff_t step)
+{
+    const uint64_t m8 = 0x00FF00FF00FF00FFull, m16 = 0x0000FFFF0000FFFFull;
+    const uint8_t *q = p + 4 * step;
+    uint64_t a0 = lpai_tile_load32(p) | (uint64_t)lpai_tile_load32(q) << 32;
+    uint64_t a1 = lpai_tile_load32(p + step) | (uint64_t)lpai_tile_load32(q + step) << 32;
+    uint64_t a2 = lpai_tile_load32(p + 2 * step) | (uint64_t)lpai_tile_load32(q + 2 * step) << 32;
+    uint64_t a3 = lpai_tile_load32(p + 3 * step) | (uint64_t)lpai_tile_load32(q + 3 * step) << 32;
+    LPAI_TILE_SWAP(a0, a1, 8, m8);
+    LPAI_TILE_SWAP(a2, a3, 8, m8);
+    LPAI_TILE_SWAP(a0, a2, 16, m16);
+    LPAI_TILE_SWAP(a1, a3, 16, m16);
+    memcpy(d, &a0, 8u); /* word r: row r, 8 positions */
+    memcpy(d + LPAI_BLOCK, &a1, 8u);
+    memcpy(d + 2u * LPAI_BLOCK, &a2, 8u);
+    memcpy(d + 3u * LPAI_BLOCK, &a3, 8u);
+}
+#undef LPAI_TILE_SWAP
+
+/* tile[r][j] = src[j * step + r] for r < LPAI_TILE, j < len (len <= LPAI_BLOCK):
+ * LPAI_TILE rows of len elements, each into a dense row of the tile. Every byte read
+ * is an element of the tensor (rows r to r + 3 at position j). Measured on soft_min
+ * transposed (1,32,28,28) (qnn-op-template/bench/): one transpose of eight 64-bit
+ * words inlined into the kernel, 21.92 instructions per element for the case; not
+ * inlined, 2.06 per element for the gather alone (gcc spilled the step's multiples);
+ * as two halves of 4 words, 1.78; with a pointer loop, 1.7 (21.67 for the case). Not
+ * inlined: it calls nothing op-specific and keeps its registers to itself. */
+static LPAI_NOINLINE void lpai_gather_tile(uint8_t (*tile)[LPAI_BLOCK], const uint8_t *src, ptrdiff_t step,
+                                           uint32_t len)
+{
+    uint8_t *d = tile[0];
+    const uint8_t *const whole = tile[0] + (len & ~7u);
+    for (; d != whole; d += 8, src += 8 * step) {
+        lpai_tile_half(d, src, step);
+        lpai_tile_half(d + 4u * LPAI_BLOCK, src + 4, step);
+    }
+    uint32_t j = len & ~7u;
+    for (; j < len; ++j, src += step) { /* the last len % 8 positions */
+        for (uint32_t r = 0; r < LPAI_TILE; ++r) {
+            tile[r][j] = src[r];
+        }
+    }
+}
+
 /* The lanes computed for m elements: m rounded up to 8, 16, 32, 64 or LPAI_BLOCK. */
 static LPAI_ALWAYS_INLINE uint32_t lpai_lanes(uint32_t m)
 {
@@ -657,7 +749,87 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
         lpai_map_short_rows_u8(w, nin, dq, f1, f2, f3, f4, params, &r, step, ostep, ptr);
         return;
     } else {
+        const uint32_t d1 = last > 0u ? last - 1u : 0u;
+        ptrdiff_t rstep[LPAI_MAX_OPERANDS]; /* from one row to the next, in a group of rows */
+        for (uint32_t k = 0; k <= nin; ++k) {
+            rstep[k] = w->s[k][d1];
+        }
+#if LPAI_TILES
+        /* The tiled input (lpai_gather_tile): the first one whose rows are adjacent bytes
+         * while its elements are not, when the walk has LPAI_TILE rows of it or more.
+         * Its rows are then taken LPAI_TILE at a time, a block of columns after the
+         * other: full blocks run in place when the shared block is empty, the rest goes
+         * through the shared block like any row's remainder. nin: none. The rows'
+         * remainders (16 of each row of 784 in the benchmark's transposed layout) then
+         * come from the tile too: 8 rows of them are read once. */
+        uint32_t tk = nin;
+        for (uint32_t k = 0; k < nin && last > 0u && w->n[d1] >= LPAI_TILE; ++k) {
+            if (tk == nin && step[k] != 1 && step[k] != 0 && w->s[k][d1] == 1) {
+                tk = k;
+            }
+        }
+        uint8_t tile[LPAI_TILE][LPAI_BLOCK];
+#endif
         do {
+#if LPAI_TILES
+            if (tk < nin && idx[d1] + LPAI_TILE <= w->n[d1]) {
+                LPAI_HOST_TILED();
+                for (uint64_t j = 0u; j < n; j += LPAI_BLOCK) {
+                    const uint32_t len = n - j < LPAI_BLOCK ? (uint32_t)(n - j) : LPAI_BLOCK;
+                    lpai_gather_tile(tile, ptr[tk] + (ptrdiff_t)j * step[tk], step[tk], len);
+                    for (uint32_t t = 0; t < LPAI_TILE; ++t) {
+                        if (fill == 0u && len == LPAI_BLOCK) {
+                            for (uint32_t k = 0; k < nin; ++k) {
+                                const uint8_t *src = ptr[k] + (ptrdiff_t)t * rstep[k] + (ptrdiff_t)j * step[k];
+                                if (k == tk) {
+                                    rows[k] = tile[t];
+                                } else if (step[k] == 1) {
+                                    rows[k] = src; /* read in place */
+                                } else {
+                                    lpai_copy_in(buf[k], src, LPAI_BLOCK, step[k]);
+                                    rows[k] = buf[k];
+                                }
+                            }
+                            lpai_block_math_u8(nin, rows, LPAI_BLOCK, out, dq, f1, f2, f3, f4, params, &r);
+                            lpai_copy_out(ptr[nin] + (ptrdiff_t)t * rstep[nin] + (ptrdiff_t)j * ostep, out, LPAI_BLOCK,
+                                          ostep);
+                            continue;
+                        }
+                        for (uint32_t at = 0u; at < len;) {
+                            const uint32_t take = len - at < LPAI_BLOCK - fill ? len - at : LPAI_BLOCK - fill;
+                            const uint64_t col = j + at;
+                            for (uint32_t k = 0; k < nin; ++k) {
+                                if (k == tk) {
+                                    lpai_copy_run(buf[k] + fill, tile[t] + at, take);
+                                } else {
+                                    lpai_copy_in(buf[k] + fill,
+                                                 ptr[k] + (ptrdiff_t)t * rstep[k] + (ptrdiff_t)col * step[k], take,
+                                                 step[k]);
+                                }
+                            }
+                            seg_dst[nseg] = ptr[nin] + (ptrdiff_t)t * rstep[nin] + (ptrdiff_t)col * ostep;
+                            seg_len[nseg] = take;
+                            ++nseg;
+                            fill += take;
+                            at += take;
+                            if (fill == LPAI_BLOCK) {
+                                for (uint32_t k = 0; k < nin; ++k) {
+                                    rows[k] = buf[k];
+                                }
+                                LPAI_FLUSH_BLOCK();
+                                fill = 0u;
+                                nseg = 0u;
+                            }
+                        }
+                    }
+                }
+                for (uint32_t k = 0; k <= nin; ++k) { /* to the tile's last row: the walk steps past it */
+                    ptr[k] += (ptrdiff_t)(LPAI_TILE - 1u) * rstep[k];
+                }
+                idx[d1] += LPAI_TILE - 1u;
+                continue;
+            }
+#endif
             uint64_t j = 0u;
             for (; fill == 0u && n - j >= LPAI_BLOCK; j += LPAI_BLOCK) {
                 for (uint32_t k = 0; k < nin; ++k) {

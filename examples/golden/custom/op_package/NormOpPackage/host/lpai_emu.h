@@ -108,6 +108,8 @@ LPAI_EMU_API const char *lpai_emu_last_reject(void);
 /* Silences the package's stderr diagnostics (the reasons stay readable above). */
 LPAI_EMU_API void lpai_emu_quiet(int32_t quiet);
 LPAI_EMU_API const char *lpai_emu_last_path(void);
+/* 1 when the last call read an input by tiles of rows (lpai_gather_tile, lpai_elementwise.h). */
+LPAI_EMU_API int lpai_emu_last_tiled(void);
 
 /* For the C suite's tests of the drivers themselves (lpai_drivers.h) on a node of no op
  * of the package: opens the package (its init stores the infrastructure the drivers

@@ -469,6 +469,127 @@ static void test_padded_rows(const op_case *op)
     }
 }
 
+/* ---- tiles: an input whose rows are adjacent bytes --------------------------------
+ * A channels-last input walked in the channels-first order of the others is read 8
+ * rows (channels) at a time, by an in-register transpose (lpai_gather_tile in
+ * lpai_elementwise.h). Each case puts the inputs of last_mask channels-last (the
+ * channels unit-step, each position pad_last bytes apart beyond them), those of
+ * bcast_mask of shape (1,C,1,1) (the channel only), the others and the output
+ * channels-first (each channel plane pad_first bytes apart beyond the last); the
+ * output is checked byte for byte against the reference path, on every path, and the
+ * direct path must have used the tiles when the walk allows it: 8 channels or more,
+ * rows (the positions, H x W) of a block or more. Channel counts and row lengths are
+ * not multiples of the tile or the block, the batch dimension carries between groups
+ * of rows, ranks 2 to 4, and a broadcast input or a second channels-last input rides
+ * along. */
+typedef struct {
+    uint32_t rank;
+    uint32_t dims[4]; /* logical; the channel is dimension 1 at rank 4, else 0 */
+    uint32_t last_mask, bcast_mask, pad_last, pad_first;
+} tile_case;
+
+/* clang-format off */
+static const tile_case k_tiles[] = {
+    {4u, {2u, 13u, 5u, 26u}, 0x1u, 0x0u, 3u, 5u},  /* 8 + 5 channels, rows of 130 = 128 + 2 */
+    {4u, {1u, 20u, 9u, 31u}, 0x1u, 0x0u, 0u, 0u},  /* dense: rows of 279, a remainder of 23 */
+    {4u, {1u, 24u, 16u, 16u}, 0x1u, 0x0u, 0u, 0u}, /* whole tiles and blocks only */
+    {3u, {9u, 4u, 40u, 0u}, 0x5u, 0x0u, 1u, 2u},   /* rank 3; inputs 0 and 2 channels-last */
+    {2u, {8u, 200u, 0u, 0u}, 0x1u, 0x2u, 0u, 3u},  /* rank 2, one tile; input 1 broadcast */
+    {4u, {1u, 16u, 8u, 16u}, 0x2u, 0x0u, 2u, 0u},  /* the tiled input is the second one */
+    {4u, {1u, 7u, 10u, 20u}, 0x1u, 0x0u, 1u, 1u},  /* 7 channels: fewer than a tile, no tiles */
+    {4u, {1u, 12u, 6u, 25u}, 0x1u, 0x2u, 2u, 4u},  /* input 1 broadcast (1,C,1,1) */
+    {4u, {3u, 10u, 3u, 50u}, 0x6u, 0x1u, 1u, 2u},  /* input 0 broadcast, inputs 1 and 2 channels-last */
+};
+/* clang-format on */
+
+static lpai_emu_desc tile_desc(const tile_case *t, int last, int bcast, uint32_t pad)
+{
+    const uint32_t c = t->rank == 4u ? 1u : 0u;
+    lpai_emu_desc d = desc4(1u, 1u, 1u, 1u);
+    d.rank = t->rank;
+    uint32_t at = 0u;
+    for (uint32_t i = 0; i < 4u; ++i) {
+        d.dims[i] = i >= t->rank ? 0u : (bcast && i != c) ? 1u : t->dims[i];
+        d.order[i] = (uint8_t)i;
+    }
+    for (uint32_t i = 0; i < t->rank && last; ++i) {
+        if (i != c) {
+            d.order[at++] = (uint8_t)i;
+        }
+    }
+    if (last) {
+        d.order[at] = (uint8_t)c;
+    }
+    if (bcast) {
+        return d; /* dense */
+    }
+    uint32_t st = 1u;
+    for (uint32_t i = t->rank; i-- > 0;) {
+        d.stride[i] = st;
+        st = st * d.dims[d.order[i]] + ((last ? i + 1u == t->rank : d.order[i] == c + 1u) ? pad : 0u);
+    }
+    return d;
+}
+
+static void test_tiles(const op_case *op)
+{
+    const uint32_t nin = op->n_inputs;
+    for (size_t i = 0; i < sizeof k_tiles / sizeof k_tiles[0]; ++i) {
+        const tile_case *t = &k_tiles[i];
+        if ((t->bcast_mask & 1u) && nin == 1u) {
+            continue; /* a broadcast input 0 needs a second input of the output's shape */
+        }
+        const uint32_t c = t->rank == 4u ? 1u : 0u;
+        uint32_t count = 1u, row = 1u;
+        for (uint32_t d = 0; d < t->rank; ++d) {
+            count *= t->dims[d];
+            row *= d > c ? t->dims[d] : 1u;
+        }
+        const uint32_t inputs = (1u << nin) - 1u;
+        const int want = t->dims[c] >= 8u && row >= 128u && (t->last_mask & ~t->bcast_mask & inputs) != 0u;
+        uint8_t *codes[NIN];
+        lpai_emu_desc in[NIN];
+        for (uint32_t k = 0; k < NIN; ++k) {
+            codes[k] = (uint8_t *)malloc(count);
+            for (uint32_t e = 0; e < count; ++e) {
+                codes[k][e] = (uint8_t)rnd();
+            }
+            const int bcast = (t->bcast_mask >> k) & 1u;
+            const int last = !bcast && ((t->last_mask >> k) & 1u);
+            in[k] = tile_desc(t, last, bcast, last ? t->pad_last + k : t->pad_first + k);
+            in[k].scale = rnd_scale();
+            in[k].zero_point = (int32_t)(rnd() % 256u);
+        }
+        lpai_emu_desc out = tile_desc(t, 0, 0, t->pad_first + 1u);
+        out.scale = rnd_scale();
+        out.zero_point = (int32_t)(rnd() % 256u);
+        uint8_t *ref = (uint8_t *)malloc(count), *got = (uint8_t *)malloc(count);
+        const uint8_t *cc[NIN] = {codes[0], codes[1], codes[2], codes[3]};
+        CHECK(run(op, in, &out, cc, LPAI_EMU_PATH_REFERENCE, ref) == 0, "%s: reference on tile case %zu refused (%s)",
+              op->qnn_type, i, lpai_emu_last_reject());
+        for (int mode = LPAI_EMU_PATH_AUTO; mode <= LPAI_EMU_PATH_TABLE; ++mode) {
+            if (mode == LPAI_EMU_PATH_REFERENCE || (mode == LPAI_EMU_PATH_TABLE && nin != 1u)) {
+                continue;
+            }
+            CHECK(run(op, in, &out, cc, mode, got) == 0, "%s: path %d on tile case %zu refused (%s)", op->qnn_type,
+                  mode, i, lpai_emu_last_reject());
+            CHECK(memcmp(got, ref, count) == 0, "%s: path %s differs from reference on tile case %zu", op->qnn_type,
+                  lpai_emu_last_path(), i);
+            CHECK(lpai_emu_padding_untouched(), "%s: path %s wrote into the output's padding (tile case %zu)",
+                  op->qnn_type, lpai_emu_last_path(), i);
+            if (mode == LPAI_EMU_PATH_DIRECT) {
+                CHECK(lpai_emu_last_tiled() == want, "%s: tile case %zu: tiles %s, expected %s", op->qnn_type, i,
+                      lpai_emu_last_tiled() ? "used" : "not used", want ? "used" : "not used");
+            }
+        }
+        for (uint32_t k = 0; k < NIN; ++k) {
+            free(codes[k]);
+        }
+        free(ref);
+        free(got);
+    }
+}
+
 /* ---- every size: block tails, the cost-based choice ------------------------------ */
 static void test_sizes(const op_case *op)
 {
@@ -1345,6 +1466,7 @@ int main(void)
             test_paths(op);
             test_sizes(op);
             test_padded_rows(op);
+            test_tiles(op);
             if (op->n_inputs >= 2u) {
                 test_broadcast(op);
             }
