@@ -23,7 +23,10 @@ LOOPS = "op_package/ActivationOpPackage/include/lpai_elementwise.h"
 GLUE = "op_package/ActivationOpPackage/include/lpai_glue.h"
 VALIDATE = "op_package/ActivationOpPackage/include/lpai_validate.h"
 
-# (file, exact text of the convention, its broken replacement[, arguments of make host-test])
+# (file, exact text of the convention, its broken replacement[, options]). Options:
+# "binary", the C suite's build that holds the convention (the inference-only build by
+# default: it compiles no C++ and is what runs on the DSP; "test_kernels" is the full
+# host build, whose suite adds the compiler side's validation); "san", with ASan/UBSan.
 MUTATIONS = {
     "C1 scale via 1u << shift instead of ldexpf": (
         HEADER,
@@ -82,6 +85,7 @@ MUTATIONS = {
         VALIDATE,
         "const uint32_t bits = lpai_qnn_width_bits(t->v1.dataType);",
         "const uint32_t bits = t->v1.dataType == QNN_DATATYPE_UFIXED_POINT_8 ? 8u : 0u;",
+        {"binary": "test_kernels"},
     ),
     "C8 16-bit activations accepted by the kernel": (
         GLUE,
@@ -93,7 +97,7 @@ MUTATIONS = {
         HEADER,
         "    float v;\n    memcpy(&v, p, sizeof v);\n    return v;\n",
         "    return *(const float *)p;\n",
-        ("SAN=1",),
+        {"san": True},
     ),
 }
 
@@ -107,7 +111,8 @@ def activations(copie_session, template_repo):
 
 @pytest.mark.parametrize("name", list(MUTATIONS))
 def test_breaking_a_convention_fails_the_kernel_tests(name, activations, tmp_path):
-    rel, original, broken, *make_args = MUTATIONS[name]
+    rel, original, broken, *options = MUTATIONS[name]
+    options = options[0] if options else {}
     project = tmp_path / "project"
     shutil.copytree(activations, project, ignore=shutil.ignore_patterns("build", "libs", "obj", "__pycache__"))
     path = project / rel
@@ -116,19 +121,21 @@ def test_breaking_a_convention_fails_the_kernel_tests(name, activations, tmp_pat
     path.write_text(text.replace(original, broken))
 
     # The C suite first: it builds in seconds and pins exact values, so it catches most
-    # breaks; the kernel tests (torch, every code) run only when it passes.
-    c_suite = subprocess.run(
-        [
-            "make",
-            "-C",
-            str(project / "op_package/ActivationOpPackage"),
-            "host-test",
-            *(make_args[0] if make_args else ()),
-        ],
+    # breaks; the kernel tests (torch, every code) run only when it passes. One build of
+    # the two `make host-test` runs, the one that holds the convention: each build
+    # compiles every kernel, and these cases ran 20 s each with both.
+    package = project / "op_package/ActivationOpPackage"
+    binary = f"build/mutated/{options.get('binary', 'test_kernels_inference')}"
+    san = ["SAN=1"] if options.get("san") else []
+    build = subprocess.run(
+        ["make", "-C", str(package), "-f", "makefiles/host_emulator.mk", *san, "BUILD=build/mutated", binary],
         capture_output=True,
         text=True,
         timeout=600,
     )
+    c_suite = build
+    if build.returncode == 0:
+        c_suite = subprocess.run([str(package / binary)], capture_output=True, text=True, timeout=600)
     if c_suite.returncode != 0:
         assert re.search(r"[1-9]\d* failures|Error|error", c_suite.stdout + c_suite.stderr), c_suite.stdout[-2000:]
         return
