@@ -13,14 +13,30 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conftest import EXAMPLES, GCC_BUILDS, load_example, run_project_tests, tree
 
+# A doc that breaks every language it lands in unless escaped (|x|, quotes, an em dash,
+# tags, a comment delimiter, a trigraph, a final backslash) and a float default written
+# `1e-6`, which YAML 1.1 reads as a string: read from YAML text as copier reads a
+# --data-file, so the suite sees what a user's spec file gives.
+SOFTSIGN = yaml.safe_load(
+    """\
+name: softsign
+doc: x / (1 + |x|), the "soft" sign — it's <b>é</b> & `ok` */ ??/ \\
+inputs: [x]
+params:
+  - {name: eps, type: float, default: 1e-6}
+expr: x / (1 + abs(x)) + eps
+"""
+)
+
 
 def _scale_and_more() -> dict:
-    """examples/scale.yaml plus a unary op without params and a binary op with int and
-    bool params, built for another arch: one project, so one suite run, covers the
-    three shapes (a rendered suite costs most of this module's time)."""
+    """examples/scale.yaml plus a unary op without params, a binary op with int and
+    bool params and the softsign op above, built for another arch: one project, so one
+    suite run, covers them all (a rendered suite costs most of this module's time)."""
     spec = load_example("scale.yaml")
     spec["op_package_arch"] = "v75"
     spec["ops"] = [
@@ -37,6 +53,7 @@ def _scale_and_more() -> dict:
             ],
             "expr": "k * a - b / 2 + bias_on",
         },
+        SOFTSIGN,
     ]
     return spec
 

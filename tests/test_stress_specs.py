@@ -9,7 +9,9 @@ each language it lands in if it were pasted unescaped.  Each spec must validate,
 render through the real copier command line, compile with -Wall -Wextra -Werror
 (gcc, and clang when installed; C11 and C++11, with and without the inference-only
 define), and import: every op registered with torch.library (functional and .out),
-callable, its docstring and its OpDef description equal to the spec's doc.
+callable, its docstring and its OpDef description equal to the spec's doc.  (One such
+doc and a `1e-6` default also go through a whole rendered suite: the softsign op of the
+render matrix's scale variant, tests/test_render.py.)
 
 Cheap on purpose: several ops share one package, each package compiles with one
 compiler invocation per language, and one Python process imports every package.
@@ -34,7 +36,7 @@ import yaml
 from hooks import expr as expr_mod
 from hooks import names, spec
 
-from conftest import copier_cli, run_project_tests
+from conftest import copier_cli
 
 pytestmark = pytest.mark.stress
 
@@ -331,8 +333,8 @@ def _render(template_repo: Path, raw: dict, where: Path) -> tuple[Path, subproce
 
 def _compile(project: Path, package_name: str, cc: str, obj: Path) -> list[str]:
     """Every C and C++ file of the op package, one invocation per language and
-    configuration, as makefiles/host_emulator.mk builds them (-O2 so that the
-    flow-based warnings run)."""
+    configuration, as makefiles/host_emulator.mk builds them (gcc with code generation,
+    so that its flow-based warnings run)."""
     op_dir = project / "op_package" / package_name
     c_files = sorted(
         str(p.relative_to(op_dir))
@@ -357,9 +359,14 @@ def _compile(project: Path, package_name: str, cc: str, obj: Path) -> list[str]:
         "-Wextra",
         "-Werror",
     ]
-    # gcc's flow-based warnings (array bounds, uninitialized) need -O2 and code
-    # generation; clang warns in its front end, so its syntax check is the whole check.
-    full = ["-O2", "-c"] if cc == "gcc" else ["-fsyntax-only"]
+    # gcc's flow-based warnings (uninitialized, null dereference, ...) need code
+    # generation, and run from -O1; clang warns in its front end, so its syntax check is
+    # the whole check. -O1, not -O2: what a spec changes is the op's math and the names
+    # and text around it, and -O1 compiles the kernels 2.4 times faster (measured: the
+    # ops' shared loops are most of each file); the warnings that only -O2's value-range
+    # pass finds (-Warray-bounds) concern the shared loops, which every rendered suite
+    # of the render matrix compiles at -O2 with -Werror.
+    full = ["-O1", "-c"] if cc == "gcc" else ["-fsyntax-only"]
     failures = []
     for label, command in (
         ("c11", [cc, "-std=c11", *full, *common, *c_files]),
@@ -482,42 +489,3 @@ def test_every_generated_package_imports_and_registers_its_ops(rendered):
     assert proc.returncode == 0, proc.stderr[-4000:]
     failures = json.loads(proc.stdout.strip().splitlines()[-1])
     assert not failures, "\n".join(failures)
-
-
-FULL_SUITE_SPEC = """\
-package_name: SoftSignOps
-namespace: soft_sign_ops
-ops:
-  - name: softsign
-    doc: x / (1 + |x|), the "soft" sign — it's <b>é</b> & `ok` */ ??/ \\
-    inputs: [x]
-    params:
-      - {name: eps, type: float, default: 1e-6}
-    expr: x / (1 + abs(x)) + eps
-"""
-
-
-SUITE_FILES = (
-    "tests/test_ops.py",
-    "tests/test_op_package_xml.py",
-    "tests/test_op_package_build.py",
-    "tests/test_op_package_kernels.py",
-)
-
-
-def test_a_unicode_doc_and_eps_1e_minus_6_pass_the_rendered_suite(template_repo, tmp_path):
-    """The issue's own case, tried as a new user would: plain `default: 1e-6`, a doc with
-    |x|, quotes, an em dash, tags, a comment delimiter, a trigraph and a final backslash."""
-    data = tmp_path / "soft.yaml"
-    data.write_text(FULL_SUITE_SPEC, encoding="utf-8")
-    dest = tmp_path / "project"
-    result = copier_cli(
-        "copy", "--trust", "--defaults", "--quiet", "--data-file", str(data), str(template_repo), str(dest)
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    # The parts of the suite the doc and the param reach: registration and opcheck, the
-    # OpDef XML, the C suite (-Werror, ASan/UBSan, gcc and clang) and kernel vs eager.
-    # (The whole suite passes too; it takes twice as long.)
-    suite = run_project_tests(dest, "-x", *SUITE_FILES)
-    assert suite.returncode == 0, suite.stdout[-6000:]
-    assert " passed" in suite.stdout and " failed" not in suite.stdout
