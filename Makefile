@@ -38,8 +38,9 @@ format: setup
 	$(PYTHON) -m ruff format .
 
 # The kernel benchmark (docs/benchmark.md): renders the example specs, builds every
-# elementwise kernel against the host emulator, checks it against the per-element
-# baseline and prints one BENCH line per (op, layout, shape). Needs valgrind.
+# kernel against the host emulator, checks it against the per-element baseline (a
+# custom op: against a recomputation with its user math from examples/<spec>.user/)
+# and prints one BENCH line per (op, layout, shape). Needs valgrind.
 .PHONY: bench
 bench: setup
 	$(PYTHON) bench/run.py

@@ -1,13 +1,16 @@
 /*
  * Benchmark driver: one binary per rendered op package, built by bench/run.py with
  * the package's inference sources, its host emulator and a generated bench_ops.h
- * (the package's elementwise ops, their parameters and a per-element baseline each).
+ * (the package's elementwise ops, their parameters and a per-element baseline each;
+ * its custom ops, their output rules and an adapter to the user's math each).
  *
  *   driver check SHAPE...   fast kernel vs baseline vs the kernel's reference path,
- *                           whole output buffers (padding included), byte for byte
+ *                           whole output buffers (padding included), byte for byte;
+ *                           a custom op vs its recomputation (custom_ref.h)
  *   driver count SHAPE...   one call of each under callgrind client requests: run it
  *                           as valgrind --tool=callgrind --collect-atstart=no
- *                           --instr-atstart=no; one dump per call, labelled
+ *                           --instr-atstart=no; one dump per call, labelled (custom
+ *                           ops: with --toggle-collect=<Op>_compute, see do_case)
  *   driver time SHAPE...    median wall time of many calls of the fast kernel
  *
  * Layouts: contig, strided (padded rows and planes), transposed (input 0 channels
@@ -15,7 +18,9 @@
  * extent 1 in every dimension but the channels (1,C,1,1; of rank 2 or less, every
  * dimension: one value), as a per-channel bias or scale is broadcast in torch.
  *
- * SHAPE is comma-separated (1,32,28,28). Every op is run in the three layouts.
+ * SHAPE is comma-separated (1,32,28,28). Every op is run in the three layouts; a
+ * custom op's outputs follow its spec's rules (like an input, or reduced), in the
+ * output's layout (channels-first, padded when strided).
  * Output lines are "KEY=VALUE" records that run.py turns into BENCH lines.
  *
  * The emulator's source is included, not linked, to reach its node and its
@@ -32,6 +37,7 @@
 #include "lpai_emu.c"
 #include "lpai_expr_math.h" /* the expression grammar's helpers (lpai_sigmoidf, ...) */
 #include "baseline.h"
+#include "custom_ref.h"
 
 #if defined(__has_include)
 #if __has_include(<valgrind/callgrind.h>)
@@ -60,10 +66,33 @@ typedef struct {
     bench_baseline_fn baseline;
 } bench_op;
 
-#include "bench_ops.h" /* generated: the math, the baselines and BENCH_OPS */
+/* The shape rule of a custom op's output (the spec's, as run.py reads it from the
+ * model): 'l' like an input, 'r' an input reduced over `dims` (negative from the end;
+ * `keepdim` keeps them as 1). Which input does not matter here: every input of a
+ * custom op has the benchmark shape. */
+typedef struct {
+    char kind;
+    uint8_t keepdim;
+    uint8_t ndims;
+    int8_t dims[LPAI_EMU_MAX_DIMS];
+} bench_rule;
+
+#define BENCH_MAX_OUT 4u
+
+typedef struct {
+    bench_op sig; /* name, op type, inputs and parameters; no baseline */
+    uint32_t nout;
+    int rowwise;
+    bench_rule rules[BENCH_MAX_OUT];
+    bench_user_fn user; /* the user's math behind the framework's call (bench_ops.h) */
+} bench_custom;
+
+#include "bench_ops.h" /* generated: the math, the baselines, BENCH_OPS and BENCH_CUSTOM_OPS */
 
 static const bench_op k_ops[] = {BENCH_OPS};
 #define N_OPS (sizeof k_ops / sizeof k_ops[0])
+/* At least one entry (an empty initializer is not C11); BENCH_N_CUSTOM counts them. */
+static const bench_custom k_custom[] = {BENCH_CUSTOM_OPS};
 
 enum { L_CONTIG, L_STRIDED, L_TRANSPOSED, L_BROADCAST, N_LAYOUTS };
 static const char *const k_layouts[N_LAYOUTS] = {"contig", "strided", "transposed", "broadcast"};
@@ -138,17 +167,39 @@ static uint8_t next_byte(void)
     return (uint8_t)(g_seed >> 24);
 }
 
+/* The shape of a custom op's output for inputs of shape `s`. */
+static void rule_shape(const bench_rule *r, const shape_t *s, shape_t *out)
+{
+    uint32_t reduced = 0u;
+    for (uint32_t i = 0; r->kind == 'r' && i < r->ndims; ++i) {
+        reduced |= 1u << (uint32_t)(r->dims[i] < 0 ? r->dims[i] + (int32_t)s->rank : r->dims[i]);
+    }
+    memset(out, 0, sizeof *out);
+    for (uint32_t d = 0; d < s->rank; ++d) {
+        if (!(reduced & (1u << d))) {
+            out->dims[out->rank++] = s->dims[d];
+        } else if (r->keepdim) {
+            out->dims[out->rank++] = 1u;
+        }
+    }
+}
+
 typedef struct {
     QnnOpPackage_Interface_t itf;
     QnnOpPackage_OperationInfo_t op;
-    uint8_t *bl_buf;          /* the baseline's own output buffer, same layout */
+    uint8_t *bl_buf[BENCH_MAX_OUT]; /* the driver's own outputs (baseline, recomputation), same layouts */
+    uint32_t nout;
     uint64_t n;
 } bench_case;
 
-static int setup(bench_case *c, const bench_op *o, const shape_t *s, int layout)
+/* One node: the op's inputs in shape `s`, its `nout` outputs in shapes `outs`. */
+static int setup(bench_case *c, const bench_op *o, const shape_t *s, int layout, const shape_t *outs, uint32_t nout)
 {
     memset(c, 0, sizeof *c);
     lpai_emu_reset();
+    if (nout > BENCH_MAX_OUT) {
+        return -1;
+    }
     lpai_emu_quiet(1);
     c->n = count_elems(s);
     uint8_t *codes = (uint8_t *)malloc(c->n ? c->n : 1u);
@@ -167,10 +218,13 @@ static int setup(bench_case *c, const bench_op *o, const shape_t *s, int layout)
         }
     }
     free(codes);
-    lpai_emu_desc d;
-    make_desc(&d, s, layout, 0, 1, k_out_scale, k_out_zp);
-    if (lpai_emu_add_output(&d) < 0) {
-        return -1;
+    c->nout = nout;
+    for (uint32_t j = 0; j < nout; ++j) {
+        lpai_emu_desc d;
+        make_desc(&d, &outs[j], layout, 0, 1, k_out_scale, k_out_zp);
+        if (lpai_emu_add_output(&d) < 0) {
+            return -1;
+        }
     }
     for (uint32_t p = 0; p < o->nparams; ++p) {
         int32_t rc;
@@ -193,11 +247,13 @@ static int setup(bench_case *c, const bench_op *o, const shape_t *s, int layout)
     }
     const size_t bytes = temp_size(c->op);
     g_node.temp = malloc(bytes ? bytes : 1u);
-    c->bl_buf = (uint8_t *)malloc(g_node.out[0].bytes);
-    if (!c->bl_buf) {
-        return -1;
+    for (uint32_t j = 0; j < nout; ++j) {
+        c->bl_buf[j] = (uint8_t *)malloc(g_node.out[j].bytes);
+        if (!c->bl_buf[j]) {
+            return -1;
+        }
+        memset(c->bl_buf[j], EMU_CANARY, g_node.out[j].bytes);
     }
-    memset(c->bl_buf, EMU_CANARY, g_node.out[0].bytes);
     return 0;
 }
 
@@ -206,7 +262,9 @@ static void teardown(bench_case *c)
     if (c->itf.v1_4.terminate) {
         c->itf.v1_4.terminate();
     }
-    free(c->bl_buf);
+    for (uint32_t j = 0; j < BENCH_MAX_OUT; ++j) {
+        free(c->bl_buf[j]);
+    }
     lpai_emu_reset();
 }
 
@@ -253,18 +311,10 @@ static void bl_read_tensor(QnnLpai_CustomOpTensor_t t, bl_tensor *b)
     b->data = (uint8_t *)gi->getTensorData(t);
 }
 
-static void run_baseline(bench_case *c, const bench_op *o)
+static void read_params(const bench_op *o, float *params)
 {
-    const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &g_infra; /* the table the package copies at init */
+    const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &g_infra;
     const QnnLpai_CustomOpNode_t node = (QnnLpai_CustomOpNode_t)(void *)&g_node;
-    bl_tensor in[BL_MAX_INPUTS];
-    bl_tensor out;
-    float params[8];
-    for (uint32_t k = 0; k < o->nin; ++k) {
-        bl_read_tensor(gi->getInputTensor(node, k), &in[k]);
-    }
-    bl_read_tensor(gi->getOutputTensor(node, 0), &out);
-    out.data = c->bl_buf;
     for (uint32_t p = 0; p < o->nparams; ++p) {
         const void *v = gi->getTensorData(gi->getParamTensor(node, p));
         /* As the kernel converts them: float as is, uint32 -> float, bool -> 0/1. */
@@ -276,7 +326,42 @@ static void run_baseline(bench_case *c, const bench_op *o)
             params[p] = o->kinds[p] == 'b' ? (float)(u != 0u) : (float)u;
         }
     }
+}
+
+static void run_baseline(bench_case *c, const bench_op *o)
+{
+    const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &g_infra; /* the table the package copies at init */
+    const QnnLpai_CustomOpNode_t node = (QnnLpai_CustomOpNode_t)(void *)&g_node;
+    bl_tensor in[BL_MAX_INPUTS];
+    bl_tensor out;
+    float params[8];
+    for (uint32_t k = 0; k < o->nin; ++k) {
+        bl_read_tensor(gi->getInputTensor(node, k), &in[k]);
+    }
+    bl_read_tensor(gi->getOutputTensor(node, 0), &out);
+    out.data = c->bl_buf[0];
+    read_params(o, params);
     o->baseline(in, o->nin, &out, params);
+}
+
+/* A custom op's outputs recomputed into the driver's buffers (custom_ref.h), from the
+ * node as the baseline reads it. Not counted: it is the check's oracle only. */
+static int run_recompute(bench_case *c, const bench_custom *cu)
+{
+    const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &g_infra;
+    const QnnLpai_CustomOpNode_t node = (QnnLpai_CustomOpNode_t)(void *)&g_node;
+    bl_tensor in[BL_MAX_INPUTS];
+    bl_tensor out[BENCH_MAX_OUT];
+    float params[8];
+    for (uint32_t k = 0; k < cu->sig.nin; ++k) {
+        bl_read_tensor(gi->getInputTensor(node, k), &in[k]);
+    }
+    for (uint32_t j = 0; j < cu->nout; ++j) {
+        bl_read_tensor(gi->getOutputTensor(node, j), &out[j]);
+        out[j].data = c->bl_buf[j];
+    }
+    read_params(&cu->sig, params);
+    return cr_run(in, cu->sig.nin, out, cu->nout, params, cu->rowwise, cu->user);
 }
 
 static void shape_text(char *buf, size_t size, const shape_t *s)
@@ -313,21 +398,59 @@ static uint64_t count_diff(const uint8_t *a, const uint8_t *b, size_t n)
     return d;
 }
 
-static int do_case(const char *mode, const bench_op *o, const shape_t *s, int layout)
+/* A custom op's check: its one path against the recomputation, every output whole
+ * (padding included). scratch_bytes: what it asked getTempBuffer for (the framework's
+ * own record of it, lpai_host_last_scratch), 0 when it did not call it (rowwise: its
+ * rows are on its stack). */
+static int check_custom(bench_case *c, const bench_custom *cu, const char *tag)
+{
+    const int32_t rc_fast = run_fast(c);
+    const char *path = lpai_host_last_path ? lpai_host_last_path : "?";
+    const unsigned long long scratch = g_node.temp_called ? (unsigned long long)lpai_host_last_scratch : 0ull;
+    const int rc_ref = run_recompute(c, cu);
+    uint64_t diff = 0u;
+    uint64_t bytes = 0u;
+    for (uint32_t j = 0; j < cu->nout; ++j) {
+        diff += count_diff(g_node.out[j].buf, c->bl_buf[j], g_node.out[j].bytes);
+        bytes += g_node.out[j].bytes;
+    }
+    printf("CHECK %s path=%s rc=%d,%d bytes=%llu diff_recompute=%llu scratch_bytes=%llu\n", tag, path, rc_fast, rc_ref,
+           (unsigned long long)bytes, (unsigned long long)diff, scratch);
+    return rc_fast != 0 || rc_ref != 0 || diff != 0u;
+}
+
+/* `cu` is the custom op whose signature `o` is, NULL for an elementwise op. */
+static int do_case(const char *mode, const bench_op *o, const bench_custom *cu, const shape_t *s, int layout)
 {
     bench_case c;
     char shape[96];
     shape_text(shape, sizeof shape, s);
-    if (setup(&c, o, s, layout) != 0) {
+    shape_t outs[BENCH_MAX_OUT];
+    const uint32_t nout = cu ? cu->nout : 1u;
+    for (uint32_t j = 0; j < nout && j < BENCH_MAX_OUT; ++j) {
+        if (cu) {
+            rule_shape(&cu->rules[j], s, &outs[j]);
+        } else {
+            outs[j] = *s; /* an elementwise op's output: the inputs' shape */
+        }
+    }
+    if (setup(&c, o, s, layout, outs, nout) != 0) {
         printf("ERROR op=%s layout=%s shape=%s setup failed\n", o->name, k_layouts[layout], shape);
         teardown(&c);
         return 1;
     }
     int bad = 0;
-    const char *tag_fmt = "op=%s inputs=%u layout=%s shape=%s elems=%llu";
     char tag[256];
-    snprintf(tag, sizeof tag, tag_fmt, o->name, o->nin, k_layouts[layout], shape, (unsigned long long)c.n);
-    if (strcmp(mode, "check") == 0) {
+    if (cu) {
+        snprintf(tag, sizeof tag, "op=%s kind=custom inputs=%u outputs=%u layout=%s shape=%s elems=%llu", o->name,
+                 o->nin, nout, k_layouts[layout], shape, (unsigned long long)c.n);
+    } else {
+        snprintf(tag, sizeof tag, "op=%s inputs=%u layout=%s shape=%s elems=%llu", o->name, o->nin, k_layouts[layout],
+                 shape, (unsigned long long)c.n);
+    }
+    if (strcmp(mode, "check") == 0 && cu) {
+        bad = check_custom(&c, cu, tag);
+    } else if (strcmp(mode, "check") == 0) {
         const size_t bytes = g_node.out[0].bytes;
         const int32_t rc_fast = run_fast(&c);
         const char *path = lpai_host_last_path ? lpai_host_last_path : "?";
@@ -338,7 +461,7 @@ static int do_case(const char *mode, const bench_op *o, const shape_t *s, int la
         const int32_t rc_ref = c.op->executeOp((QnnLpai_CustomOpNode_t)(void *)&g_node);
         lpai_host_use_reference = 0;
         run_baseline(&c, o);
-        const uint64_t d_base = count_diff(fast, c.bl_buf, bytes);
+        const uint64_t d_base = count_diff(fast, c.bl_buf[0], bytes);
         const uint64_t d_ref = count_diff(fast, g_node.out[0].buf, bytes);
         printf("CHECK %s path=%s rc=%d,%d bytes=%llu diff_baseline=%llu diff_reference=%llu\n", tag, path, rc_fast,
                rc_ref, (unsigned long long)bytes, (unsigned long long)d_base, (unsigned long long)d_ref);
@@ -352,15 +475,28 @@ static int do_case(const char *mode, const bench_op *o, const shape_t *s, int la
         CALLGRIND_START_INSTRUMENTATION;
         CALLGRIND_ZERO_STATS;
         CALLGRIND_TOGGLE_COLLECT;
-        const int32_t rc = run_fast(&c);
+        int32_t rc = run_fast(&c);
         CALLGRIND_TOGGLE_COLLECT;
         CALLGRIND_DUMP_STATS_AT(label);
-        snprintf(label, sizeof label, "baseline %s", tag);
-        CALLGRIND_ZERO_STATS;
-        CALLGRIND_TOGGLE_COLLECT;
-        run_baseline(&c, o);
-        CALLGRIND_TOGGLE_COLLECT;
-        CALLGRIND_DUMP_STATS_AT(label);
+        if (cu) {
+            /* The user's share, exactly. run.py runs this binary with
+             * --toggle-collect=<Op>_compute, which flips collection on entering and on
+             * leaving that function, as the client toggle does: the call above counted
+             * executeOp less the user's function (the framework), this one, with the
+             * client toggle off, the user's function alone (its callees, sqrtf, ...,
+             * included). The sum is the whole executeOp. */
+            snprintf(label, sizeof label, "user %s", tag);
+            CALLGRIND_ZERO_STATS;
+            rc |= run_fast(&c);
+            CALLGRIND_DUMP_STATS_AT(label);
+        } else {
+            snprintf(label, sizeof label, "baseline %s", tag);
+            CALLGRIND_ZERO_STATS;
+            CALLGRIND_TOGGLE_COLLECT;
+            run_baseline(&c, o);
+            CALLGRIND_TOGGLE_COLLECT;
+            CALLGRIND_DUMP_STATS_AT(label);
+        }
         CALLGRIND_STOP_INSTRUMENTATION;
         printf("COUNTED %s rc=%d\n", tag, rc);
         bad = rc != 0;
@@ -452,7 +588,17 @@ int main(int argc, char **argv)
                 if (l == L_BROADCAST && k_ops[i].nin < 2u) {
                     continue;
                 }
-                bad |= do_case(argv[1], &k_ops[i], &s, l);
+                bad |= do_case(argv[1], &k_ops[i], NULL, &s, l);
+                fflush(stdout);
+            }
+        }
+        for (size_t i = 0; i < BENCH_N_CUSTOM; ++i) {
+            if (only && !selected(only, k_custom[i].sig.name)) {
+                continue;
+            }
+            /* No broadcast layout: a custom op's inputs come in its own shapes. */
+            for (int l = 0; l < L_BROADCAST; ++l) {
+                bad |= do_case(argv[1], &k_custom[i].sig, &k_custom[i], &s, l);
                 fflush(stdout);
             }
         }

@@ -10,11 +10,20 @@ shape:
     BENCH op=<name> inputs=<1..4> layout=<contig|strided|transposed|broadcast> shape=<...>
           instr_per_elem=<x> baseline_instr_per_elem=<y> ns_per_elem=<t>
 
-(one line). Instructions: valgrind --tool=callgrind, collected around one executeOp
-call only (table build included) and around one baseline call. Time: median of many
-plain calls of the kernel, no valgrind. Before any figure, every case is checked:
-kernel, baseline and the kernel's reference path must write identical output
-buffers, padding included, or the run fails (equal work, correct baseline).
+and for every custom op (its math from examples/<spec>.user/), layout and shape:
+
+    BENCH op=<name> kind=custom inputs=<n> outputs=<m> layout=<contig|strided|transposed>
+          shape=<...> instr_per_elem=<x> user_math_instr_per_elem=<u>
+          framework_instr_per_elem=<x - u> scratch_bytes=<b> ns_per_elem=<t>
+
+(one line each). Instructions: valgrind --tool=callgrind, collected around one
+executeOp call only (table build included) and around one baseline call; a custom
+op's executeOp is split with --toggle-collect on its user function. Time: median of
+many plain calls of the kernel, no valgrind. Before any figure, every case is
+checked: kernel, baseline and the kernel's reference path must write identical
+output buffers, padding included, or the run fails (equal work, correct baseline); a
+custom op (one path only) against a recomputation from its dequantized inputs with
+the same user function.
 
 docs/benchmark.md describes the method and holds the latest figures.
 """
@@ -37,7 +46,11 @@ sys.path.insert(0, str(REPO))
 
 from hooks import spec as spec_mod  # noqa: E402  (the template's own spec model)
 
-DEFAULT_SPECS = ("examples/scale.yaml", "examples/activations.yaml", "examples/shapes.yaml")
+DEFAULT_SPECS = ("examples/scale.yaml", "examples/activations.yaml", "examples/shapes.yaml", "examples/custom.yaml")
+# The math a spec's custom ops need, as a user writes it (<QnnType>_math.c), next to the
+# spec: examples/<spec>.user/. Copied into the rendered package's user/ folder before
+# the build; without it a custom op's stub refuses every node.
+USER_MATH_SUFFIX = ".user"
 # What LPAI's always-on models run (tens to a few thousand elements) and two large
 # feature maps.
 DEFAULT_SHAPES = ("1,16", "1,64", "1,8,8,8", "1,40,49", "1,32,28,28", "1,64,112,112")
@@ -110,11 +123,54 @@ def c_double(value) -> str:
     return repr(float(value))
 
 
-def ops_header(pkg) -> tuple[str, list]:
+def op_signature(op) -> str:
+    """The bench_op fields of an op's table entry, less the baseline: name, op type,
+    inputs, parameters (how the node serves each one, and its spec default)."""
+    letter = {"float": "f", "int": "i", "bool": "b"}
+    kinds = ", ".join(f"'{letter[p.type]}'" for p in op.params)
+    values = ", ".join(c_double(p.default) for p in op.params)
+    return f'"{op.name}", "{op.qnn_type}", {op.n_inputs}u, {op.n_params}u, {{{kinds or "0"}}}, {{{values or "0.0"}}}'
+
+
+def custom_header(ops) -> list[str]:
+    """bench_ops.h's part for the custom ops: per op an adapter that hands the driver's
+    dense floats (bench_call) to the user's <Op>_compute with the spec's own statements
+    (op.c_args_fill, those of the framework's adapter), its output rules, and its table
+    entry (bench_custom in bench/driver.c)."""
+    out = []
+    entries = []
+    for i, op in enumerate(ops):
+        out += [f'#include "ops/{op.qnn_type}_user.h"', "", f"static int bench_user_{i}(const bench_call *c)", "{"]
+        out += [f"    {op.qnn_type}_args args;", "    memset(&args, 0, sizeof args);"]
+        out += [f"    {line}" for line in op.c_args_fill]
+        out += [f"    return {op.qnn_type}_compute(&args);", "}", ""]
+        rules = []
+        for o in op.outputs:
+            sh = o.shape
+            if sh.kind == "reduce":
+                dims = ", ".join(str(d) for d in sh.dims)
+                rules.append(f"{{'r', {int(sh.keepdim)}u, {len(sh.dims)}u, {{{dims}}}}}")
+            else:  # like an input (every input has the benchmark shape; so has a broadcast)
+                rules.append("{'l', 0u, 0u, {0}}")
+        entries.append(
+            f"{{{{{op_signature(op)}, NULL}}, {op.n_outputs}u, {int(op.rowwise)}, "
+            f"{{{', '.join(rules)}}}, bench_user_{i}}},"
+        )
+    if not entries:  # the array needs one entry; BENCH_N_CUSTOM says there are none
+        entries = ['{{"", "", 0u, 0u, {0}, {0.0}, NULL}, 0u, 0, {{0, 0u, 0u, {0}}}, NULL},']
+    out.append(f"#define BENCH_N_CUSTOM {len(ops)}u")
+    out.append("#define BENCH_CUSTOM_OPS \\")
+    out += [e + " \\" for e in entries[:-1]] + [entries[-1]]
+    out.append("")
+    return out
+
+
+def ops_header(pkg) -> tuple[str, list, list]:
     """bench_ops.h: per elementwise op, its math (the spec's expression rendered to C
     by the template's own renderer), a baseline instantiated with that math inlined,
-    and the op's table entry."""
+    and the op's table entry; then the custom ops (custom_header)."""
     ops = [op for op in pkg.ops if op.kind == "elementwise"]
+    custom = [op for op in pkg.ops if op.kind == "custom"]
     out = ["/* Generated by bench/run.py from the spec; rebuilt on every run. */"]
     entries = []
     for i, op in enumerate(ops):
@@ -133,17 +189,23 @@ def ops_header(pkg) -> tuple[str, list]:
             "",
         ]
         out += lines
-        letter = {"float": "f", "int": "i", "bool": "b"}
-        kinds = ", ".join(f"'{letter[p.type]}'" for p in op.params)
-        values = ", ".join(c_double(p.default) for p in op.params)
-        entries.append(
-            f'    {{"{op.name}", "{op.qnn_type}", {op.n_inputs}u, {op.n_params}u, {{{kinds or "0"}}}, '
-            f"{{{values or '0.0'}}}, bench_baseline_{i}}},"
-        )
+        entries.append(f"    {{{op_signature(op)}, bench_baseline_{i}}},")
     out.append("#define BENCH_OPS \\")
     out += [e + " \\" for e in entries[:-1]] + [entries[-1]] if entries else ["/* none */"]
     out.append("")
-    return "\n".join(out), ops
+    out += custom_header(custom)
+    return "\n".join(out), ops, custom
+
+
+def write_user_math(spec_path: Path, project: Path, pkg, custom) -> None:
+    """The user math of every custom op (examples/<spec>.user/<QnnType>_math.c) into
+    the rendered package's user/ folder, over the stub the template created."""
+    folder = spec_path.with_name(spec_path.stem + USER_MATH_SUFFIX)
+    for op in custom:
+        source = folder / f"{op.qnn_type}_math.c"
+        if not source.is_file():
+            raise BenchError(f"custom op {op.name}: its math {source} is missing (the stub refuses every node)")
+        shutil.copyfile(source, project / "op_package" / pkg.package_name / "user" / source.name)
 
 
 def build(project: Path, work: Path) -> Path:
@@ -191,16 +253,31 @@ def run_driver(exe: Path, mode: str, shapes, env=None, prefix=()) -> str:
     return res.stdout
 
 
+def check_failed(rec: dict) -> bool:
+    """An elementwise case: kernel, baseline and reference path wrote different bytes;
+    a custom case: the op and its recomputation did (driver.c, custom_ref.h)."""
+    if rec.get("kind") == "custom":
+        return rec["diff_recompute"] != "0" or rec["rc"] != "0,0"
+    return rec["diff_baseline"] != "0" or rec["diff_reference"] != "0" or rec["rc"] != "0,0"
+
+
 def check(exe: Path, shapes, env) -> list[dict]:
-    recs = records(run_driver(exe, "check", shapes, env), "CHECK")
-    bad = [r for r in recs if r["diff_baseline"] != "0" or r["diff_reference"] != "0" or r["rc"] != "0,0"]
+    # check=False: a failing case must be reported with its CHECK line, not as a crash.
+    res = subprocess.run([str(exe), "check", *shapes], capture_output=True, text=True, env=env)
+    recs = records(res.stdout, "CHECK")
+    bad = [r for r in recs if check_failed(r)]
     if bad:
-        raise BenchError("kernel, baseline and reference disagree:\n" + "\n".join(map(str, bad)))
+        raise BenchError(
+            "outputs disagree (kernel, baseline, reference or recomputation):\n" + "\n".join(map(str, bad))
+        )
+    if res.returncode != 0:
+        raise BenchError(f"{exe.name} check failed (rc {res.returncode}):\n{res.stdout}{res.stderr}")
     return recs  # empty when --ops selects none of this package's ops
 
 
-def count(exe: Path, shapes, work: Path, env) -> dict:
-    """Instructions per call, keyed by (which, op, layout, shape)."""
+def count(exe: Path, shapes, work: Path, env, toggles=()) -> dict:
+    """Instructions per call, keyed by (which, op, layout, shape). `toggles`: the
+    custom ops' user functions, each given as --toggle-collect (driver.c, do_case)."""
     out_dir = Path(tempfile.mkdtemp(prefix="cg-", dir=work))
     base = out_dir / "cg.out"
     prefix = (
@@ -210,6 +287,7 @@ def count(exe: Path, shapes, work: Path, env) -> dict:
         "--instr-atstart=no",
         "-q",
         f"--callgrind-out-file={base}",
+        *(f"--toggle-collect={sym}" for sym in toggles),
     )
     run_driver(exe, "count", shapes, env, prefix)
     counts = {}
@@ -271,11 +349,32 @@ def band_summary(rows: list[tuple[int, str, int, float, float]]) -> list[str]:
     return lines
 
 
+def custom_summary(rows: list[tuple[int, str, str, float]]) -> list[str]:
+    """One CUSTOM line per size band: the largest framework instr/elem (executeOp less
+    the user's function: gather, scatter, requantization, the call) per layout. No
+    target: there is no per-element baseline of the user's math to compare with."""
+    lines = []
+    for i, (lo, _) in enumerate(BANDS):
+        hi = BANDS[i + 1][0] if i + 1 < len(BANDS) else None
+        inside = [r for r in rows if r[0] >= lo and (hi is None or r[0] < hi)]
+        if not inside:
+            continue
+        name = f"{lo:,}-{hi - 1:,}" if hi else f">={lo:,}"
+        fields = []
+        for layout in ("contig", "strided", "transposed"):
+            here = [r for r in inside if r[2] == layout]
+            if here:
+                top = max(here, key=lambda r: r[3])
+                fields.append(f"max_framework_instr_per_elem_{layout}={top[3]:.2f} ({top[1]})")
+        lines.append(f"CUSTOM elems={name} " + " ".join(fields))
+    return lines
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--specs", nargs="+", default=list(DEFAULT_SPECS))
     ap.add_argument("--shapes", nargs="+", default=list(DEFAULT_SHAPES))
-    ap.add_argument("--ops", help="comma-separated op names (default: every elementwise op)")
+    ap.add_argument("--ops", help="comma-separated op names (default: every elementwise and custom op)")
     ap.add_argument("--check-only", action="store_true", help="only the output equality check")
     ap.add_argument("--print-checks", action="store_true", help="print a CHECK line per case")
     ap.add_argument("--no-count", action="store_true", help="skip callgrind (instr fields print as nan)")
@@ -320,46 +419,73 @@ def main(argv=None) -> int:
             bwork.mkdir(parents=True, exist_ok=True)
             log(f"render {spec_path.name} -> {project}")
             render(spec_path, project)
-            header, ops = ops_header(pkg)
-            if not ops:
+            header, ops, custom = ops_header(pkg)
+            if not ops and not custom:
                 continue
+            write_user_math(spec_path, project, pkg, custom)
             (bwork / "bench_ops.h").write_text(header)
             log(f"build {pkg.package_name}")
-            exes.append((build(project, bwork), bwork))
+            exes.append((build(project, bwork), bwork, [f"{op.qnn_type}_compute" for op in custom]))
 
         checked = []
-        for exe, _ in exes:
+        for exe, _, _ in exes:
             log(f"check {exe.name}")
             checked += check(exe, args.shapes, env)
         if not checked:
-            raise BenchError("no case ran (--ops selects no elementwise op of the specs)")
+            raise BenchError("no case ran (--ops selects no op of the specs)")
         if args.check_only or args.print_checks:
             for r in checked:
+                if r.get("kind") == "custom":
+                    print(
+                        f"CHECK op={r['op']} kind=custom inputs={r['inputs']} outputs={r['outputs']} "
+                        f"layout={r['layout']} shape={r['shape']} path={r['path']} bytes={r['bytes']} "
+                        "kernel==recomputation"
+                    )
+                    continue
                 print(
                     f"CHECK op={r['op']} inputs={r['inputs']} layout={r['layout']} shape={r['shape']} "
                     f"path={r['path']} bytes={r['bytes']} kernel==baseline==reference"
                 )
         if args.check_only:
             return 0
-        log(f"check: {len(checked)} cases, kernel == baseline == reference, byte for byte")
+        log(
+            f"check: {len(checked)} cases, kernel == baseline == reference (custom ops: == recomputation), "
+            "byte for byte"
+        )
 
         times = {}
-        for exe, _ in exes:  # one at a time and before callgrind: nothing else runs
+        for exe, _, _ in exes:  # one at a time and before callgrind: nothing else runs
             log(f"time {exe.name}")
             for r in records(run_driver(exe, "time", args.shapes, env), "TIME"):
                 times[(r["op"], r["layout"], r["shape"])] = float(r["ns_per_elem"])
 
         counts = {}
         if counting:
-            log("count (callgrind) " + ", ".join(e.name for e, _ in exes))
+            log("count (callgrind) " + ", ".join(e.name for e, _, _ in exes))
             with ThreadPoolExecutor(max_workers=max(1, min(len(exes), os.cpu_count() or 1))) as pool:
-                for c in pool.map(lambda eb: count(eb[0], args.shapes, eb[1], env), exes):
+                for c in pool.map(lambda e: count(e[0], args.shapes, e[1], env, e[2]), exes):
                     counts.update(c)
 
         missed = []
         rows = []
+        custom_rows = []
         for r in checked:
             key = (r["op"], r["layout"], r["shape"])
+            if r.get("kind") == "custom":
+                # "fast": executeOp less the user's function (counted with
+                # --toggle-collect on it), "user": that function alone; no target.
+                frame, user = counts.get(("fast",) + key), counts.get(("user",) + key)
+                f = frame[0] / frame[1] if frame else float("nan")
+                u = user[0] / user[1] if user else float("nan")
+                print(
+                    f"BENCH op={r['op']} kind=custom inputs={r['inputs']} outputs={r['outputs']} "
+                    f"layout={r['layout']} shape={r['shape']} instr_per_elem={f + u:.2f} "
+                    f"user_math_instr_per_elem={u:.2f} framework_instr_per_elem={f:.2f} "
+                    f"scratch_bytes={r['scratch_bytes']} ns_per_elem={times[key]:.3f}"
+                )
+                if frame and user:
+                    custom_rows.append((frame[1], f"{r['op']} {r['shape']}", r["layout"], f))
+                continue
             fast = counts.get(("fast",) + key)
             base = counts.get(("baseline",) + key)
             x = fast[0] / fast[1] if fast else float("nan")
@@ -376,7 +502,7 @@ def main(argv=None) -> int:
                 missed += [f"{r['op']} {r['layout']} {shape}: {w}" for w in why]
                 rows.append((fast[1], f"{r['op']} {r['layout']} {shape}", int(r["inputs"]), x, y))
         if counting:
-            for line in band_summary(rows):
+            for line in band_summary(rows) + custom_summary(custom_rows):
                 print(line)
             print("TARGETS " + ("met" if not missed else "missed: " + "; ".join(missed)))
         return 1 if (missed and args.strict) else 0

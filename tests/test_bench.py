@@ -3,13 +3,18 @@
 The benchmark checks no speed here: timing in tests only makes them flaky. What it
 must guarantee is that its figures compare equal work, so every case is checked to
 write the very same output buffer (padding included) from the generated kernel, the
-per-element baseline and the kernel's reference path; and that the callgrind part
-produces a BENCH line per (op, layout, shape).
+per-element baseline and the kernel's reference path; a custom op (one path only)
+writes what a recomputation from its dequantized inputs with the same user function
+writes, and a broken gather or scatter fails that check; and the callgrind part
+produces a BENCH line per (op, layout, shape), a custom op's split into its user
+function and the framework adding up to the whole call.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -24,16 +29,35 @@ RUN = ROOT / "bench" / "run.py"
 # tails and no two dimensions of the padded layout merge.
 TINY = "1,3,5,7"
 # Elementwise ops of examples/scale.yaml (1 unary), examples/activations.yaml (2 unary,
-# 2 binary) and examples/shapes.yaml (1 binary, 1 of three inputs): every op runs in
-# three layouts, the ops of two or more inputs also with their other inputs broadcast.
-N_OPS = 7
+# 2 binary), examples/shapes.yaml (1 binary, 1 of three inputs) and examples/custom.yaml
+# (1 unary): every op runs in three layouts, the ops of two or more inputs also with
+# their other inputs broadcast.
+N_OPS = 8
 N_MULTI_INPUT = 4
 LAYOUTS = {"contig", "strided", "transposed", "broadcast"}
 N_CASES = N_OPS * 3 + N_MULTI_INPUT
+# The custom ops (examples/custom.yaml, examples/shapes.yaml), in three layouts each, and
+# the scratch each asks getTempBuffer for at TINY, from the spec's output rules: every
+# input and output as 4-byte floats (docs/spec.md); none for the rowwise one (its rows
+# are on its stack). Element counts at TINY: x 105, a mean over dim 1 35, over the last
+# dim 15.
+CUSTOM_SCRATCH = {
+    "my_norm": 4 * (105 + 105),
+    "channel_mean": 4 * (105 + 35),
+    "center": 4 * (105 + 15 + 105),
+    "rms_norm": 0,
+}
+CUSTOM_LAYOUTS = {"contig", "strided", "transposed"}
+N_CUSTOM_CASES = len(CUSTOM_SCRATCH) * 3
 
 BENCH_RE = re.compile(
     r"^BENCH op=(\w+) inputs=([1-4]) layout=(contig|strided|transposed|broadcast) shape=\(([\d,]+)\) "
     r"instr_per_elem=(\S+) baseline_instr_per_elem=(\S+) ns_per_elem=(\S+)$"
+)
+CUSTOM_RE = re.compile(
+    r"^BENCH op=(\w+) kind=custom inputs=(\d) outputs=(\d) layout=(contig|strided|transposed) "
+    r"shape=\(([\d,]+)\) instr_per_elem=(\S+) user_math_instr_per_elem=(\S+) "
+    r"framework_instr_per_elem=(\S+) scratch_bytes=(\d+) ns_per_elem=(\S+)$"
 )
 
 
@@ -52,14 +76,23 @@ def bench_run(tmp_path_factory):
     args = [sys.executable, str(RUN), "--shapes", TINY, "--time-ms", "1", "--print-checks", "--workdir", str(work)]
     if callgrind_missing():
         args.append("--no-count")
-    res = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    res = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, f"bench/run.py failed:\n{res.stdout}\n{res.stderr}"
-    return res.stdout
+    return res.stdout, work
+
+
+def load_run():
+    """bench/run.py as a module: its build and check, for the cases below."""
+    spec = importlib.util.spec_from_file_location("bench_run", RUN)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_kernel_output_equals_baseline_byte_for_byte(bench_run):
-    checks = [line for line in bench_run.splitlines() if line.startswith("CHECK ")]
-    assert len(checks) == N_CASES, bench_run
+    out, _ = bench_run
+    checks = [line for line in out.splitlines() if line.startswith("CHECK ") and "kind=custom" not in line]
+    assert len(checks) == N_CASES, out
     inputs = {re.search(r"op=(\w+) inputs=(\d)", line).groups() for line in checks}
     assert ("fma3", "3") in inputs and ("add_scaled", "2") in inputs
     assert {line.split()[1] for line in checks if "layout=broadcast" in line} == {
@@ -76,12 +109,88 @@ def test_kernel_output_equals_baseline_byte_for_byte(bench_run):
     assert {"direct-dense", "direct-walk"} == paths
 
 
+def test_custom_op_output_equals_recomputation(bench_run):
+    out, _ = bench_run
+    checks = [line for line in out.splitlines() if line.startswith("CHECK ") and "kind=custom" in line]
+    assert len(checks) == N_CUSTOM_CASES, out
+    seen = {(re.search(r"op=(\w+)", line).group(1), re.search(r"layout=(\w+)", line).group(1)) for line in checks}
+    assert seen == {(op, layout) for op in CUSTOM_SCRATCH for layout in CUSTOM_LAYOUTS}
+    for line in checks:
+        assert line.endswith("kernel==recomputation"), line
+        path = re.search(r"path=(\S+)", line).group(1)
+        assert path == ("custom-rowwise" if "op=rms_norm" in line else "custom"), line
+
+
+# A broken framework must fail the check: the gather that ignores the strides (right
+# for dense tensors only), and a rowwise scatter one code off.
+MUTATIONS = {
+    "gather-ignores-strides": (
+        "include/lpai_elementwise.h",
+        "dst[e] = q->scale * (float)lpai_code_from_stored(lpai_load_stored(p, q->bits), q);\n"
+        "        p += lpai_logical_step(v, coord);",
+        "dst[e] = q->scale * (float)lpai_code_from_stored(lpai_load_stored(p, q->bits), q);\n        p += 1;",
+        {("channel_mean", "strided"), ("channel_mean", "transposed"), ("center", "strided")},
+    ),
+    "rowwise-scatter-one-code-off": (
+        "include/lpai_drivers.h",
+        "*p = (uint8_t)lpai_requant_store(src[e], &x.rq[j]);",
+        "*p = (uint8_t)(lpai_requant_store(src[e], &x.rq[j]) + 1u);",
+        {("rms_norm", "contig"), ("rms_norm", "strided"), ("rms_norm", "transposed")},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MUTATIONS))
+def test_broken_custom_framework_fails_the_check(name, bench_run, tmp_path):
+    _, work = bench_run
+    run = load_run()
+    header, old, new, must_fail = MUTATIONS[name]
+    project = tmp_path / "project"
+    shutil.copytree(work / "ShapesOpPackage" / "project" / "op_package", project / "op_package")
+    path = project / "op_package" / "ShapesOpPackage" / header
+    text = path.read_text()
+    assert text.count(old) == 1, f"{header} changed: update the mutation {name}"
+    path.write_text(text.replace(old, new))
+    build = tmp_path / "build"
+    build.mkdir()
+    shutil.copy(work / "ShapesOpPackage" / "build" / "bench_ops.h", build)
+    exe = run.build(project, build)
+    env = dict(os.environ, BENCH_OPS="channel_mean,center,rms_norm")
+    with pytest.raises(run.BenchError) as err:
+        run.check(exe, [TINY], env)
+    # The failing cases, from the CHECK records the error lists.
+    failed = set(re.findall(r"'op': '(\w+)', 'kind': 'custom'.*?'layout': '(\w+)'", str(err.value)))
+    assert must_fail <= failed, str(err.value)
+
+
+def test_custom_split_adds_up_to_the_whole_call(bench_run):
+    """The user's share is counted with --toggle-collect on its function: the framework
+    dump (executeOp with that function toggled out) plus the user dump must equal the
+    whole executeOp counted without the toggle."""
+    why = callgrind_missing()
+    if why:
+        pytest.skip(f"instruction counts need callgrind: {why}")
+    _, work = bench_run
+    run = load_run()
+    exe = work / "ShapesOpPackage" / "build" / "bench_ShapesOpPackage"
+    env = dict(os.environ, BENCH_OPS="center,rms_norm")
+    split = run.count(exe, [TINY], work, env, ("Center_compute", "RmsNorm_compute"))
+    whole = run.count(exe, [TINY], work, env)
+    for op in ("center", "rms_norm"):
+        for layout in CUSTOM_LAYOUTS:
+            key = (op, layout, f"({TINY})")
+            frame, user = split[("fast", *key)][0], split[("user", *key)][0]
+            assert user > 0 and frame > 0, (op, layout)
+            assert frame + user == whole[("fast", *key)][0], (op, layout, frame, user, whole[("fast", *key)])
+
+
 def test_bench_lines_have_instruction_counts(bench_run):
     why = callgrind_missing()
     if why:
         pytest.skip(f"instruction counts need callgrind: {why}")
-    lines = [line for line in bench_run.splitlines() if line.startswith("BENCH ")]
-    assert len(lines) == N_CASES, bench_run
+    out, _ = bench_run
+    lines = [line for line in out.splitlines() if line.startswith("BENCH ") and "kind=custom" not in line]
+    assert len(lines) == N_CASES, out
     seen = set()
     for line in lines:
         m = BENCH_RE.match(line)
@@ -92,3 +201,27 @@ def test_bench_lines_have_instruction_counts(bench_run):
         assert all(math.isfinite(v) and v > 0 for v in (x, y, t)), line
         seen.add((op, layout))
     assert {layout for _, layout in seen} == LAYOUTS
+
+
+def test_custom_bench_lines(bench_run):
+    why = callgrind_missing()
+    if why:
+        pytest.skip(f"instruction counts need callgrind: {why}")
+    out, _ = bench_run
+    lines = [line for line in out.splitlines() if line.startswith("BENCH ") and "kind=custom" in line]
+    assert len(lines) == N_CUSTOM_CASES, out
+    for line in lines:
+        m = CUSTOM_RE.match(line)
+        assert m, f"malformed: {line}"
+        op, _, outputs, _, shape, whole, user, frame, scratch, t = m.groups()
+        assert shape == TINY
+        assert outputs == ("2" if op == "center" else "1")
+        whole, user, frame, t = float(whole), float(user), float(frame), float(t)
+        assert all(math.isfinite(v) and v > 0 for v in (whole, user, frame, t)), line
+        assert abs(whole - (user + frame)) <= 0.011, line  # printed to two decimals each
+        assert int(scratch) == CUSTOM_SCRATCH[op], line
+    # The custom lines have no ratio target: the summary has CUSTOM lines, and TARGETS
+    # names no custom op.
+    assert re.search(r"^CUSTOM elems=0-511 max_framework_instr_per_elem_contig=\S+ \(", out, re.M), out
+    targets = next(line for line in out.splitlines() if line.startswith("TARGETS "))
+    assert not any(op in targets for op in CUSTOM_SCRATCH), targets

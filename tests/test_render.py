@@ -228,15 +228,9 @@ def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo
     assert " failed" not in run.stdout
 
 
-CUSTOM_EAGER = """\
-import torch
-
-
-def my_norm(x: torch.Tensor) -> torch.Tensor:
-    mean = x.mean()
-    var = ((x - mean) ** 2).mean()
-    return (x - mean) / torch.sqrt(var + 1e-5)
-"""
+# The math of examples/custom.yaml's my_norm as a user writes it (examples/custom.user/,
+# which bench/run.py builds too): the eager function, and below the kernel's.
+CUSTOM_EAGER = (EXAMPLES / "custom.user" / "my_norm.py").read_text()
 
 
 def test_custom_op_fails_until_the_user_writes_it(copie_session, template_repo):
@@ -270,22 +264,7 @@ def test_custom_op_fails_until_the_user_writes_it(copie_session, template_repo):
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
 
 
-CUSTOM_KERNEL = """\
-#include <math.h>
-
-#include "ops/MyNorm_user.h"
-
-int MyNorm_compute(const MyNorm_args *args)
-{
-    double sum = 0.0, sq = 0.0;
-    for (uint64_t i = 0; i < args->count; ++i) sum += args->x[i];
-    const double mean = sum / (double)args->count;
-    for (uint64_t i = 0; i < args->count; ++i) sq += (args->x[i] - mean) * (args->x[i] - mean);
-    const float inv = (float)(1.0 / sqrt(sq / (double)args->count + 1e-5));
-    for (uint64_t i = 0; i < args->count; ++i) args->out[i] = (float)(args->x[i] - mean) * inv;
-    return 0;
-}
-"""
+CUSTOM_KERNEL = (EXAMPLES / "custom.user" / "MyNorm_math.c").read_text()
 
 
 def write_custom_kernel(project: Path) -> None:
