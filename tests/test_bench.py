@@ -122,7 +122,9 @@ def test_custom_op_output_equals_recomputation(bench_run):
 
 
 # A broken framework must fail the check: the gather that ignores the strides (right
-# for dense tensors only), and a rowwise scatter one code off.
+# for dense tensors only, so their cases must still pass: the check compares, it does
+# not just fail), and a rowwise scatter one code off. (file, text, broken text, cases
+# that must fail, cases that must pass)
 MUTATIONS = {
     "gather-ignores-strides": (
         "include/lpai_elementwise.h",
@@ -130,12 +132,14 @@ MUTATIONS = {
         "        p += lpai_logical_step(v, coord);",
         "dst[e] = q->scale * (float)lpai_code_from_stored(lpai_load_stored(p, q->bits), q);\n        p += 1;",
         {("channel_mean", "strided"), ("channel_mean", "transposed"), ("center", "strided")},
+        {("channel_mean", "contig"), ("center", "contig")},
     ),
     "rowwise-scatter-one-code-off": (
         "include/lpai_drivers.h",
         "*p = (uint8_t)lpai_requant_store(src[e], &x.rq[j]);",
         "*p = (uint8_t)(lpai_requant_store(src[e], &x.rq[j]) + 1u);",
         {("rms_norm", "contig"), ("rms_norm", "strided"), ("rms_norm", "transposed")},
+        {("channel_mean", "contig"), ("center", "strided")},
     ),
 }
 
@@ -144,7 +148,7 @@ MUTATIONS = {
 def test_broken_custom_framework_fails_the_check(name, bench_run, tmp_path):
     _, work = bench_run
     run = load_run()
-    header, old, new, must_fail = MUTATIONS[name]
+    header, old, new, must_fail, must_pass = MUTATIONS[name]
     project = tmp_path / "project"
     shutil.copytree(work / "ShapesOpPackage" / "project" / "op_package", project / "op_package")
     path = project / "op_package" / "ShapesOpPackage" / header
@@ -161,6 +165,7 @@ def test_broken_custom_framework_fails_the_check(name, bench_run, tmp_path):
     # The failing cases, from the CHECK records the error lists.
     failed = set(re.findall(r"'op': '(\w+)', 'kind': 'custom'.*?'layout': '(\w+)'", str(err.value)))
     assert must_fail <= failed, str(err.value)
+    assert not must_pass & failed, str(err.value)
 
 
 def test_custom_split_adds_up_to_the_whole_call(bench_run):
