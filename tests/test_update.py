@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import shutil
 import subprocess
 import sys
 from importlib.machinery import SourceFileLoader
@@ -81,6 +82,14 @@ def fresh_v1(releases, tmp_path_factory):
 def fresh_v11(releases, tmp_path_factory):
     """A fresh copy at the newest release, v1.1.0 (read only)."""
     return copy_project(releases.path, tmp_path_factory.mktemp("fresh") / "v11", ref=None)
+
+
+def clone_fresh(fresh: Path, dest: Path) -> Path:
+    """A copy of the fresh v1.0.0 project, its git history included: the same bytes as
+    another `copier copy` of the same spec and ref (test_answers_file_reproduces_the_project
+    holds that), without the 2.5 s of copier for each of a dozen tests."""
+    shutil.copytree(fresh, dest, symlinks=True)
+    return dest
 
 
 def commit_of(project: Path) -> str:
@@ -303,8 +312,8 @@ def test_changelog_has_an_entry_for_every_release():
 
 
 @pytest.mark.slow
-def test_update_brings_the_fix_and_keeps_the_users_work(releases, tmp_path):
-    project = copy_project(releases.path, tmp_path / "project")
+def test_update_brings_the_fix_and_keeps_the_users_work(releases, fresh_v1, tmp_path):
+    project = clone_fresh(fresh_v1, tmp_path / "project")
     write_user_work(project)
     commit_all(project, "my math, my test, my notes")
     mine = user_files(project)
@@ -332,8 +341,8 @@ def test_update_brings_the_fix_and_keeps_the_users_work(releases, tmp_path):
     assert "PASSED tests/test_no_merge_leftovers.py::test_no_conflict_markers" in tests.stdout
 
 
-def test_unedited_project_updated_equals_a_fresh_copy(releases, fresh_v11, tmp_path):
-    project = copy_project(releases.path, tmp_path / "project")
+def test_unedited_project_updated_equals_a_fresh_copy(releases, fresh_v1, fresh_v11, tmp_path):
+    project = clone_fresh(fresh_v1, tmp_path / "project")
     before = files(project)
 
     assert_updated(update(project), project)
@@ -350,8 +359,8 @@ def test_unedited_project_updated_equals_a_fresh_copy(releases, fresh_v11, tmp_p
     )
 
 
-def test_deleted_template_owned_file_stays_deleted(releases, tmp_path):
-    project = copy_project(releases.path, tmp_path / "project")
+def test_deleted_template_owned_file_stays_deleted(releases, fresh_v1, tmp_path):
+    project = clone_fresh(fresh_v1, tmp_path / "project")
     (project / QUANT).unlink()
     commit_all(project, "I do not want quant.py")
 
@@ -364,8 +373,8 @@ def test_deleted_template_owned_file_stays_deleted(releases, tmp_path):
     assert leftovers(project) == []
 
 
-def test_deleted_user_owned_file_comes_back_as_the_new_stub(releases, fresh_v11, tmp_path):
-    project = copy_project(releases.path, tmp_path / "project")
+def test_deleted_user_owned_file_comes_back_as_the_new_stub(releases, fresh_v1, fresh_v11, tmp_path):
+    project = clone_fresh(fresh_v1, tmp_path / "project")
     eager = f"{NS}/user/twice.py"
     (project / eager).unlink()
     (project / "tests/user/README.md").unlink()
@@ -385,8 +394,8 @@ def test_deleted_user_owned_file_comes_back_as_the_new_stub(releases, fresh_v11,
     assert leftovers(project) == []
 
 
-def test_adding_ops_through_update(releases, tmp_path):
-    project = copy_project(releases.path, tmp_path / "project")
+def test_adding_ops_through_update(releases, fresh_v1, tmp_path):
+    project = clone_fresh(fresh_v1, tmp_path / "project")
     write_user_work(project)
     commit_all(project, "my work")
     mine = user_files(project)
@@ -439,8 +448,8 @@ def twice_files(project: Path) -> list[str]:
     return [f"{NS}/user/twice.py", kernel.relative_to(project).as_posix()]
 
 
-def test_dropping_a_custom_op_with_edited_math_refuses_and_keeps_every_file(releases, tmp_path):
-    project = copy_project(releases.path, tmp_path / "project")
+def test_dropping_a_custom_op_with_edited_math_refuses_and_keeps_every_file(releases, fresh_v1, tmp_path):
+    project = clone_fresh(fresh_v1, tmp_path / "project")
     write_user_work(project)
     commit_all(project, "my work")
     before = files(project)
@@ -451,9 +460,9 @@ def test_dropping_a_custom_op_with_edited_math_refuses_and_keeps_every_file(rele
     assert_refused(result, project, before, twice_files(project))
 
 
-def test_dropping_a_custom_op_whose_math_is_untouched_proceeds(releases, tmp_path):
+def test_dropping_a_custom_op_whose_math_is_untouched_proceeds(releases, fresh_v1, tmp_path):
     """Stubs nobody edited carry no work: the op's files go, as copier does it."""
-    project = copy_project(releases.path, tmp_path / "project")
+    project = clone_fresh(fresh_v1, tmp_path / "project")
     (project / "tests/user/test_mine.py").write_text("def test_mine():\n    assert True\n")
     commit_all(project, "a test of mine, the math untouched")
     gone = twice_files(project)
@@ -469,8 +478,8 @@ def test_dropping_a_custom_op_whose_math_is_untouched_proceeds(releases, tmp_pat
     assert leftovers(project) == []
 
 
-def test_renaming_the_namespace_with_edited_math_refuses(releases, tmp_path):
-    project = copy_project(releases.path, tmp_path / "project")
+def test_renaming_the_namespace_with_edited_math_refuses(releases, fresh_v1, tmp_path):
+    project = clone_fresh(fresh_v1, tmp_path / "project")
     write_user_work(project)
     commit_all(project, "my work")
     before = files(project)
@@ -484,8 +493,8 @@ def test_renaming_the_namespace_with_edited_math_refuses(releases, tmp_path):
     assert f"git mv {NS}/user/twice.py renamed_ops/user/twice.py" in line
 
 
-def test_renaming_the_package_orphans_a_file_the_user_added_so_it_refuses(releases, tmp_path):
-    project = copy_project(releases.path, tmp_path / "project")
+def test_renaming_the_package_orphans_a_file_the_user_added_so_it_refuses(releases, fresh_v1, tmp_path):
+    project = clone_fresh(fresh_v1, tmp_path / "project")
     helper = f"op_package/{PKG}/user/my_helpers.h"
     (project / helper).write_text("/* mine */\n")
     commit_all(project, "a helper of mine next to the (untouched) kernel stub")
@@ -500,9 +509,9 @@ def test_renaming_the_package_orphans_a_file_the_user_added_so_it_refuses(releas
 
 
 @pytest.mark.slow
-def test_renaming_an_op_after_moving_its_math_keeps_the_math(releases, tmp_path):
+def test_renaming_an_op_after_moving_its_math_keeps_the_math(releases, fresh_v1, tmp_path):
     """The way on that the refusal names: git mv to the new names, then update."""
-    project = copy_project(releases.path, tmp_path / "project")
+    project = clone_fresh(fresh_v1, tmp_path / "project")
     write_user_work(project)
     commit_all(project, "my work")
     renamed = {**SPEC, "ops": [{**SPEC["ops"][0], "name": "double_it"}, SPEC["ops"][1]]}
@@ -590,8 +599,8 @@ def test_pinning_a_tag_or_a_commit(releases, tmp_path):
     assert newest.returncode == 0 and commit_of(at_commit) == "v1.2.0", newest.stderr
 
 
-def test_collision_in_a_template_owned_file_fails_the_projects_check(releases, tmp_path):
-    project = copy_project(releases.path, tmp_path / "project")
+def test_collision_in_a_template_owned_file_fails_the_projects_check(releases, fresh_v1, tmp_path):
+    project = clone_fresh(fresh_v1, tmp_path / "project")
     quant = project / QUANT
     quant.write_text(quant.read_text() + "\nMY_TWEAK = 1  # edited where I should not\n")
     commit_all(project, "edit inside a template-owned file")
@@ -619,8 +628,8 @@ def test_collision_in_a_template_owned_file_fails_the_projects_check(releases, t
     assert FIX_PY in quant.read_text() and "MY_TWEAK = 1" in quant.read_text()
 
 
-def test_rejected_hunk_fails_the_projects_check(releases, tmp_path):
-    project = copy_project(releases.path, tmp_path / "project")
+def test_rejected_hunk_fails_the_projects_check(releases, fresh_v1, tmp_path):
+    project = clone_fresh(fresh_v1, tmp_path / "project")
     quant = project / QUANT
     quant.write_text(quant.read_text() + "\nMY_TWEAK = 1  # edited where I should not\n")
     commit_all(project, "edit inside a template-owned file")
