@@ -878,9 +878,11 @@ class Package:
 
     @property
     def py_rowwise_op_names(self) -> str:
-        """The names of the `rowwise: true` custom ops as a Python set display (`set()` when none)."""
+        """The names of the `rowwise: true` custom ops as a Python set display (`set()` when
+        none), the value of `ROWWISE = ` at the top level of a test module (one name a line
+        when it would not fit)."""
         names_ = [f'"{op.name}"' for op in self.ops if op.rowwise]
-        return "{" + ", ".join(names_) + "}" if names_ else "set()"
+        return _py_seq("{", names_, "}", 0, "ROWWISE = ", "") if names_ else "set()"
 
     @property
     def max_outputs(self) -> int:

@@ -200,13 +200,16 @@ def generate_packages(seed: int, count: int) -> list[dict]:
         ops = []
         for j in range(rng.randint(*OPS_PER_PACKAGE)):
             op_taken = set(taken) | {namespace}
-            # Every name at its limit: the first op, and the first package's custom op
-            # with four outputs (the longest lines of the custom-op files).
-            at_limits = j == 0 or (k == 0 and j == 2)
+            # Every name at its limit, with 8 params: the first op of each package, and in
+            # the first package an op with four inputs and the custom op with four inputs
+            # and four outputs (the longest lines of every generated file).
+            at_limits = j == 0 or (k == 0 and j in (2, 4))
             name = _snake(rng, names.MAX_SNAKE if at_limits else rng.randint(1, names.MAX_SNAKE), op_taken)
             taken.add(name)
             # Two inputs, and now and then three or four (they broadcast in the kernels).
-            n_inputs = spec.MAX_INPUTS if j % 5 == 4 else 3 if j % 7 == 3 else 2 if j % 3 == 1 else 1
+            n_inputs = (
+                spec.MAX_INPUTS if j % 5 == 4 or (k == 0 and j == 2) else 3 if j % 7 == 3 else 2 if j % 3 == 1 else 1
+            )
             n_params = spec.MAX_PARAMS if at_limits else rng.randint(0, spec.MAX_PARAMS)
             arg_taken: set[str] = set()
             arg_len = names.MAX_SNAKE if at_limits else None
@@ -305,6 +308,20 @@ def test_the_generator_covers_the_spec_space():
     assert {2, 3, spec.MAX_INPUTS} <= {len(op["inputs"]) for op in ops}
     assert any(op.get("kind") == "custom" for op in ops)
     assert any(len(op.get("outputs", [])) == spec.MAX_OUTPUTS for op in ops)
+    # The longest lines: every name at its limit with the most inputs, outputs and params.
+    longest = [
+        op
+        for op in ops
+        if len(op["name"]) == names.MAX_SNAKE
+        and len(op["inputs"]) == spec.MAX_INPUTS
+        and len(op.get("params", [])) == spec.MAX_PARAMS
+        and all(len(n) == names.MAX_SNAKE for n in op["inputs"])
+    ]
+    assert {op.get("kind", "elementwise") for op in longest} == {"elementwise", "custom"}
+    assert any(
+        len(op.get("outputs", [])) == spec.MAX_OUTPUTS and all(len(o["name"]) == names.MAX_SNAKE for o in op["outputs"])
+        for op in longest
+    )
     assert any(op.get("rowwise") for op in ops)
     texts = " ".join(op.get("expr", "") for op in ops)
     for func in expr_mod.FUNCTIONS:
