@@ -9,7 +9,9 @@ each language it lands in if it were pasted unescaped.  Each spec must validate,
 render through the real copier command line, compile with -Wall -Wextra -Werror
 (gcc, and clang when installed; C11 and C++11, with and without the inference-only
 define), and import: every op registered with torch.library (functional and .out),
-callable, its docstring and its OpDef description equal to the spec's doc.  (One such
+callable, its docstring and its OpDef description equal to the spec's doc; and be clean
+under the project's own `ruff check`, `ruff format --check` and clang-format, whatever
+the lengths of its names (docs/architecture.md, "Golden renders").  (One such
 doc and a `1e-6` default also go through a whole rendered suite: the softsign op of the
 render matrix's scale variant, tests/test_render.py.)
 
