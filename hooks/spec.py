@@ -162,7 +162,8 @@ class Param:
 
     @property
     def default_py(self) -> str:
-        return repr(self.default)
+        # As `ruff format` writes the literal: repr() gives 1e+30, ruff 1e30.
+        return repr(self.default).replace("e+", "e")
 
     @property
     def default_c(self) -> str:
@@ -414,8 +415,21 @@ class Op:
             rows.append((f"lpai_shape {o.name}_shape;", f"{o.shape.text}"))
         rows += [(f"{f.decl};", f.comment) for f in self._c_fixed_fields]
         rows += [(f"float {p.name};", f'parameter "{p.name}" ({p.type}), default {p.default_xml}') for p in self.params]
-        width = max(len(decl) for decl, _ in rows)
-        return [f"{decl:<{width}} /* {comment} */" for decl, comment in rows]
+        # Each comment on a line of its own above its member: a trailing comment would
+        # make clang-format break or realign the line once names get long (ReflowComments
+        # is off in .clang-format, so it leaves a long comment line as it is).
+        return [line for decl, comment in rows for line in (f"/* {comment} */", decl)]
+
+    @property
+    def c_compute_decl(self) -> str:
+        """The prototype of `<QnnType>_compute` (include/ops/<QnnType>_user.h), laid out
+        as clang-format leaves it: on one line when it fits, else broken after `(`."""
+        return _c_compute_signature(self.qnn_type, ";")
+
+    @property
+    def c_compute_def(self) -> str:
+        """The head of its definition in user/<QnnType>_math.c (the brace on the next line)."""
+        return _c_compute_signature(self.qnn_type, "")
 
     @property
     def c_args_fill(self) -> list[str]:
@@ -582,8 +596,10 @@ class Op:
 
     @property
     def py_reference_signature(self) -> str:
-        """tests/reference.py's function: inputs, then params with the spec's defaults, untyped."""
-        return _join([i.name for i in self.inputs] + [f"{p.name}={p.default_py}" for p in self.params])
+        """tests/reference.py's function: inputs, then params with the spec's defaults,
+        untyped (laid out as `ruff format` leaves it, like py_params_public)."""
+        params = [i.name for i in self.inputs] + [f"{p.name}={p.default_py}" for p in self.params]
+        return _py_def_params(self.name, params, None)
 
     @property
     def py_defaults_dict(self) -> str:
@@ -672,18 +688,28 @@ class Op:
 
     @property
     def py_input_shapes(self) -> str:
-        """A Python list of the inputs' shapes: `[x.shape, bias.shape]`."""
-        return "[" + ", ".join(f"{n}.shape" for n in self.input_names) + "]"
+        """A Python list of the inputs' shapes, `[x.shape, bias.shape]`: an argument of an
+        exploded call in a function body (one item a line when it would not fit)."""
+        return _py_seq("[", [f"{n}.shape" for n in self.input_names], "]", indent=8)
+
+    @property
+    def py_input_shapes_lines(self) -> str:
+        """The inputs' shapes, one a line: the items of an exploded list in a function body."""
+        return _py_lines([f"{n}.shape" for n in self.input_names])
 
     @property
     def py_output_returns(self) -> str:
-        """What the `.out` implementation returns: its output arguments, `mean, centered`."""
-        return ", ".join(self.output_names)
+        """What the `.out` implementation returns after `return `: its output argument, or
+        the tuple of them, `(mean, centered)` (one a line when it would not fit)."""
+        if self.n_outputs == 1:
+            return self.output_names[0]
+        return _py_seq("(", self.output_names, ")", indent=4, head="return ", tail="")
 
     @property
     def py_spec_outputs(self) -> str:
         """tests/spec_values.py: a tuple of (name, rule as the spec states it) per output."""
-        return _py_tuple([f'("{o.name}", {o.py_spec_rule})' for o in self.outputs])
+        rows = [f'("{o.name}", {o.py_spec_rule})' for o in self.outputs]
+        return _py_seq("(", rows, ")", 4, f'"{self.name}": ', single_comma=True)
 
     @property
     def output_labels(self) -> list[str]:
@@ -695,8 +721,9 @@ class Op:
 
     @property
     def py_output_names(self) -> str:
-        """The output names as a Python tuple of strings: `("mean", "centered")`, `("out",)`."""
-        return _py_tuple([f'"{o.name}"' for o in self.outputs])
+        """The output names as a Python tuple of strings: `("mean", "centered")`, `("out",)`
+        (`outputs=` of the OPS table, and an argument of an exploded call)."""
+        return _py_tuple([f'"{o.name}"' for o in self.outputs], "outputs=")
 
     @property
     def py_output_vars(self) -> str:
@@ -716,7 +743,8 @@ class Op:
                 rules.append(f'("like", {sh.source.index})')
             else:
                 rules.append(f'("reduce", {sh.source.index}, {tuple(sh.dims)!r}, {sh.keepdim!r})')
-        return _py_tuple(rules)
+        # The value of the op's entry in shapes.py's RULES dict.
+        return _py_seq("(", rules, ")", 4, f'"{self.name}": ', single_comma=True)
 
     @property
     def torch_ops_path(self) -> str:
@@ -780,6 +808,23 @@ class Op:
     def py_args(self) -> str:
         return ", ".join([i.name for i in self.inputs] + [p.name for p in self.params])
 
+    # The arguments of the generated calls whose length depends on the spec, one a line
+    # (the template writes `f(`, then these at an indent of 8, then `)` on a line of its
+    # own): the trailing comma keeps `ruff format` from joining them, whatever the lengths.
+    @property
+    def py_args_lines(self) -> str:
+        """Every input, then every param."""
+        return _py_lines([i.name for i in self.inputs] + [p.name for p in self.params])
+
+    @property
+    def py_inputs_lines(self) -> str:
+        return _py_lines(self.input_names)
+
+    @property
+    def int_check_lines(self) -> str:
+        """`name=name` per int param (the call-time uint32 check)."""
+        return _py_lines([f"{p.name}={p.name}" for p in self.params if p.type == "int"])
+
     @property
     def py_inputs_tuple(self) -> str:
         """`inputs=` of the op's row in ops.py's OPS table, as ruff format writes it."""
@@ -833,9 +878,11 @@ class Package:
 
     @property
     def py_rowwise_op_names(self) -> str:
-        """The names of the `rowwise: true` custom ops as a Python set display (`set()` when none)."""
+        """The names of the `rowwise: true` custom ops as a Python set display (`set()` when
+        none), the value of `ROWWISE = ` at the top level of a test module (one name a line
+        when it would not fit)."""
         names_ = [f'"{op.name}"' for op in self.ops if op.rowwise]
-        return "{" + ", ".join(names_) + "}" if names_ else "set()"
+        return _py_seq("{", names_, "}", 0, "ROWWISE = ", "") if names_ else "set()"
 
     @property
     def max_outputs(self) -> int:
@@ -952,23 +999,56 @@ _OPS_TABLE_INDENT = 8
 def _py_tuple(items: list[str], keyword: str = "") -> str:
     """A tuple literal as `ruff format` leaves it: on one line when `<keyword><tuple>,`
     fits, else one item per line (with the trailing comma that keeps it so)."""
-    one_line = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-    if _OPS_TABLE_INDENT + len(keyword) + len(one_line) + 1 <= PY_LINE_LENGTH:
+    return _py_seq("(", items, ")", _OPS_TABLE_INDENT, keyword, single_comma=True)
+
+
+def _py_seq(
+    open_: str, items: list[str], close: str, indent: int, head: str = "", tail: str = ",", single_comma: bool = False
+) -> str:
+    """A list or tuple literal that starts a line indented by `indent` after `head` and is
+    followed by `tail`, as `ruff format` leaves it: on that line when it fits, else one
+    item a line with the trailing comma that keeps it so.  (Exploding a literal that
+    would fit is stable too: the trailing comma keeps it exploded; the check errs that way.)"""
+    last = "," if single_comma and len(items) == 1 else ""
+    one_line = open_ + ", ".join(items) + last + close
+    if indent + len(head) + len(one_line) + len(tail) <= PY_LINE_LENGTH:
         return one_line
-    pad = " " * (_OPS_TABLE_INDENT + 4)
-    return "(\n" + "".join(f"{pad}{item},\n" for item in items) + " " * _OPS_TABLE_INDENT + ")"
+    pad = " " * (indent + 4)
+    return open_ + "\n" + "".join(f"{pad}{item},\n" for item in items) + " " * indent + close
 
 
-def _py_def_params(name: str, params: list[str], returns: str) -> str:
-    """What goes between the parentheses of a top-level `def name(...) -> returns:` as
-    `ruff format` leaves it: the parameters on the def's line when it fits; else on one
-    indented line of their own; else one a line, with the trailing comma that keeps them so."""
+def _py_lines(items: list[str], indent: int = 8) -> str:
+    """Call arguments or tuple items one a line, each with its comma (the last one the
+    magic trailing comma that keeps `ruff format` from joining them): the template writes
+    the first line's indent."""
+    return (",\n" + " " * indent).join(items) + ","
+
+
+def _py_def_params(name: str, params: list[str], returns: str | None) -> str:
+    """What goes between the parentheses of a top-level `def name(...) -> returns:` (or
+    `def name(...):` when `returns` is None) as `ruff format` leaves it: the parameters on
+    the def's line when it fits; else on one indented line of their own; else one a line,
+    with the trailing comma that keeps them so."""
     joined = ", ".join(params)
-    if len(f"def {name}({joined}) -> {returns}:") <= PY_LINE_LENGTH:
+    annotation = "" if returns is None else f" -> {returns}"
+    if len(f"def {name}({joined}){annotation}:") <= PY_LINE_LENGTH:
         return joined
     if 4 + len(joined) <= PY_LINE_LENGTH:
         return f"\n    {joined}\n"
     return "\n" + "".join(f"    {p},\n" for p in params)
+
+
+# The rendered .clang-format's ColumnLimit (template/.clang-format).
+C_COLUMN_LIMIT = 120
+
+
+def _c_compute_signature(qnn_type: str, tail: str) -> str:
+    """`int <T>_compute(const <T>_args *args)<tail>` as clang-format leaves it: one line
+    when it fits, else the parameter on the next line (continuation indent 4)."""
+    head, param = f"int {qnn_type}_compute(", f"const {qnn_type}_args *args){tail}"
+    if len(head) + len(param) <= C_COLUMN_LIMIT:
+        return head + param
+    return f"{head}\n    {param}"
 
 
 def _schema_default(p: Param) -> str:

@@ -36,17 +36,20 @@ def test_output_rules_as_c_initialisers():
 def test_args_struct_keeps_the_members_of_one_output():
     """A custom op without outputs: keeps `out`, `rank`, `dims`, `count` (user math
     written before several outputs existed), and adds a shape per tensor."""
-    members = [
-        line.split("/*")[0].strip()
-        for line in _op(
-            {
-                "name": "my_norm",
-                "kind": "custom",
-                "inputs": ["x"],
-                "params": [{"name": "eps", "type": "float", "default": 0.5}],
-            }
-        ).c_args_members
-    ]
+    lines = _op(
+        {
+            "name": "my_norm",
+            "kind": "custom",
+            "inputs": ["x"],
+            "params": [{"name": "eps", "type": "float", "default": 0.5}],
+        }
+    ).c_args_members
+    # Each member under its own comment line (a trailing comment would make clang-format
+    # break or realign the member once names get long).
+    comments, members = lines[0::2], lines[1::2]
+    assert all(c.startswith("/* ") and c.endswith(" */") for c in comments), comments
+    assert comments[-1] == '/* parameter "eps" (float), default 0.5 */'
+
     assert members == [
         "const float *x;",
         "lpai_shape x_shape;",
@@ -61,7 +64,7 @@ def test_args_struct_keeps_the_members_of_one_output():
 
 def test_args_struct_of_two_outputs_aliases_out_to_the_first():
     op = _op(MEAN_AND_CENTER)
-    members = [line.split("/*")[0].strip() for line in op.c_args_members]
+    members = [line for line in op.c_args_members if not line.startswith("/*")]
     assert members == [
         "const float *x;",
         "lpai_shape x_shape;",

@@ -9,7 +9,9 @@ each language it lands in if it were pasted unescaped.  Each spec must validate,
 render through the real copier command line, compile with -Wall -Wextra -Werror
 (gcc, and clang when installed; C11 and C++11, with and without the inference-only
 define), and import: every op registered with torch.library (functional and .out),
-callable, its docstring and its OpDef description equal to the spec's doc.  (One such
+callable, its docstring and its OpDef description equal to the spec's doc; and be clean
+under the project's own `ruff check`, `ruff format --check` and clang-format, whatever
+the lengths of its names (docs/architecture.md, "Golden renders").  (One such
 doc and a `1e-6` default also go through a whole rendered suite: the softsign op of the
 render matrix's scale variant, tests/test_render.py.)
 
@@ -200,13 +202,19 @@ def generate_packages(seed: int, count: int) -> list[dict]:
         ops = []
         for j in range(rng.randint(*OPS_PER_PACKAGE)):
             op_taken = set(taken) | {namespace}
-            name = _snake(rng, names.MAX_SNAKE if j == 0 else rng.randint(1, names.MAX_SNAKE), op_taken)
+            # Every name at its limit, with 8 params: the first op of each package, and in
+            # the first package an op with four inputs and the custom op with four inputs
+            # and four outputs (the longest lines of every generated file).
+            at_limits = j == 0 or (k == 0 and j in (2, 4))
+            name = _snake(rng, names.MAX_SNAKE if at_limits else rng.randint(1, names.MAX_SNAKE), op_taken)
             taken.add(name)
             # Two inputs, and now and then three or four (they broadcast in the kernels).
-            n_inputs = spec.MAX_INPUTS if j % 5 == 4 else 3 if j % 7 == 3 else 2 if j % 3 == 1 else 1
-            n_params = spec.MAX_PARAMS if j == 0 else rng.randint(0, spec.MAX_PARAMS)
+            n_inputs = (
+                spec.MAX_INPUTS if j % 5 == 4 or (k == 0 and j == 2) else 3 if j % 7 == 3 else 2 if j % 3 == 1 else 1
+            )
+            n_params = spec.MAX_PARAMS if at_limits else rng.randint(0, spec.MAX_PARAMS)
             arg_taken: set[str] = set()
-            arg_len = names.MAX_SNAKE if j == 0 else None
+            arg_len = names.MAX_SNAKE if at_limits else None
             inputs = [_snake(rng, arg_len or rng.randint(1, 12), arg_taken) for _ in range(n_inputs)]
             params = []
             for _ in range(n_params):
@@ -221,8 +229,8 @@ def generate_packages(seed: int, count: int) -> list[dict]:
             op: dict = {"name": name, "inputs": inputs}
             if params:
                 op["params"] = params
-            if rng.random() < 0.3 or j == 0:
-                op["qnn_type"] = _camel(rng, names.MAX_CAMEL if j == 0 else rng.randint(1, 20), camel_taken)
+            if rng.random() < 0.3 or at_limits:
+                op["qnn_type"] = _camel(rng, names.MAX_CAMEL if at_limits else rng.randint(1, 20), camel_taken)
             doc = (
                 docs.pop()
                 if docs
@@ -302,6 +310,20 @@ def test_the_generator_covers_the_spec_space():
     assert {2, 3, spec.MAX_INPUTS} <= {len(op["inputs"]) for op in ops}
     assert any(op.get("kind") == "custom" for op in ops)
     assert any(len(op.get("outputs", [])) == spec.MAX_OUTPUTS for op in ops)
+    # The longest lines: every name at its limit with the most inputs, outputs and params.
+    longest = [
+        op
+        for op in ops
+        if len(op["name"]) == names.MAX_SNAKE
+        and len(op["inputs"]) == spec.MAX_INPUTS
+        and len(op.get("params", [])) == spec.MAX_PARAMS
+        and all(len(n) == names.MAX_SNAKE for n in op["inputs"])
+    ]
+    assert {op.get("kind", "elementwise") for op in longest} == {"elementwise", "custom"}
+    assert any(
+        len(op.get("outputs", [])) == spec.MAX_OUTPUTS and all(len(o["name"]) == names.MAX_SNAKE for o in op["outputs"])
+        for op in longest
+    )
     assert any(op.get("rowwise") for op in ops)
     texts = " ".join(op.get("expr", "") for op in ops)
     for func in expr_mod.FUNCTIONS:
@@ -489,3 +511,43 @@ def test_every_generated_package_imports_and_registers_its_ops(rendered):
     assert proc.returncode == 0, proc.stderr[-4000:]
     failures = json.loads(proc.stdout.strip().splitlines()[-1])
     assert not failures, "\n".join(failures)
+
+
+C_SUFFIXES = (".c", ".h", ".cpp")
+
+
+def test_every_generated_project_is_lint_and_format_clean(rendered):
+    """ruff (check and format --check) under each render's own pyproject.toml, and
+    clang-format under each render's own .clang-format, are clean on every generated
+    project: names, params, inputs, outputs and docs at their limits must not give a line
+    a formatter would reflow.  One process per tool over every render (each finds the
+    configuration of the project a file is in)."""
+    _, _packages, _models, results = rendered
+    projects = [dest for dest, result in results if result.returncode == 0]
+    assert projects
+    for project in projects:
+        assert (project / "pyproject.toml").is_file() and (project / ".clang-format").is_file(), project
+    failures = []
+    for args in (["check", "--no-cache", "--output-format=concise"], ["format", "--no-cache", "--check", "--diff"]):
+        run = subprocess.run(
+            [sys.executable, "-m", "ruff", *args, *map(str, projects)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        if run.returncode != 0:
+            failures.append(f"ruff {args[0]}:\n{run.stdout[-6000:]}{run.stderr[-2000:]}")
+    c_files = sorted(
+        str(path)
+        for project in projects
+        for path in project.rglob("*")
+        if path.suffix in C_SUFFIXES and ".git" not in path.relative_to(project).parts
+    )
+    assert any(f.endswith("_inference.c") for f in c_files), c_files
+    run = subprocess.run(
+        ["clang-format", "--dry-run", "-Werror", *c_files], capture_output=True, text=True, timeout=300, check=False
+    )
+    if run.returncode != 0:
+        failures.append("clang-format:\n" + run.stderr[-6000:])
+    assert not failures, "\n\n".join(failures)

@@ -14,8 +14,13 @@ def hard_swish_ish(x):
     x = np.asarray(x, dtype=np.float64)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = ((x * np.minimum(np.maximum((x + 3.0), 0.0), 6.0)) / 6.0)  # noqa: UP034  # fmt: skip
-    return np.broadcast_to(value, np.broadcast_shapes(*[x.shape]))
+        value = ((x * np.minimum(np.maximum((x + 3.0), 0.0), 6.0)) / 6.0)  # noqa: UP034, B002  # fmt: skip
+    # "_" first: a spec name never starts so, so this local shadows no input. A list, one
+    # shape a line: its trailing comma keeps ruff format from joining it at any length.
+    _shapes = [
+        x.shape,
+    ]
+    return np.broadcast_to(value, np.broadcast_shapes(*_shapes))
 
 
 REFERENCES["hard_swish_ish"] = hard_swish_ish
@@ -27,8 +32,13 @@ def scaled_tanh(x, gain=2.0, shift=1):
     shift = float(shift)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = ((gain * np.tanh(x)) + shift)  # noqa: UP034  # fmt: skip
-    return np.broadcast_to(value, np.broadcast_shapes(*[x.shape]))
+        value = ((gain * np.tanh(x)) + shift)  # noqa: UP034, B002  # fmt: skip
+    # "_" first: a spec name never starts so, so this local shadows no input. A list, one
+    # shape a line: its trailing comma keeps ruff format from joining it at any length.
+    _shapes = [
+        x.shape,
+    ]
+    return np.broadcast_to(value, np.broadcast_shapes(*_shapes))
 
 
 REFERENCES["scaled_tanh"] = scaled_tanh
@@ -40,8 +50,14 @@ def add_scaled(a, b, alpha=0.5):
     alpha = float(alpha)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = (a + (alpha * b))  # noqa: UP034  # fmt: skip
-    return np.broadcast_to(value, np.broadcast_shapes(*[a.shape, b.shape]))
+        value = (a + (alpha * b))  # noqa: UP034, B002  # fmt: skip
+    # "_" first: a spec name never starts so, so this local shadows no input. A list, one
+    # shape a line: its trailing comma keeps ruff format from joining it at any length.
+    _shapes = [
+        a.shape,
+        b.shape,
+    ]
+    return np.broadcast_to(value, np.broadcast_shapes(*_shapes))
 
 
 REFERENCES["add_scaled"] = add_scaled
@@ -52,8 +68,14 @@ def soft_min(a, b):
     b = np.asarray(b, dtype=np.float64)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = (np.minimum(a, b) + (0.1 * (1.0 / (1.0 + np.exp(-((a - b)))))))  # noqa: UP034  # fmt: skip
-    return np.broadcast_to(value, np.broadcast_shapes(*[a.shape, b.shape]))
+        value = (np.minimum(a, b) + (0.1 * (1.0 / (1.0 + np.exp(-((a - b)))))))  # noqa: UP034, B002  # fmt: skip
+    # "_" first: a spec name never starts so, so this local shadows no input. A list, one
+    # shape a line: its trailing comma keeps ruff format from joining it at any length.
+    _shapes = [
+        a.shape,
+        b.shape,
+    ]
+    return np.broadcast_to(value, np.broadcast_shapes(*_shapes))
 
 
 REFERENCES["soft_min"] = soft_min

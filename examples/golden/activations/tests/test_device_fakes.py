@@ -125,7 +125,10 @@ def test_registration_for_the_device(project):
     options = registration.op_package_options(project, for_device=True, schema=capable_schema())
     host = str(project.host_lib.resolve())
     assert host.startswith("/") and host.endswith(f"/libs/x86_64-linux-clang/{LIB}")
-    common = ("ActivationOpPackage", "ActivationOpPackageInterfaceProvider")
+    common = (
+        "ActivationOpPackage",
+        "ActivationOpPackageInterfaceProvider",
+    )
     assert _rows(options) == (
         [("LPAI", "X86_64", host, str(op.default), op.qnn_type, *common) for op in OPS]
         # On the aDSP the library is resolved by its bare name through ADSP_LIBRARY_PATH.

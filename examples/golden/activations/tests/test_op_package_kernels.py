@@ -25,6 +25,9 @@ import op_package_host as host
 pytestmark = pytest.mark.filterwarnings("ignore:.*quantized tensor creation functions")
 
 ALL_IDS = [op.name for op in OPS]
+# Where a custom op's eager math lives (a name of its own: the messages below then have
+# the same length for every namespace, and the formatter the same layout).
+EAGER_USER = "act_ops/user"
 # The custom ops whose math runs row by row (rowwise: true in the spec).
 ROWWISE = set()
 ELEMENTWISE = [op for op in OPS if op.kind != "custom"]
@@ -71,7 +74,7 @@ def eager(op, xs, values=None):
             f"{op.qualified_name}: {exc}; the kernel math goes in "
             f"op_package/{host.PACKAGE_NAME}/user/{op.qnn_type}_math.c"
         )
-    where = f" (your eager math in act_ops/user/{op.name}.py)" if op.kind == "custom" else ""
+    where = f" (your eager math in {EAGER_USER}/{op.name}.py)" if op.kind == "custom" else ""
     results = list(result) if isinstance(result, (tuple, list)) else [result]
     shapes = output_shapes(op, [tuple(x.shape) for x in xs])
     if op.kind != "custom":
@@ -90,7 +93,7 @@ def run_kernel(op, specs, codes, out_specs, path="auto", values=None, temp="aske
         got = host.run_n(op.qnn_type, list(zip(specs, codes)), out_specs, params_of(op, values), path=path, temp=temp)
     except host.Rejected as exc:
         if "not written yet" in exc.reason:
-            pytest.fail(f"{op.qualified_name}: {exc.reason} (and its eager math in act_ops/user/{op.name}.py)")
+            pytest.fail(f"{op.qualified_name}: {exc.reason} (and its eager math in {EAGER_USER}/{op.name}.py)")
         raise
     for g, spec in zip(got, out_specs):
         assert g.dtype == torch.uint8 and tuple(g.shape) == tuple(spec.shape)

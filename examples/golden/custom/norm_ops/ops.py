@@ -134,12 +134,18 @@ def _check_int_params(op: str, **values: int) -> None:
     schema="(Tensor x) -> Tensor",
 )
 def _my_norm(x: torch.Tensor) -> torch.Tensor:
-    return eager.my_norm(x)
+    return eager.my_norm(
+        x,
+    )
 
 
 @_my_norm.register_fake
 def _my_norm_fake(x: torch.Tensor) -> torch.Tensor:
-    return _new_outputs("norm_ops::my_norm", RULES["my_norm"], x)[0]
+    return _new_outputs(
+        "norm_ops::my_norm",
+        RULES["my_norm"],
+        x,
+    )[0]
 
 
 _lib.define(
@@ -149,9 +155,15 @@ _lib.define(
 
 def _my_norm_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.my_norm(x)
+    _result = eager.my_norm(
+        x,
+    )
     _result = (_result,)
-    for _name, _out, _value in zip(("out",), (out,), _result):
+    for _name, _out, _value in zip(
+        ("out",),
+        (out,),
+        _result,
+    ):
         if _out.shape != _value.shape:
             # The op's name on a line of its own: the next one has the same length for every op.
             _op = "norm_ops::my_norm"
@@ -169,7 +181,9 @@ def my_norm(x: torch.Tensor) -> torch.Tensor:
     Calls `torch.ops.norm_ops.my_norm.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.norm_ops.my_norm.default(x)
+    return torch.ops.norm_ops.my_norm.default(
+        x,
+    )
 
 
 # One argument a line, with the trailing comma that keeps ruff format from joining
@@ -180,12 +194,18 @@ def my_norm(x: torch.Tensor) -> torch.Tensor:
     schema="(Tensor x) -> Tensor",
 )
 def _double_it(x: torch.Tensor) -> torch.Tensor:
-    return eager.double_it(x)
+    return eager.double_it(
+        x,
+    )
 
 
 @_double_it.register_fake
 def _double_it_fake(x: torch.Tensor) -> torch.Tensor:
-    return _new_outputs("norm_ops::double_it", RULES["double_it"], x)[0]
+    return _new_outputs(
+        "norm_ops::double_it",
+        RULES["double_it"],
+        x,
+    )[0]
 
 
 _lib.define(
@@ -195,9 +215,15 @@ _lib.define(
 
 def _double_it_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.double_it(x)
+    _result = eager.double_it(
+        x,
+    )
     _result = (_result,)
-    for _name, _out, _value in zip(("out",), (out,), _result):
+    for _name, _out, _value in zip(
+        ("out",),
+        (out,),
+        _result,
+    ):
         if _out.shape != _value.shape:
             # The op's name on a line of its own: the next one has the same length for every op.
             _op = "norm_ops::double_it"
@@ -215,7 +241,9 @@ def double_it(x: torch.Tensor) -> torch.Tensor:
     Calls `torch.ops.norm_ops.double_it.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.norm_ops.double_it.default(x)
+    return torch.ops.norm_ops.double_it.default(
+        x,
+    )
 
 
 OPS: tuple[OpInfo, ...] = (

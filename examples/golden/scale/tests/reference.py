@@ -15,8 +15,13 @@ def mul3(input, factor=3.0):
     factor = float(factor)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = (input * factor)  # noqa: UP034  # fmt: skip
-    return np.broadcast_to(value, np.broadcast_shapes(*[input.shape]))
+        value = (input * factor)  # noqa: UP034, B002  # fmt: skip
+    # "_" first: a spec name never starts so, so this local shadows no input. A list, one
+    # shape a line: its trailing comma keeps ruff format from joining it at any length.
+    _shapes = [
+        input.shape,
+    ]
+    return np.broadcast_to(value, np.broadcast_shapes(*_shapes))
 
 
 REFERENCES["mul3"] = mul3

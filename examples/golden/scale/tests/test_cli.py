@@ -272,9 +272,9 @@ def test_sign_fails_when_a_library_is_missing(machine, project, capsys):
     capsys.readouterr()
     code, _, err = run(capsys, "sign", "--project", str(project.root))
     assert code == 1
-    assert one_line_error(err) == (
-        f"error: nothing to sign, missing {project.dsp_libs[1]}: run `python -m my_ops build`"
-    )
+    # The command on a line of its own: the next has the same length for every spec.
+    build = "python -m my_ops build"
+    assert one_line_error(err) == f"error: nothing to sign, missing {project.dsp_libs[1]}: run `{build}`"
     assert machine.entries("signer") == []
     assert not (project.root / "build").exists()
 

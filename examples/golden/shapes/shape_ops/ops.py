@@ -134,12 +134,20 @@ def _check_int_params(op: str, **values: int) -> None:
     schema="(Tensor x, Tensor bias) -> Tensor",
 )
 def _add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
-    return eager.add_bias(x, bias)
+    return eager.add_bias(
+        x,
+        bias,
+    )
 
 
 @_add_bias.register_fake
 def _add_bias_fake(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
-    return _new_outputs("shape_ops::add_bias", RULES["add_bias"], x, bias)[0]
+    return _new_outputs(
+        "shape_ops::add_bias",
+        RULES["add_bias"],
+        x,
+        bias,
+    )[0]
 
 
 _lib.define(
@@ -149,9 +157,16 @@ _lib.define(
 
 def _add_bias_out(x: torch.Tensor, bias: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.add_bias(x, bias)
+    _result = eager.add_bias(
+        x,
+        bias,
+    )
     _result = (_result,)
-    for _name, _out, _value in zip(("out",), (out,), _result):
+    for _name, _out, _value in zip(
+        ("out",),
+        (out,),
+        _result,
+    ):
         if _out.shape != _value.shape:
             # The op's name on a line of its own: the next one has the same length for every op.
             _op = "shape_ops::add_bias"
@@ -169,7 +184,10 @@ def add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     Calls `torch.ops.shape_ops.add_bias.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.shape_ops.add_bias.default(x, bias)
+    return torch.ops.shape_ops.add_bias.default(
+        x,
+        bias,
+    )
 
 
 # One argument a line, with the trailing comma that keeps ruff format from joining
@@ -180,12 +198,22 @@ def add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     schema="(Tensor a, Tensor b, Tensor c) -> Tensor",
 )
 def _fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
-    return eager.fma3(a, b, c)
+    return eager.fma3(
+        a,
+        b,
+        c,
+    )
 
 
 @_fma3.register_fake
 def _fma3_fake(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
-    return _new_outputs("shape_ops::fma3", RULES["fma3"], a, b, c)[0]
+    return _new_outputs(
+        "shape_ops::fma3",
+        RULES["fma3"],
+        a,
+        b,
+        c,
+    )[0]
 
 
 _lib.define(
@@ -195,9 +223,17 @@ _lib.define(
 
 def _fma3_out(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.fma3(a, b, c)
+    _result = eager.fma3(
+        a,
+        b,
+        c,
+    )
     _result = (_result,)
-    for _name, _out, _value in zip(("out",), (out,), _result):
+    for _name, _out, _value in zip(
+        ("out",),
+        (out,),
+        _result,
+    ):
         if _out.shape != _value.shape:
             # The op's name on a line of its own: the next one has the same length for every op.
             _op = "shape_ops::fma3"
@@ -215,7 +251,11 @@ def fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     Calls `torch.ops.shape_ops.fma3.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.shape_ops.fma3.default(a, b, c)
+    return torch.ops.shape_ops.fma3.default(
+        a,
+        b,
+        c,
+    )
 
 
 # One argument a line, with the trailing comma that keeps ruff format from joining
@@ -226,12 +266,18 @@ def fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     schema="(Tensor x) -> Tensor",
 )
 def _channel_mean(x: torch.Tensor) -> torch.Tensor:
-    return eager.channel_mean(x)
+    return eager.channel_mean(
+        x,
+    )
 
 
 @_channel_mean.register_fake
 def _channel_mean_fake(x: torch.Tensor) -> torch.Tensor:
-    return _new_outputs("shape_ops::channel_mean", RULES["channel_mean"], x)[0]
+    return _new_outputs(
+        "shape_ops::channel_mean",
+        RULES["channel_mean"],
+        x,
+    )[0]
 
 
 _lib.define(
@@ -241,9 +287,15 @@ _lib.define(
 
 def _channel_mean_out(x: torch.Tensor, *, mean: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.channel_mean(x)
+    _result = eager.channel_mean(
+        x,
+    )
     _result = (_result,)
-    for _name, _out, _value in zip(("mean",), (mean,), _result):
+    for _name, _out, _value in zip(
+        ("mean",),
+        (mean,),
+        _result,
+    ):
         if _out.shape != _value.shape:
             # The op's name on a line of its own: the next one has the same length for every op.
             _op = "shape_ops::channel_mean"
@@ -261,7 +313,9 @@ def channel_mean(x: torch.Tensor) -> torch.Tensor:
     Calls `torch.ops.shape_ops.channel_mean.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.shape_ops.channel_mean.default(x)
+    return torch.ops.shape_ops.channel_mean.default(
+        x,
+    )
 
 
 # One argument a line, with the trailing comma that keeps ruff format from joining
@@ -272,12 +326,19 @@ def channel_mean(x: torch.Tensor) -> torch.Tensor:
     schema="(Tensor x, float scale) -> (Tensor, Tensor)",
 )
 def _center(x: torch.Tensor, scale: float) -> tuple[torch.Tensor, torch.Tensor]:
-    return eager.center(x, scale)
+    return eager.center(
+        x,
+        scale,
+    )
 
 
 @_center.register_fake
 def _center_fake(x: torch.Tensor, scale: float) -> tuple[torch.Tensor, torch.Tensor]:
-    return _new_outputs("shape_ops::center", RULES["center"], x)
+    return _new_outputs(
+        "shape_ops::center",
+        RULES["center"],
+        x,
+    )
 
 
 _lib.define(
@@ -289,14 +350,21 @@ def _center_out(
     x: torch.Tensor, scale: float, *, mean: torch.Tensor, centered: torch.Tensor
 ) -> tuple[torch.Tensor, torch.Tensor]:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.center(x, scale)
-    for _name, _out, _value in zip(("mean", "centered"), (mean, centered), _result):
+    _result = eager.center(
+        x,
+        scale,
+    )
+    for _name, _out, _value in zip(
+        ("mean", "centered"),
+        (mean, centered),
+        _result,
+    ):
         if _out.shape != _value.shape:
             # The op's name on a line of its own: the next one has the same length for every op.
             _op = "shape_ops::center"
             raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
         _out.copy_(_value)
-    return mean, centered
+    return (mean, centered)
 
 
 _lib.impl("center.out", _center_out, "CompositeExplicitAutograd")
@@ -308,7 +376,10 @@ def center(x: torch.Tensor, scale: float = 1.0) -> tuple[torch.Tensor, torch.Ten
     Calls `torch.ops.shape_ops.center.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.shape_ops.center.default(x, scale)
+    return torch.ops.shape_ops.center.default(
+        x,
+        scale,
+    )
 
 
 # `torch.ops.shape_ops.center(x)` without params: the public function fills in the
@@ -328,12 +399,19 @@ _lib.impl("center.defaults", center, "CompositeImplicitAutograd")
     schema="(Tensor x, float eps) -> Tensor",
 )
 def _rms_norm(x: torch.Tensor, eps: float) -> torch.Tensor:
-    return eager.rms_norm(x, eps)
+    return eager.rms_norm(
+        x,
+        eps,
+    )
 
 
 @_rms_norm.register_fake
 def _rms_norm_fake(x: torch.Tensor, eps: float) -> torch.Tensor:
-    return _new_outputs("shape_ops::rms_norm", RULES["rms_norm"], x)[0]
+    return _new_outputs(
+        "shape_ops::rms_norm",
+        RULES["rms_norm"],
+        x,
+    )[0]
 
 
 _lib.define(
@@ -343,9 +421,16 @@ _lib.define(
 
 def _rms_norm_out(x: torch.Tensor, eps: float, *, y: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.rms_norm(x, eps)
+    _result = eager.rms_norm(
+        x,
+        eps,
+    )
     _result = (_result,)
-    for _name, _out, _value in zip(("y",), (y,), _result):
+    for _name, _out, _value in zip(
+        ("y",),
+        (y,),
+        _result,
+    ):
         if _out.shape != _value.shape:
             # The op's name on a line of its own: the next one has the same length for every op.
             _op = "shape_ops::rms_norm"
@@ -363,7 +448,10 @@ def rms_norm(x: torch.Tensor, eps: float = 1e-06) -> torch.Tensor:
     Calls `torch.ops.shape_ops.rms_norm.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.shape_ops.rms_norm.default(x, eps)
+    return torch.ops.shape_ops.rms_norm.default(
+        x,
+        eps,
+    )
 
 
 # `torch.ops.shape_ops.rms_norm(x)` without params: the public function fills in the

@@ -15,8 +15,14 @@ def add_bias(x, bias):
     bias = np.asarray(bias, dtype=np.float64)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = (x + bias)  # noqa: UP034  # fmt: skip
-    return np.broadcast_to(value, np.broadcast_shapes(*[x.shape, bias.shape]))
+        value = (x + bias)  # noqa: UP034, B002  # fmt: skip
+    # "_" first: a spec name never starts so, so this local shadows no input. A list, one
+    # shape a line: its trailing comma keeps ruff format from joining it at any length.
+    _shapes = [
+        x.shape,
+        bias.shape,
+    ]
+    return np.broadcast_to(value, np.broadcast_shapes(*_shapes))
 
 
 REFERENCES["add_bias"] = add_bias
@@ -28,8 +34,15 @@ def fma3(a, b, c):
     c = np.asarray(c, dtype=np.float64)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = ((a * b) + c)  # noqa: UP034  # fmt: skip
-    return np.broadcast_to(value, np.broadcast_shapes(*[a.shape, b.shape, c.shape]))
+        value = ((a * b) + c)  # noqa: UP034, B002  # fmt: skip
+    # "_" first: a spec name never starts so, so this local shadows no input. A list, one
+    # shape a line: its trailing comma keeps ruff format from joining it at any length.
+    _shapes = [
+        a.shape,
+        b.shape,
+        c.shape,
+    ]
+    return np.broadcast_to(value, np.broadcast_shapes(*_shapes))
 
 
 REFERENCES["fma3"] = fma3

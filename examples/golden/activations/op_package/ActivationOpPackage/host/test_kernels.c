@@ -68,6 +68,9 @@ typedef struct {
     const char *pnames[LPAI_MAX_PARAMS + 1u];
 } op_case;
 
+/* Unformatted: a row's length depends on the spec (names of up to 32 characters, up to
+ * eight params), and clang-format would lay the table out differently for each. */
+/* clang-format off */
 static const op_case k_ops[] = {
     {
         .qnn_type = "HardSwishIsh",
@@ -78,9 +81,7 @@ static const op_case k_ops[] = {
         .rowwise = 0,
         .rules =
             {
-                /* clang-format off */
                 {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* out: the broadcast shape of the inputs */
-                /* clang-format on */
             },
         .n_params = 0u,
         .ptypes = {P_F32},
@@ -96,9 +97,7 @@ static const op_case k_ops[] = {
         .rowwise = 0,
         .rules =
             {
-                /* clang-format off */
                 {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* out: the broadcast shape of the inputs */
-                /* clang-format on */
             },
         .n_params = 2u,
         .ptypes = {P_F32, P_U32, P_F32},
@@ -114,9 +113,7 @@ static const op_case k_ops[] = {
         .rowwise = 0,
         .rules =
             {
-                /* clang-format off */
                 {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* out: the broadcast shape of the inputs */
-                /* clang-format on */
             },
         .n_params = 1u,
         .ptypes = {P_F32, P_F32},
@@ -132,9 +129,7 @@ static const op_case k_ops[] = {
         .rowwise = 0,
         .rules =
             {
-                /* clang-format off */
                 {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* out: the broadcast shape of the inputs */
-                /* clang-format on */
             },
         .n_params = 0u,
         .ptypes = {P_F32},
@@ -142,6 +137,7 @@ static const op_case k_ops[] = {
         .pnames = {NULL},
     },
 };
+/* clang-format on */
 #define N_OPS (sizeof k_ops / sizeof k_ops[0])
 
 static lpai_emu_desc desc4(uint32_t n, uint32_t c, uint32_t h, uint32_t w)

@@ -26,13 +26,20 @@
  * test then names the file to edit. */
 
 typedef struct {
-    const float *x;               /* input "x", dequantized: x_shape.count values */
-    lpai_shape x_shape;           /* rank, dims and count of "x" */
-    float *out;                   /* output "out": write out_shape.count real values */
-    lpai_shape out_shape;         /* the shape of x */
-    uint32_t rank;                /* rank of the first output */
-    uint32_t dims[LPAI_MAX_RANK]; /* the first output's logical shape, dims[rank - 1] moves fastest */
-    uint64_t count;               /* elements of the first output */
+    /* input "x", dequantized: x_shape.count values */
+    const float *x;
+    /* rank, dims and count of "x" */
+    lpai_shape x_shape;
+    /* output "out": write out_shape.count real values */
+    float *out;
+    /* the shape of x */
+    lpai_shape out_shape;
+    /* rank of the first output */
+    uint32_t rank;
+    /* the first output's logical shape, dims[rank - 1] moves fastest */
+    uint32_t dims[LPAI_MAX_RANK];
+    /* elements of the first output */
+    uint64_t count;
 } MyNorm_args;
 
 /* Compute every output from the inputs. Return 0 on success; anything else rejects the

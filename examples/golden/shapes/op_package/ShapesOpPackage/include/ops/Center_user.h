@@ -27,17 +27,28 @@
  * test then names the file to edit. */
 
 typedef struct {
-    const float *x;               /* input "x", dequantized: x_shape.count values */
-    lpai_shape x_shape;           /* rank, dims and count of "x" */
-    float *mean;                  /* output "mean": write mean_shape.count real values */
-    lpai_shape mean_shape;        /* the shape of x reduced over dims [-1], kept as 1 */
-    float *centered;              /* output "centered": write centered_shape.count real values */
-    lpai_shape centered_shape;    /* the shape of x */
-    float *out;                   /* the first output: write `count` real values (not codes) */
-    uint32_t rank;                /* rank of the first output */
-    uint32_t dims[LPAI_MAX_RANK]; /* the first output's logical shape, dims[rank - 1] moves fastest */
-    uint64_t count;               /* elements of the first output */
-    float scale;                  /* parameter "scale" (float), default 1.0 */
+    /* input "x", dequantized: x_shape.count values */
+    const float *x;
+    /* rank, dims and count of "x" */
+    lpai_shape x_shape;
+    /* output "mean": write mean_shape.count real values */
+    float *mean;
+    /* the shape of x reduced over dims [-1], kept as 1 */
+    lpai_shape mean_shape;
+    /* output "centered": write centered_shape.count real values */
+    float *centered;
+    /* the shape of x */
+    lpai_shape centered_shape;
+    /* the first output: write `count` real values (not codes) */
+    float *out;
+    /* rank of the first output */
+    uint32_t rank;
+    /* the first output's logical shape, dims[rank - 1] moves fastest */
+    uint32_t dims[LPAI_MAX_RANK];
+    /* elements of the first output */
+    uint64_t count;
+    /* parameter "scale" (float), default 1.0 */
+    float scale;
 } Center_args;
 
 /* Compute every output from the inputs. Return 0 on success; anything else rejects the

@@ -27,15 +27,24 @@
  * test then names the file to edit. */
 
 typedef struct {
-    const float *x;               /* input "x", dequantized: x_shape.count values */
-    lpai_shape x_shape;           /* rank, dims and count of "x" */
-    float *y;                     /* output "y": write y_shape.count real values */
-    lpai_shape y_shape;           /* the shape of x */
-    float *out;                   /* the first output: write `count` real values (not codes) */
-    uint32_t rank;                /* rank of the first output */
-    uint32_t dims[LPAI_MAX_RANK]; /* the first output's logical shape, dims[rank - 1] moves fastest */
-    uint64_t count;               /* elements of the first output */
-    float eps;                    /* parameter "eps" (float), default 1e-06 */
+    /* input "x", dequantized: x_shape.count values */
+    const float *x;
+    /* rank, dims and count of "x" */
+    lpai_shape x_shape;
+    /* output "y": write y_shape.count real values */
+    float *y;
+    /* the shape of x */
+    lpai_shape y_shape;
+    /* the first output: write `count` real values (not codes) */
+    float *out;
+    /* rank of the first output */
+    uint32_t rank;
+    /* the first output's logical shape, dims[rank - 1] moves fastest */
+    uint32_t dims[LPAI_MAX_RANK];
+    /* elements of the first output */
+    uint64_t count;
+    /* parameter "eps" (float), default 1e-06 */
+    float eps;
 } RmsNorm_args;
 
 /* Compute every output from the inputs. Return 0 on success; anything else rejects the
