@@ -311,9 +311,8 @@ static void bl_read_tensor(QnnLpai_CustomOpTensor_t t, bl_tensor *b)
     b->data = (uint8_t *)gi->getTensorData(t);
 }
 
-/* The parameters as the kernel converts them: float as is, uint32 -> float, bool -> 0/1.
- * For the recomputation; run_baseline keeps its own copy of this loop, so that its
- * counted code (and the figures of docs/benchmark.md) is the one it always was. */
+/* The parameters as the kernel converts them: float as is, uint32 -> float, bool -> 0/1
+ * (the baseline's and the recomputation's). */
 static void read_params(const bench_op *o, float *params)
 {
     const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &g_infra;
@@ -343,17 +342,7 @@ static void run_baseline(bench_case *c, const bench_op *o)
     }
     bl_read_tensor(gi->getOutputTensor(node, 0), &out);
     out.data = c->bl_buf[0];
-    for (uint32_t p = 0; p < o->nparams; ++p) {
-        const void *v = gi->getTensorData(gi->getParamTensor(node, p));
-        /* As the kernel converts them: float as is, uint32 -> float, bool -> 0/1. */
-        if (o->kinds[p] == 'f') {
-            memcpy(&params[p], v, sizeof(float));
-        } else {
-            uint32_t u;
-            memcpy(&u, v, sizeof u);
-            params[p] = o->kinds[p] == 'b' ? (float)(u != 0u) : (float)u;
-        }
-    }
+    read_params(o, params);
     o->baseline(in, o->nin, &out, params);
 }
 

@@ -325,15 +325,20 @@ def verdict(rec: dict) -> list[str]:
     return missed
 
 
-def band_summary(rows: list[tuple[int, str, int, float, float]]) -> list[str]:
-    """One line per size band: the worst ratio and the largest instr/elem, per kind."""
-    lines = []
+def by_band(rows: list[tuple]):
+    """(band name, its least ratio, its rows) for each size band that has rows; a row's
+    first item is its element count."""
     for i, (lo, least) in enumerate(BANDS):
         hi = BANDS[i + 1][0] if i + 1 < len(BANDS) else None
         inside = [r for r in rows if r[0] >= lo and (hi is None or r[0] < hi)]
-        if not inside:
-            continue
-        name = f"{lo:,}-{hi - 1:,}" if hi else f">={lo:,}"
+        if inside:
+            yield (f"{lo:,}-{hi - 1:,}" if hi else f">={lo:,}"), least, inside
+
+
+def band_summary(rows: list[tuple[int, str, int, float, float]]) -> list[str]:
+    """One line per size band: the worst ratio and the largest instr/elem, per kind."""
+    lines = []
+    for name, least, inside in by_band(rows):
         worst = min(inside, key=lambda r: r[4] / r[3])
         most = {
             k: max(r[3] for r in inside if min(r[2], 3) == k)
@@ -354,12 +359,7 @@ def custom_summary(rows: list[tuple[int, str, str, float]]) -> list[str]:
     the user's function: gather, scatter, requantization, the call) per layout. No
     target: there is no per-element baseline of the user's math to compare with."""
     lines = []
-    for i, (lo, _) in enumerate(BANDS):
-        hi = BANDS[i + 1][0] if i + 1 < len(BANDS) else None
-        inside = [r for r in rows if r[0] >= lo and (hi is None or r[0] < hi)]
-        if not inside:
-            continue
-        name = f"{lo:,}-{hi - 1:,}" if hi else f">={lo:,}"
+    for name, _, inside in by_band(rows):
         fields = []
         for layout in ("contig", "strided", "transposed"):
             here = [r for r in inside if r[2] == layout]
