@@ -808,22 +808,46 @@ class Op:
     def py_args(self) -> str:
         return ", ".join([i.name for i in self.inputs] + [p.name for p in self.params])
 
-    # The arguments of the generated calls whose length depends on the spec, one a line
-    # (the template writes `f(`, then these at an indent of 8, then `)` on a line of its
-    # own): the trailing comma keeps `ruff format` from joining them, whatever the lengths.
+    # The generated calls whose arguments come from the spec, each laid out for its place
+    # in a function body of ops.py or eager.py (indent 4) as `ruff format` leaves it
+    # (_py_call): on one line when it fits, else one argument a line.
     @property
-    def py_args_lines(self) -> str:
-        """Every input, then every param."""
-        return _py_lines([i.name for i in self.inputs] + [p.name for p in self.params])
+    def _py_call_args(self) -> list[str]:
+        return [i.name for i in self.inputs] + [p.name for p in self.params]
 
     @property
-    def py_inputs_lines(self) -> str:
-        return _py_lines(self.input_names)
+    def py_int_check_call(self) -> str:
+        """`_check_int_params("<ns>::<op>", n=n, ...)`: the call-time uint32 check."""
+        ints = [f"{p.name}={p.name}" for p in self.params if p.type == "int"]
+        return _py_call("_check_int_params", [f'"{self.qualified_name}"', *ints], 4)
 
     @property
-    def int_check_lines(self) -> str:
-        """`name=name` per int param (the call-time uint32 check)."""
-        return _py_lines([f"{p.name}={p.name}" for p in self.params if p.type == "int"])
+    def py_eager_return(self) -> str:
+        """`eager.<op>(inputs..., params...)` after `return `."""
+        return _py_call(f"eager.{self.name}", self._py_call_args, 4, "return ")
+
+    @property
+    def py_eager_result(self) -> str:
+        """`eager.<op>(inputs..., params...)` after `_result = `."""
+        return _py_call(f"eager.{self.name}", self._py_call_args, 4, "_result = ")
+
+    @property
+    def py_user_result(self) -> str:
+        """`_user_<op>(inputs..., params...)` (the user's eager math) after `_result = `."""
+        return _py_call(f"_user_{self.name}", self._py_call_args, 4, "_result = ")
+
+    @property
+    def py_torch_ops_return(self) -> str:
+        """`torch.ops.<ns>.<op>.default(inputs..., params...)` after `return `."""
+        return _py_call(f"{self.torch_ops_path}.default", self._py_call_args, 4, "return ")
+
+    @property
+    def py_new_outputs_return(self) -> str:
+        """The fake kernel's `_new_outputs(...)` after `return `: the one tensor (`[0]`) of a
+        one-output op, the tuple of several."""
+        first = "[0]" if self.n_outputs == 1 else ""
+        args = [f'"{self.qualified_name}"', f'RULES["{self.name}"]', *self.input_names]
+        return _py_call("_new_outputs", args, 4, "return ", first) + first
 
     @property
     def py_inputs_tuple(self) -> str:
@@ -1015,6 +1039,17 @@ def _py_seq(
         return one_line
     pad = " " * (indent + 4)
     return open_ + "\n" + "".join(f"{pad}{item},\n" for item in items) + " " * indent + close
+
+
+def _py_call(func: str, args: list[str], indent: int, head: str = "", tail: str = "") -> str:
+    """`func(args...)` starting a line indented by `indent` after `head` and followed by
+    `tail`, as `ruff format` leaves it: on that line when it fits, else one argument a
+    line with the trailing comma that keeps it so (ruff never joins a call that has it)."""
+    one_line = f"{func}({', '.join(args)})"
+    if indent + len(head) + len(one_line) + len(tail) <= PY_LINE_LENGTH:
+        return one_line
+    pad = " " * (indent + 4)
+    return f"{func}(\n" + "".join(f"{pad}{a},\n" for a in args) + " " * indent + ")"
 
 
 def _py_lines(items: list[str], indent: int = 8) -> str:

@@ -134,18 +134,12 @@ def _check_int_params(op: str, **values: int) -> None:
     schema="(Tensor x) -> Tensor",
 )
 def _hard_swish_ish(x: torch.Tensor) -> torch.Tensor:
-    return eager.hard_swish_ish(
-        x,
-    )
+    return eager.hard_swish_ish(x)
 
 
 @_hard_swish_ish.register_fake
 def _hard_swish_ish_fake(x: torch.Tensor) -> torch.Tensor:
-    return _new_outputs(
-        "act_ops::hard_swish_ish",
-        RULES["hard_swish_ish"],
-        x,
-    )[0]
+    return _new_outputs("act_ops::hard_swish_ish", RULES["hard_swish_ish"], x)[0]
 
 
 _lib.define(
@@ -155,9 +149,7 @@ _lib.define(
 
 def _hard_swish_ish_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.hard_swish_ish(
-        x,
-    )
+    _result = eager.hard_swish_ish(x)
     _result = (_result,)
     for _name, _out, _value in zip(
         ("out",),
@@ -181,9 +173,7 @@ def hard_swish_ish(x: torch.Tensor) -> torch.Tensor:
     Calls `torch.ops.act_ops.hard_swish_ish.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.act_ops.hard_swish_ish.default(
-        x,
-    )
+    return torch.ops.act_ops.hard_swish_ish.default(x)
 
 
 # One argument a line, with the trailing comma that keeps ruff format from joining
@@ -194,28 +184,14 @@ def hard_swish_ish(x: torch.Tensor) -> torch.Tensor:
     schema="(Tensor x, float gain, int shift) -> Tensor",
 )
 def _scaled_tanh(x: torch.Tensor, gain: float, shift: int) -> torch.Tensor:
-    _check_int_params(
-        "act_ops::scaled_tanh",
-        shift=shift,
-    )
-    return eager.scaled_tanh(
-        x,
-        gain,
-        shift,
-    )
+    _check_int_params("act_ops::scaled_tanh", shift=shift)
+    return eager.scaled_tanh(x, gain, shift)
 
 
 @_scaled_tanh.register_fake
 def _scaled_tanh_fake(x: torch.Tensor, gain: float, shift: int) -> torch.Tensor:
-    _check_int_params(
-        "act_ops::scaled_tanh",
-        shift=shift,
-    )
-    return _new_outputs(
-        "act_ops::scaled_tanh",
-        RULES["scaled_tanh"],
-        x,
-    )[0]
+    _check_int_params("act_ops::scaled_tanh", shift=shift)
+    return _new_outputs("act_ops::scaled_tanh", RULES["scaled_tanh"], x)[0]
 
 
 _lib.define(
@@ -224,16 +200,9 @@ _lib.define(
 
 
 def _scaled_tanh_out(x: torch.Tensor, gain: float, shift: int, *, out: torch.Tensor) -> torch.Tensor:
-    _check_int_params(
-        "act_ops::scaled_tanh",
-        shift=shift,
-    )
+    _check_int_params("act_ops::scaled_tanh", shift=shift)
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.scaled_tanh(
-        x,
-        gain,
-        shift,
-    )
+    _result = eager.scaled_tanh(x, gain, shift)
     _result = (_result,)
     for _name, _out, _value in zip(
         ("out",),
@@ -257,11 +226,7 @@ def scaled_tanh(x: torch.Tensor, gain: float = 2.0, shift: int = 1) -> torch.Ten
     Calls `torch.ops.act_ops.scaled_tanh.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.act_ops.scaled_tanh.default(
-        x,
-        gain,
-        shift,
-    )
+    return torch.ops.act_ops.scaled_tanh.default(x, gain, shift)
 
 
 # `torch.ops.act_ops.scaled_tanh(x)` without params: the public function fills in the
@@ -281,21 +246,12 @@ _lib.impl("scaled_tanh.defaults", scaled_tanh, "CompositeImplicitAutograd")
     schema="(Tensor a, Tensor b, float alpha) -> Tensor",
 )
 def _add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float) -> torch.Tensor:
-    return eager.add_scaled(
-        a,
-        b,
-        alpha,
-    )
+    return eager.add_scaled(a, b, alpha)
 
 
 @_add_scaled.register_fake
 def _add_scaled_fake(a: torch.Tensor, b: torch.Tensor, alpha: float) -> torch.Tensor:
-    return _new_outputs(
-        "act_ops::add_scaled",
-        RULES["add_scaled"],
-        a,
-        b,
-    )[0]
+    return _new_outputs("act_ops::add_scaled", RULES["add_scaled"], a, b)[0]
 
 
 _lib.define(
@@ -305,11 +261,7 @@ _lib.define(
 
 def _add_scaled_out(a: torch.Tensor, b: torch.Tensor, alpha: float, *, out: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.add_scaled(
-        a,
-        b,
-        alpha,
-    )
+    _result = eager.add_scaled(a, b, alpha)
     _result = (_result,)
     for _name, _out, _value in zip(
         ("out",),
@@ -333,11 +285,7 @@ def add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float = 0.5) -> torch.Te
     Calls `torch.ops.act_ops.add_scaled.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.act_ops.add_scaled.default(
-        a,
-        b,
-        alpha,
-    )
+    return torch.ops.act_ops.add_scaled.default(a, b, alpha)
 
 
 # `torch.ops.act_ops.add_scaled(x)` without params: the public function fills in the
@@ -357,20 +305,12 @@ _lib.impl("add_scaled.defaults", add_scaled, "CompositeImplicitAutograd")
     schema="(Tensor a, Tensor b) -> Tensor",
 )
 def _soft_min(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    return eager.soft_min(
-        a,
-        b,
-    )
+    return eager.soft_min(a, b)
 
 
 @_soft_min.register_fake
 def _soft_min_fake(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    return _new_outputs(
-        "act_ops::soft_min",
-        RULES["soft_min"],
-        a,
-        b,
-    )[0]
+    return _new_outputs("act_ops::soft_min", RULES["soft_min"], a, b)[0]
 
 
 _lib.define(
@@ -380,10 +320,7 @@ _lib.define(
 
 def _soft_min_out(a: torch.Tensor, b: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.soft_min(
-        a,
-        b,
-    )
+    _result = eager.soft_min(a, b)
     _result = (_result,)
     for _name, _out, _value in zip(
         ("out",),
@@ -407,10 +344,7 @@ def soft_min(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     Calls `torch.ops.act_ops.soft_min.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.act_ops.soft_min.default(
-        a,
-        b,
-    )
+    return torch.ops.act_ops.soft_min.default(a, b)
 
 
 OPS: tuple[OpInfo, ...] = (

@@ -46,9 +46,7 @@ def my_norm(x: torch.Tensor) -> torch.Tensor:
         RULES["my_norm"],
         [x.shape],
     )
-    _result = _user_my_norm(
-        x,
-    )
+    _result = _user_my_norm(x)
     check_user_result(
         "norm_ops::my_norm",
         "user/my_norm.py",

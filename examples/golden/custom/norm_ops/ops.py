@@ -134,18 +134,12 @@ def _check_int_params(op: str, **values: int) -> None:
     schema="(Tensor x) -> Tensor",
 )
 def _my_norm(x: torch.Tensor) -> torch.Tensor:
-    return eager.my_norm(
-        x,
-    )
+    return eager.my_norm(x)
 
 
 @_my_norm.register_fake
 def _my_norm_fake(x: torch.Tensor) -> torch.Tensor:
-    return _new_outputs(
-        "norm_ops::my_norm",
-        RULES["my_norm"],
-        x,
-    )[0]
+    return _new_outputs("norm_ops::my_norm", RULES["my_norm"], x)[0]
 
 
 _lib.define(
@@ -155,9 +149,7 @@ _lib.define(
 
 def _my_norm_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.my_norm(
-        x,
-    )
+    _result = eager.my_norm(x)
     _result = (_result,)
     for _name, _out, _value in zip(
         ("out",),
@@ -181,9 +173,7 @@ def my_norm(x: torch.Tensor) -> torch.Tensor:
     Calls `torch.ops.norm_ops.my_norm.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.norm_ops.my_norm.default(
-        x,
-    )
+    return torch.ops.norm_ops.my_norm.default(x)
 
 
 # One argument a line, with the trailing comma that keeps ruff format from joining
@@ -194,18 +184,12 @@ def my_norm(x: torch.Tensor) -> torch.Tensor:
     schema="(Tensor x) -> Tensor",
 )
 def _double_it(x: torch.Tensor) -> torch.Tensor:
-    return eager.double_it(
-        x,
-    )
+    return eager.double_it(x)
 
 
 @_double_it.register_fake
 def _double_it_fake(x: torch.Tensor) -> torch.Tensor:
-    return _new_outputs(
-        "norm_ops::double_it",
-        RULES["double_it"],
-        x,
-    )[0]
+    return _new_outputs("norm_ops::double_it", RULES["double_it"], x)[0]
 
 
 _lib.define(
@@ -215,9 +199,7 @@ _lib.define(
 
 def _double_it_out(x: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.double_it(
-        x,
-    )
+    _result = eager.double_it(x)
     _result = (_result,)
     for _name, _out, _value in zip(
         ("out",),
@@ -241,9 +223,7 @@ def double_it(x: torch.Tensor) -> torch.Tensor:
     Calls `torch.ops.norm_ops.double_it.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.norm_ops.double_it.default(
-        x,
-    )
+    return torch.ops.norm_ops.double_it.default(x)
 
 
 OPS: tuple[OpInfo, ...] = (

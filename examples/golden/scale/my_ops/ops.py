@@ -134,19 +134,12 @@ def _check_int_params(op: str, **values: int) -> None:
     schema="(Tensor input, float factor) -> Tensor",
 )
 def _mul3(input: torch.Tensor, factor: float) -> torch.Tensor:
-    return eager.mul3(
-        input,
-        factor,
-    )
+    return eager.mul3(input, factor)
 
 
 @_mul3.register_fake
 def _mul3_fake(input: torch.Tensor, factor: float) -> torch.Tensor:
-    return _new_outputs(
-        "my_ops::mul3",
-        RULES["mul3"],
-        input,
-    )[0]
+    return _new_outputs("my_ops::mul3", RULES["mul3"], input)[0]
 
 
 _lib.define(
@@ -156,10 +149,7 @@ _lib.define(
 
 def _mul3_out(input: torch.Tensor, factor: float, *, out: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.mul3(
-        input,
-        factor,
-    )
+    _result = eager.mul3(input, factor)
     _result = (_result,)
     for _name, _out, _value in zip(
         ("out",),
@@ -183,10 +173,7 @@ def mul3(input: torch.Tensor, factor: float = 3.0) -> torch.Tensor:
     Calls `torch.ops.my_ops.mul3.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.my_ops.mul3.default(
-        input,
-        factor,
-    )
+    return torch.ops.my_ops.mul3.default(input, factor)
 
 
 # `torch.ops.my_ops.mul3(x)` without params: the public function fills in the

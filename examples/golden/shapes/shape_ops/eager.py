@@ -94,9 +94,7 @@ def channel_mean(x: torch.Tensor) -> torch.Tensor:
         RULES["channel_mean"],
         [x.shape],
     )
-    _result = _user_channel_mean(
-        x,
-    )
+    _result = _user_channel_mean(x)
     check_user_result(
         "shape_ops::channel_mean",
         "user/channel_mean.py",
@@ -114,10 +112,7 @@ def center(x: torch.Tensor, scale: float = 1.0) -> tuple[torch.Tensor, torch.Ten
         RULES["center"],
         [x.shape],
     )
-    _result = _user_center(
-        x,
-        scale,
-    )
+    _result = _user_center(x, scale)
     check_user_result(
         "shape_ops::center",
         "user/center.py",
@@ -135,10 +130,7 @@ def rms_norm(x: torch.Tensor, eps: float = 1e-06) -> torch.Tensor:
         RULES["rms_norm"],
         [x.shape],
     )
-    _result = _user_rms_norm(
-        x,
-        eps,
-    )
+    _result = _user_rms_norm(x, eps)
     check_user_result(
         "shape_ops::rms_norm",
         "user/rms_norm.py",

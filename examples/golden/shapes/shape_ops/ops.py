@@ -134,20 +134,12 @@ def _check_int_params(op: str, **values: int) -> None:
     schema="(Tensor x, Tensor bias) -> Tensor",
 )
 def _add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
-    return eager.add_bias(
-        x,
-        bias,
-    )
+    return eager.add_bias(x, bias)
 
 
 @_add_bias.register_fake
 def _add_bias_fake(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
-    return _new_outputs(
-        "shape_ops::add_bias",
-        RULES["add_bias"],
-        x,
-        bias,
-    )[0]
+    return _new_outputs("shape_ops::add_bias", RULES["add_bias"], x, bias)[0]
 
 
 _lib.define(
@@ -157,10 +149,7 @@ _lib.define(
 
 def _add_bias_out(x: torch.Tensor, bias: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.add_bias(
-        x,
-        bias,
-    )
+    _result = eager.add_bias(x, bias)
     _result = (_result,)
     for _name, _out, _value in zip(
         ("out",),
@@ -184,10 +173,7 @@ def add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     Calls `torch.ops.shape_ops.add_bias.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.shape_ops.add_bias.default(
-        x,
-        bias,
-    )
+    return torch.ops.shape_ops.add_bias.default(x, bias)
 
 
 # One argument a line, with the trailing comma that keeps ruff format from joining
@@ -198,22 +184,12 @@ def add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     schema="(Tensor a, Tensor b, Tensor c) -> Tensor",
 )
 def _fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
-    return eager.fma3(
-        a,
-        b,
-        c,
-    )
+    return eager.fma3(a, b, c)
 
 
 @_fma3.register_fake
 def _fma3_fake(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
-    return _new_outputs(
-        "shape_ops::fma3",
-        RULES["fma3"],
-        a,
-        b,
-        c,
-    )[0]
+    return _new_outputs("shape_ops::fma3", RULES["fma3"], a, b, c)[0]
 
 
 _lib.define(
@@ -223,11 +199,7 @@ _lib.define(
 
 def _fma3_out(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.fma3(
-        a,
-        b,
-        c,
-    )
+    _result = eager.fma3(a, b, c)
     _result = (_result,)
     for _name, _out, _value in zip(
         ("out",),
@@ -251,11 +223,7 @@ def fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     Calls `torch.ops.shape_ops.fma3.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.shape_ops.fma3.default(
-        a,
-        b,
-        c,
-    )
+    return torch.ops.shape_ops.fma3.default(a, b, c)
 
 
 # One argument a line, with the trailing comma that keeps ruff format from joining
@@ -266,18 +234,12 @@ def fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     schema="(Tensor x) -> Tensor",
 )
 def _channel_mean(x: torch.Tensor) -> torch.Tensor:
-    return eager.channel_mean(
-        x,
-    )
+    return eager.channel_mean(x)
 
 
 @_channel_mean.register_fake
 def _channel_mean_fake(x: torch.Tensor) -> torch.Tensor:
-    return _new_outputs(
-        "shape_ops::channel_mean",
-        RULES["channel_mean"],
-        x,
-    )[0]
+    return _new_outputs("shape_ops::channel_mean", RULES["channel_mean"], x)[0]
 
 
 _lib.define(
@@ -287,9 +249,7 @@ _lib.define(
 
 def _channel_mean_out(x: torch.Tensor, *, mean: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.channel_mean(
-        x,
-    )
+    _result = eager.channel_mean(x)
     _result = (_result,)
     for _name, _out, _value in zip(
         ("mean",),
@@ -313,9 +273,7 @@ def channel_mean(x: torch.Tensor) -> torch.Tensor:
     Calls `torch.ops.shape_ops.channel_mean.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.shape_ops.channel_mean.default(
-        x,
-    )
+    return torch.ops.shape_ops.channel_mean.default(x)
 
 
 # One argument a line, with the trailing comma that keeps ruff format from joining
@@ -326,19 +284,12 @@ def channel_mean(x: torch.Tensor) -> torch.Tensor:
     schema="(Tensor x, float scale) -> (Tensor, Tensor)",
 )
 def _center(x: torch.Tensor, scale: float) -> tuple[torch.Tensor, torch.Tensor]:
-    return eager.center(
-        x,
-        scale,
-    )
+    return eager.center(x, scale)
 
 
 @_center.register_fake
 def _center_fake(x: torch.Tensor, scale: float) -> tuple[torch.Tensor, torch.Tensor]:
-    return _new_outputs(
-        "shape_ops::center",
-        RULES["center"],
-        x,
-    )
+    return _new_outputs("shape_ops::center", RULES["center"], x)
 
 
 _lib.define(
@@ -350,10 +301,7 @@ def _center_out(
     x: torch.Tensor, scale: float, *, mean: torch.Tensor, centered: torch.Tensor
 ) -> tuple[torch.Tensor, torch.Tensor]:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.center(
-        x,
-        scale,
-    )
+    _result = eager.center(x, scale)
     for _name, _out, _value in zip(
         ("mean", "centered"),
         (mean, centered),
@@ -376,10 +324,7 @@ def center(x: torch.Tensor, scale: float = 1.0) -> tuple[torch.Tensor, torch.Ten
     Calls `torch.ops.shape_ops.center.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.shape_ops.center.default(
-        x,
-        scale,
-    )
+    return torch.ops.shape_ops.center.default(x, scale)
 
 
 # `torch.ops.shape_ops.center(x)` without params: the public function fills in the
@@ -399,19 +344,12 @@ _lib.impl("center.defaults", center, "CompositeImplicitAutograd")
     schema="(Tensor x, float eps) -> Tensor",
 )
 def _rms_norm(x: torch.Tensor, eps: float) -> torch.Tensor:
-    return eager.rms_norm(
-        x,
-        eps,
-    )
+    return eager.rms_norm(x, eps)
 
 
 @_rms_norm.register_fake
 def _rms_norm_fake(x: torch.Tensor, eps: float) -> torch.Tensor:
-    return _new_outputs(
-        "shape_ops::rms_norm",
-        RULES["rms_norm"],
-        x,
-    )[0]
+    return _new_outputs("shape_ops::rms_norm", RULES["rms_norm"], x)[0]
 
 
 _lib.define(
@@ -421,10 +359,7 @@ _lib.define(
 
 def _rms_norm_out(x: torch.Tensor, eps: float, *, y: torch.Tensor) -> torch.Tensor:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.rms_norm(
-        x,
-        eps,
-    )
+    _result = eager.rms_norm(x, eps)
     _result = (_result,)
     for _name, _out, _value in zip(
         ("y",),
@@ -448,10 +383,7 @@ def rms_norm(x: torch.Tensor, eps: float = 1e-06) -> torch.Tensor:
     Calls `torch.ops.shape_ops.rms_norm.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.shape_ops.rms_norm.default(
-        x,
-        eps,
-    )
+    return torch.ops.shape_ops.rms_norm.default(x, eps)
 
 
 # `torch.ops.shape_ops.rms_norm(x)` without params: the public function fills in the
