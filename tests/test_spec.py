@@ -27,6 +27,29 @@ def minimal(**op):
     return {"package_name": "ScaleOpPackage", "namespace": "my_ops", "ops": [base]}
 
 
+def test_generated_calls_fit_or_explode_as_ruff_format_leaves_them():
+    """One line at its place when it fits within 120 columns, else one argument a line
+    with the trailing comma (tests/test_stress_specs.py runs ruff format on renders)."""
+    short = spec.validate(minimal(params=[{"name": "n", "type": "int", "default": 2}], expr="input * n")).ops[0]
+    assert short.py_eager_return == "eager.mul3(input, n)"
+    assert short.py_int_check_call == '_check_int_params("my_ops::mul3", n=n)'
+    assert short.py_new_outputs_return == '_new_outputs("my_ops::mul3", RULES["mul3"], input)[0]'
+    names = [f"p{k}_" + "x" * 29 for k in range(4)]  # 32 characters each
+    params = [{"name": n, "type": "int", "default": 1} for n in names]
+    long = spec.validate(minimal(params=params, expr="input * " + " * ".join(names))).ops[0]
+    lines = long.py_eager_return.splitlines()
+    assert lines[0] == "eager.mul3(" and lines[-1] == "    )"
+    assert lines[1:-1] == [f"        {n}," for n in ["input", *names]]
+    # Exactly at the limit: `    return eager.mul3(...)` of 120 characters stays on its line.
+    # Three params: 120 - len("    return eager.mul3(input, , , )") = 86 characters of names.
+    edge_names = ["a" * 32, "b" * 32, "c" * 22]
+    edge_params = [{"name": n, "type": "float", "default": 1} for n in edge_names]
+    edge = spec.validate(minimal(params=edge_params, expr="input")).ops[0]
+    assert len("    return " + edge.py_eager_return) == 120 and "\n" not in edge.py_eager_return
+    over = spec.validate(minimal(params=[*edge_params[:2], {**edge_params[2], "name": "c" * 23}], expr="input"))
+    assert over.ops[0].py_eager_return.startswith("eager.mul3(\n")
+
+
 def test_defaults_and_derived_names():
     pkg = spec.validate(minimal())
     assert (pkg.soc_model, pkg.op_package_arch, pkg.activation_dtype) == ("SM8850", "v79", "uint8")
