@@ -121,23 +121,23 @@ def test_custom_op_output_equals_recomputation(bench_run):
         assert path == ("custom-rowwise" if "op=rms_norm" in line else "custom"), line
 
 
-# A broken framework must fail the check: the gather that ignores the strides (right
-# for dense tensors only, so their cases must still pass: the check compares, it does
-# not just fail), and a rowwise scatter one code off. (file, text, broken text, cases
-# that must fail, cases that must pass)
+# A broken framework must fail the check: the gather that ignores the strides (rows
+# of step 1 back to back, right for dense tensors only, so their cases must still
+# pass: the check compares, it does not just fail), and a rowwise scatter one code off
+# (its offset one more). (file, text, broken text, cases that must fail, cases that
+# must pass)
 MUTATIONS = {
     "gather-ignores-strides": (
         "include/lpai_elementwise.h",
-        "dst[e] = q->scale * (float)lpai_code_from_stored(lpai_load_stored(p, q->bits), q);\n"
-        "        p += lpai_logical_step(v, coord);",
-        "dst[e] = q->scale * (float)lpai_code_from_stored(lpai_load_stored(p, q->bits), q);\n        p += 1;",
+        "lpai_dequant_row(p, step, len, &d, dst);\n        p += lpai_logical_step(&outer, coord);",
+        "lpai_dequant_row(p, 1, len, &d, dst);\n        p += len;",
         {("channel_mean", "strided"), ("channel_mean", "transposed"), ("center", "strided")},
         {("channel_mean", "contig"), ("center", "contig")},
     ),
     "rowwise-scatter-one-code-off": (
         "include/lpai_drivers.h",
-        "*p = (uint8_t)lpai_requant_store(src[e], &x.rq[j]);",
-        "*p = (uint8_t)(lpai_requant_store(src[e], &x.rq[j]) + 1u);",
+        "rq[j] = lpai_requant_u8_from(&x.rq[j]);",
+        "rq[j] = lpai_requant_u8_from(&x.rq[j]);\n        rq[j].offset_u += 1u;",
         {("rms_norm", "contig"), ("rms_norm", "strided"), ("rms_norm", "transposed")},
         {("channel_mean", "contig"), ("center", "strided")},
     ),

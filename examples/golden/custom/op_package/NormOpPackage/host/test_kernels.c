@@ -1322,6 +1322,86 @@ static void test_custom_drivers(void)
     }
 }
 
+/* ---- the custom-op walks against the per-element definition ------------------------
+ * lpai_gather_f32 and lpai_scatter_u8 walk rows (the innermost dimensions merged
+ * while contiguous) in blocks of LPAI_LANES with a scalar tail, in the 8-bit
+ * arithmetic of the blocked loop. Here they are held, float for float and byte for
+ * byte (padding included), against each element read or written at its logical
+ * coordinates through lpai_code_from_stored / lpai_requant_store, on layouts whose
+ * rows are 330 (merged), 55 (two dims merged), 11 and 11 of step 15 (permuted), none a
+ * multiple of LPAI_LANES, and quantizations whose offset wraps. */
+#define WALK_BYTES 2048u
+
+static uint64_t walk_offset(const lpai_view *v, uint64_t e)
+{
+    uint64_t off = 0u;
+    for (uint32_t d = v->rank; d-- > 0;) {
+        off += (e % v->dims[d]) * v->stride[d];
+        e /= v->dims[d];
+    }
+    return off;
+}
+
+static void test_custom_walks(void)
+{
+    static const uint32_t dims[4] = {2u, 3u, 5u, 11u};
+    static const uint64_t strides[4][4] = {
+        {165u, 55u, 11u, 1u},  /* dense: one row of 330 */
+        {180u, 60u, 11u, 1u},  /* padded channels: rows of 55 */
+        {198u, 66u, 13u, 1u},  /* padded rows of 11 */
+        {843u, 4u, 168u, 15u}, /* channels last, every dimension padded: rows of 11, step 15 */
+    };
+    static const float scales[3] = {0.05f, 0.3f, 1.0f / 7.0f};
+    static const int32_t offsets[3] = {-128, 0, -255};
+    const uint64_t count = 330u;
+    static uint8_t in[WALK_BYTES], out[WALK_BYTES], want[WALK_BYTES];
+    static float got[330], ref[330], src[330];
+    for (uint32_t i = 0; i < WALK_BYTES; ++i) {
+        in[i] = (uint8_t)rnd();
+    }
+    for (uint32_t l = 0; l < 4u; ++l) {
+        lpai_view v;
+        memset(&v, 0, sizeof v);
+        v.rank = 4u;
+        for (uint32_t d = 0; d < 4u; ++d) {
+            v.dims[d] = dims[d];
+            v.stride[d] = strides[l][d];
+            v.order[d] = (uint8_t)d;
+        }
+        uint64_t extent = 0u;
+        CHECK(lpai_view_extent(&v, &extent) && extent < WALK_BYTES && !lpai_view_overlaps(&v), "walk layout %u", l);
+        for (uint32_t qi = 0; qi < 3u; ++qi) {
+            lpai_quant q;
+            lpai_requant rq;
+            CHECK(lpai_quant_init(&q, scales[qi], offsets[qi], 8u) == LPAI_OK && lpai_requant_init(&rq, &q) == LPAI_OK,
+                  "walk quant %u", qi);
+            v.data = in;
+            lpai_gather_f32(&v, &q, got);
+            for (uint64_t e = 0; e < count; ++e) {
+                ref[e] = q.scale * (float)lpai_code_from_stored(lpai_load_stored(in + walk_offset(&v, e), 8u), &q);
+            }
+            CHECK(memcmp(got, ref, sizeof ref) == 0, "gather, layout %u, quant %u: not the per-element values", l, qi);
+            /* Values around every code: ties, both ends, beyond them, NaN and infinities. */
+            for (uint64_t e = 0; e < count; ++e) {
+                const float code = (float)((int32_t)(rnd() % 300u) - 150 + q.lo + 128) + 0.5f * (float)(rnd() % 3u);
+                src[e] = code * q.scale;
+            }
+            src[0] = NAN;
+            src[1] = INFINITY;
+            src[2] = -INFINITY;
+            src[count - 1u] = -0.0f;
+            memset(out, 0xA5, sizeof out);
+            memcpy(want, out, sizeof out);
+            v.data = out;
+            lpai_scatter_u8(&v, &rq, src);
+            for (uint64_t e = 0; e < count; ++e) {
+                want[walk_offset(&v, e)] = (uint8_t)lpai_requant_store(src[e], &rq);
+            }
+            CHECK(memcmp(out, want, sizeof out) == 0, "scatter, layout %u, quant %u: not the per-element bytes", l, qi);
+        }
+    }
+}
+
 #if !defined(LPAI_INFERENCE_ONLY)
 /* ---- host validateOpConfig ------------------------------------------------------- */
 /* The scalar types ExecuTorch sends: FLOAT_32 for a float param, UINT_32 for int and bool. */
@@ -1475,6 +1555,7 @@ int main(void)
     /* C6: as the device registers the package. */
     CHECK(lpai_emu_register() == 0, "registration fails (layout support flag?)");
     test_custom_drivers();
+    test_custom_walks();
     for (size_t i = 0; i < N_OPS; ++i) {
         const op_case *op = &k_ops[i];
         test_rejections(op);
