@@ -688,8 +688,10 @@ class Op:
 
     @property
     def py_input_shapes(self) -> str:
-        """A Python list of the inputs' shapes, `[x.shape, bias.shape]`: an argument of an
-        exploded call in a function body (one item a line when it would not fit)."""
+        """A Python list of the inputs' shapes, `[x.shape, bias.shape]`: an argument of
+        eager.py's `output_shapes(...)`, at an indent of 8 when that call is exploded (one
+        item a line when it would not fit there; when the call fits on its line, so does
+        the list)."""
         return _py_seq("[", [f"{n}.shape" for n in self.input_names], "]", indent=8)
 
     @property
@@ -840,6 +842,43 @@ class Op:
     def py_torch_ops_return(self) -> str:
         """`torch.ops.<ns>.<op>.default(inputs..., params...)` after `return `."""
         return _py_call(f"{self.torch_ops_path}.default", self._py_call_args, 4, "return ")
+
+    @property
+    def _py_output_shapes_args(self) -> list[str]:
+        return [f'"{self.qualified_name}"', f'RULES["{self.name}"]', self.py_input_shapes]
+
+    @property
+    def py_shape_unpack(self) -> str:
+        """eager.py, an elementwise op: `output_shapes(...)` after `(_shape,) = `."""
+        return _py_call("output_shapes", self._py_output_shapes_args, 4, "(_shape,) = ")
+
+    @property
+    def py_expected_shapes(self) -> str:
+        """eager.py, a custom op: `output_shapes(...)` after `_expected = `."""
+        return _py_call("output_shapes", self._py_output_shapes_args, 4, "_expected = ")
+
+    @property
+    def py_fresh_return(self) -> str:
+        """eager.py, an elementwise op: `torch.empty(...).copy_(_result)` after `return `
+        (a fresh tensor in the first input's dtype and device)."""
+        x = self.inputs[0].name
+        args = ["_shape", f"dtype={x}.dtype", f"device={x}.device"]
+        return _py_call("torch.empty", args, 4, "return ", ".copy_(_result)") + ".copy_(_result)"
+
+    @property
+    def py_check_user_result(self) -> str:
+        """eager.py, a custom op: the check of what the user's math returned."""
+        args = [f'"{self.qualified_name}"', f'"user/{self.name}.py"', "_result", "_expected"]
+        return _py_call("check_user_result", args, 4)
+
+    @property
+    def py_user_import(self) -> str:
+        """eager.py's import of a custom op's eager math, as ruff's import sorting leaves
+        it: one line when it fits, else the name in parentheses with a trailing comma."""
+        head, name = f"from .user.{self.name} import ", f"{self.name} as _user_{self.name}"
+        if len(head) + len(name) <= PY_LINE_LENGTH:
+            return head + name
+        return f"{head}(\n    {name},\n)"
 
     @property
     def py_new_outputs_return(self) -> str:

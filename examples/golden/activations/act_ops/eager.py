@@ -38,32 +38,20 @@ def check_user_result(op: str, where: str, result, expected: tuple) -> None:
 def hard_swish_ish(x: torch.Tensor) -> torch.Tensor:
     """x times relu6(x + 3) / 6."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
-    (_shape,) = output_shapes(
-        "act_ops::hard_swish_ish",
-        RULES["hard_swish_ish"],
-        [x.shape],
-    )
+    (_shape,) = output_shapes("act_ops::hard_swish_ish", RULES["hard_swish_ish"], [x.shape])
     # expr: x * clamp(x + 3.0, 0.0, 6.0) / 6.0
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = ((x * torch.clamp((x + 3.0), torch.as_tensor(0.0, dtype=torch.float32), torch.as_tensor(6.0, dtype=torch.float32))) / 6.0)  # noqa: UP034, B002  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(
-        _shape,
-        dtype=x.dtype,
-        device=x.device,
-    ).copy_(_result)
+    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
 
 
 def scaled_tanh(x: torch.Tensor, gain: float = 2.0, shift: int = 1) -> torch.Tensor:
     """Scaled and shifted tanh."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
-    (_shape,) = output_shapes(
-        "act_ops::scaled_tanh",
-        RULES["scaled_tanh"],
-        [x.shape],
-    )
+    (_shape,) = output_shapes("act_ops::scaled_tanh", RULES["scaled_tanh"], [x.shape])
     gain = _scalar(gain)
     shift = _scalar(shift)
     # expr: gain * tanh(x) + shift
@@ -72,21 +60,13 @@ def scaled_tanh(x: torch.Tensor, gain: float = 2.0, shift: int = 1) -> torch.Ten
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = ((gain * torch.tanh(x)) + shift)  # noqa: UP034, B002  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(
-        _shape,
-        dtype=x.dtype,
-        device=x.device,
-    ).copy_(_result)
+    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
 
 
 def add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float = 0.5) -> torch.Tensor:
     """a + alpha * b."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
-    (_shape,) = output_shapes(
-        "act_ops::add_scaled",
-        RULES["add_scaled"],
-        [a.shape, b.shape],
-    )
+    (_shape,) = output_shapes("act_ops::add_scaled", RULES["add_scaled"], [a.shape, b.shape])
     alpha = _scalar(alpha)
     # expr: a + alpha * b
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
@@ -94,29 +74,17 @@ def add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float = 0.5) -> torch.Te
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = (a + (alpha * b))  # noqa: UP034, B002  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(
-        _shape,
-        dtype=a.dtype,
-        device=a.device,
-    ).copy_(_result)
+    return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)
 
 
 def soft_min(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """The smaller of two inputs, softened by a sigmoid gate."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
-    (_shape,) = output_shapes(
-        "act_ops::soft_min",
-        RULES["soft_min"],
-        [a.shape, b.shape],
-    )
+    (_shape,) = output_shapes("act_ops::soft_min", RULES["soft_min"], [a.shape, b.shape])
     # expr: min(a, b) + 0.1 * sigmoid(a - b)
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = (torch.minimum(a, b) + (0.1 * torch.sigmoid((a - b))))  # noqa: UP034, B002  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(
-        _shape,
-        dtype=a.dtype,
-        device=a.device,
-    ).copy_(_result)
+    return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)

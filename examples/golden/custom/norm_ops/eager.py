@@ -12,9 +12,7 @@ from __future__ import annotations
 import torch
 
 from .shapes import RULES, output_shapes
-from .user.my_norm import (
-    my_norm as _user_my_norm,
-)
+from .user.my_norm import my_norm as _user_my_norm
 
 
 def _scalar(value: float) -> torch.Tensor:
@@ -41,37 +39,20 @@ def check_user_result(op: str, where: str, result, expected: tuple) -> None:
 def my_norm(x: torch.Tensor) -> torch.Tensor:
     """Normalizes the input to zero mean and unit variance."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
-    _expected = output_shapes(
-        "norm_ops::my_norm",
-        RULES["my_norm"],
-        [x.shape],
-    )
+    _expected = output_shapes("norm_ops::my_norm", RULES["my_norm"], [x.shape])
     _result = _user_my_norm(x)
-    check_user_result(
-        "norm_ops::my_norm",
-        "user/my_norm.py",
-        _result,
-        _expected,
-    )
+    check_user_result("norm_ops::my_norm", "user/my_norm.py", _result, _expected)
     return _result
 
 
 def double_it(x: torch.Tensor) -> torch.Tensor:
     """Doubles the input."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
-    (_shape,) = output_shapes(
-        "norm_ops::double_it",
-        RULES["double_it"],
-        [x.shape],
-    )
+    (_shape,) = output_shapes("norm_ops::double_it", RULES["double_it"], [x.shape])
     # expr: 2 * x
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = (2.0 * x)  # noqa: UP034, B002  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(
-        _shape,
-        dtype=x.dtype,
-        device=x.device,
-    ).copy_(_result)
+    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)

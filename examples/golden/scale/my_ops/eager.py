@@ -38,11 +38,7 @@ def check_user_result(op: str, where: str, result, expected: tuple) -> None:
 def mul3(input: torch.Tensor, factor: float = 3.0) -> torch.Tensor:
     """Multiplies the input by a factor."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
-    (_shape,) = output_shapes(
-        "my_ops::mul3",
-        RULES["mul3"],
-        [input.shape],
-    )
+    (_shape,) = output_shapes("my_ops::mul3", RULES["mul3"], [input.shape])
     factor = _scalar(factor)
     # expr: input * factor
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
@@ -50,8 +46,4 @@ def mul3(input: torch.Tensor, factor: float = 3.0) -> torch.Tensor:
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = (input * factor)  # noqa: UP034, B002  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(
-        _shape,
-        dtype=input.dtype,
-        device=input.device,
-    ).copy_(_result)
+    return torch.empty(_shape, dtype=input.dtype, device=input.device).copy_(_result)

@@ -12,15 +12,9 @@ from __future__ import annotations
 import torch
 
 from .shapes import RULES, output_shapes
-from .user.center import (
-    center as _user_center,
-)
-from .user.channel_mean import (
-    channel_mean as _user_channel_mean,
-)
-from .user.rms_norm import (
-    rms_norm as _user_rms_norm,
-)
+from .user.center import center as _user_center
+from .user.channel_mean import channel_mean as _user_channel_mean
+from .user.rms_norm import rms_norm as _user_rms_norm
 
 
 def _scalar(value: float) -> torch.Tensor:
@@ -47,94 +41,51 @@ def check_user_result(op: str, where: str, result, expected: tuple) -> None:
 def add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     """x plus a bias that broadcasts like torch, e.g. a per-channel (1, C, 1, 1) bias."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
-    (_shape,) = output_shapes(
-        "shape_ops::add_bias",
-        RULES["add_bias"],
-        [x.shape, bias.shape],
-    )
+    (_shape,) = output_shapes("shape_ops::add_bias", RULES["add_bias"], [x.shape, bias.shape])
     # expr: x + bias
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = (x + bias)  # noqa: UP034, B002  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(
-        _shape,
-        dtype=x.dtype,
-        device=x.device,
-    ).copy_(_result)
+    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
 
 
 def fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     """a * b + c, the three inputs broadcasting together."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
-    (_shape,) = output_shapes(
-        "shape_ops::fma3",
-        RULES["fma3"],
-        [a.shape, b.shape, c.shape],
-    )
+    (_shape,) = output_shapes("shape_ops::fma3", RULES["fma3"], [a.shape, b.shape, c.shape])
     # expr: a * b + c
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = ((a * b) + c)  # noqa: UP034, B002  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(
-        _shape,
-        dtype=a.dtype,
-        device=a.device,
-    ).copy_(_result)
+    return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)
 
 
 def channel_mean(x: torch.Tensor) -> torch.Tensor:
     """The mean over dim 1 (channels), kept as a dim of 1."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
-    _expected = output_shapes(
-        "shape_ops::channel_mean",
-        RULES["channel_mean"],
-        [x.shape],
-    )
+    _expected = output_shapes("shape_ops::channel_mean", RULES["channel_mean"], [x.shape])
     _result = _user_channel_mean(x)
-    check_user_result(
-        "shape_ops::channel_mean",
-        "user/channel_mean.py",
-        _result,
-        _expected,
-    )
+    check_user_result("shape_ops::channel_mean", "user/channel_mean.py", _result, _expected)
     return _result
 
 
 def center(x: torch.Tensor, scale: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
     """The mean over the last dim, and x minus it, scaled."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
-    _expected = output_shapes(
-        "shape_ops::center",
-        RULES["center"],
-        [x.shape],
-    )
+    _expected = output_shapes("shape_ops::center", RULES["center"], [x.shape])
     _result = _user_center(x, scale)
-    check_user_result(
-        "shape_ops::center",
-        "user/center.py",
-        _result,
-        _expected,
-    )
+    check_user_result("shape_ops::center", "user/center.py", _result, _expected)
     return _result
 
 
 def rms_norm(x: torch.Tensor, eps: float = 1e-06) -> torch.Tensor:
     """x divided by the root mean square of its last dim; one row at a time, no scratch."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
-    _expected = output_shapes(
-        "shape_ops::rms_norm",
-        RULES["rms_norm"],
-        [x.shape],
-    )
+    _expected = output_shapes("shape_ops::rms_norm", RULES["rms_norm"], [x.shape])
     _result = _user_rms_norm(x, eps)
-    check_user_result(
-        "shape_ops::rms_norm",
-        "user/rms_norm.py",
-        _result,
-        _expected,
-    )
+    check_user_result("shape_ops::rms_norm", "user/rms_norm.py", _result, _expected)
     return _result
