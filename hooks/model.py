@@ -1,0 +1,380 @@
+"""The validated model: plain dataclasses holding the facts of a spec, nothing else.
+
+`hooks/spec.py` builds a `Package` from a spec; every template renders from it.  A
+dataclass here holds names, types, defaults, shapes and the expression tree, and the
+facts that follow from them in no particular language (counts, the qualified name,
+the sample scratch size, shapes in words).  How a fact is spelled in a language is
+a view's (hooks/view_*.py), reached as an attribute of the model object:
+
+    op.py    hooks/view_py.py    Python and torch: signatures, calls, schemas, literals
+    op.c     hooks/view_c.py     C and C++: declarations, calls, initialisers, comments
+    op.xml   hooks/view_xml.py   the OpDef XML
+    op.md    hooks/view_md.py    Markdown (README cells)
+    op.yaml  hooks/view_yaml.py  YAML (the canonical spec)
+
+(and likewise `param.py`, `param.c`, ..., `output.py`, `pkg.py`, `pkg.yaml`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# The SoCs whose LPAI hardware ExecuTorch knows, with their LPAI hardware version
+# (get_soc_to_lpai_hw_ver_map in 1.5.1).  The rendered <namespace>/_package.py carries it.
+LPAI_HW_VERSION = {"SM8850": 6, "SAR2230P": 6}
+LPAI_SOCS = tuple(LPAI_HW_VERSION)
+# Hexagon DSP targets an op package can be built for.  Independent of the SoC: on
+# SM8850 the HTP is V81 and the LPAI hardware V6 while the op package builds for v79.
+HEXAGON_ARCHS = ("v68", "v69", "v73", "v75", "v79", "v81")
+ACTIVATION_DTYPES = ("uint8",)
+KINDS = ("elementwise", "custom")
+PARAM_TYPES = ("float", "int", "bool")
+
+MAX_OPS = 32
+# No LPAI limit on a custom op's tensor count is public.  Four covers the forms real ops
+# take (x, weight, bias, mask; a value and its statistics), keeps the kernel's per-tensor
+# arrays (shape, strides, pointers) small on the island's stack, and keeps the kernel
+# tests affordable (two inputs are tested on all 65536 code pairs, three or more on a
+# dense sample).  docs/spec.md "Limits" gives the workaround beyond it.
+MAX_INPUTS = 4
+MAX_OUTPUTS = 4
+# The kernels size their shape arrays by LPAI_MAX_RANK (include/lpai_conventions.h); a
+# reduce dim must name one of these axes.
+MAX_RANK = 5
+MAX_PARAMS = 8
+# The longest row of a `rowwise: true` custom op: LPAI_ROW_MAX of include/lpai_package.h,
+# which sizes the kernel's stack buffer; the docs compute that buffer from it.
+LPAI_ROW_MAX = 256
+# Fixed by the QNN SDK: its LPAI makefiles name the island library so, whatever the package.
+ISLAND_LIBRARY_NAME = "libLpaiOpPackageIsland.so"
+LPAI_SDK_HEADER = "QNN/LPAI/QnnLpaiOpPackage.h"
+MAX_DOC = 200
+# ExecuTorch's op builder sends a Python int (and a bool) as a QNN_DATATYPE_UINT_32 scalar
+# (node_visitor.QNN_TENSOR_TYPE_MAP); a negative int fails inside AddScalarParam while
+# lowering.  So an int param is a uint32 everywhere: spec default, call-time check, XML, C.
+UINT32_MAX = 2**32 - 1
+
+# The output argument of every `.out` overload (its schema and the Python function
+# behind it): declared once here, reserved for inputs and params from this declaration.
+OUT_ARGUMENT = "out"
+
+
+def _view(module: str, cls: str, obj: Any) -> Any:
+    """`obj` seen through the class `cls` of hooks/<module>.py (imported on first use:
+    the views import this module)."""
+    from importlib import import_module
+
+    return getattr(import_module(f"{__package__}.{module}"), cls)(obj)
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str
+    default: float | int | bool
+    index: int
+
+    # The views (hooks/view_*.py).
+    @property
+    def py(self) -> Any:
+        return _view("view_py", "PyParam", self)
+
+    @property
+    def c(self) -> Any:
+        return _view("view_c", "CParam", self)
+
+    @property
+    def xml(self) -> Any:
+        return _view("view_xml", "XmlParam", self)
+
+    @property
+    def md(self) -> Any:
+        return _view("view_md", "MdParam", self)
+
+    @property
+    def qnn_datatype(self) -> str:
+        """The QNN datatype ExecuTorch sends the scalar as (C++, XML and the C comments
+        spell it alike): node_visitor.QNN_TENSOR_TYPE_MAP, float -> FLOAT_32, int and
+        bool -> UINT_32."""
+        return "QNN_DATATYPE_FLOAT_32" if self.type == "float" else "QNN_DATATYPE_UINT_32"
+
+
+@dataclass(frozen=True)
+class Input:
+    name: str
+    index: int
+
+
+@dataclass(frozen=True)
+class OutputShape:
+    """How an output's shape follows from the inputs' shapes (checked at every layer:
+    the fake kernel, the XML's text, the kernel's validation of the output dims).
+
+    - `broadcast`: the torch (numpy) broadcast of every input (elementwise ops only);
+    - `like`: the shape of `source`;
+    - `reduce`: the shape of `source` without `dims` (set to 1 with `keepdim`).
+    """
+
+    kind: str  # "broadcast" | "like" | "reduce"
+    source: Input | None = None
+    dims: tuple[int, ...] = ()
+    keepdim: bool = False
+
+    @property
+    def text(self) -> str:
+        """For people: docs, comments, the XML description (no spec text but names and ints)."""
+        if self.kind == "broadcast":
+            return "the broadcast shape of the inputs"
+        if self.kind == "like":
+            return f"the shape of {self.source.name}"
+        kept = ", kept as 1" if self.keepdim else ""
+        return f"the shape of {self.source.name} reduced over dims {list(self.dims)}{kept}"
+
+    def answers(self) -> dict[str, Any]:
+        if self.kind == "like":
+            return {"like": self.source.name}
+        return {"reduce": self.source.name, "dims": list(self.dims), "keepdim": self.keepdim}
+
+
+@dataclass(frozen=True)
+class Output:
+    name: str
+    index: int
+    shape: OutputShape
+
+    # The views (hooks/view_*.py).
+    @property
+    def py(self) -> Any:
+        return _view("view_py", "PyOutput", self)
+
+    @property
+    def xml(self) -> Any:
+        return _view("view_xml", "XmlOutput", self)
+
+
+@dataclass(frozen=True)
+class Op:
+    namespace: str
+    name: str
+    qnn_type: str
+    kind: str
+    doc: str
+    inputs: tuple[Input, ...]
+    params: tuple[Param, ...]
+    expr: str | None = None
+    tree: Any = field(default=None, repr=False, compare=False)
+    outputs: tuple[Output, ...] = ()
+    # kind: custom only: the user function runs once per row (last dim) on a bounded
+    # stack buffer instead of whole-tensor scratch from getTempBuffer.
+    rowwise: bool = False
+
+    # The views (hooks/view_*.py).
+    @property
+    def py(self) -> Any:
+        return _view("view_py", "PyOp", self)
+
+    @property
+    def c(self) -> Any:
+        return _view("view_c", "COp", self)
+
+    @property
+    def xml(self) -> Any:
+        return _view("view_xml", "XmlOp", self)
+
+    @property
+    def md(self) -> Any:
+        return _view("view_md", "MdOp", self)
+
+    @property
+    def yaml(self) -> Any:
+        return _view("view_yaml", "YamlOp", self)
+
+    # The shape the docs use to put a figure on a custom op's scratch: a mid-sized
+    # feature map of the always-on models LPAI runs (bench/run.py measures the same).
+    SCRATCH_SAMPLE_SHAPE = (1, 32, 28, 28)
+
+    @property
+    def qualified_name(self) -> str:
+        return f"{self.namespace}::{self.name}"
+
+    @property
+    def n_inputs(self) -> int:
+        return len(self.inputs)
+
+    @property
+    def n_params(self) -> int:
+        return len(self.params)
+
+    @property
+    def n_outputs(self) -> int:
+        return len(self.outputs)
+
+    @property
+    def input_names(self) -> list[str]:
+        return [i.name for i in self.inputs]
+
+    @property
+    def output_names(self) -> list[str]:
+        return [o.name for o in self.outputs]
+
+    @property
+    def outputs_are_default(self) -> bool:
+        """One output named `out` shaped like the first input: what a custom op without
+        `outputs:` gets (and what its user math from before outputs existed writes)."""
+        return (
+            len(self.outputs) == 1
+            and self.outputs[0].name == OUT_ARGUMENT
+            and self.outputs[0].shape == OutputShape("like", self.inputs[0])
+        )
+
+    @property
+    def input_shape_text(self) -> str:
+        """The inputs' shape in words (the OpDef XML's <Shape>; no spec text but names)."""
+        if self.kind == "custom":
+            return "any shape"
+        return "same shape as the output" if self.n_inputs == 1 else "broadcasts with the other inputs (torch rules)"
+
+    def output_shape_text(self, output: Output) -> str:
+        """An output's shape in words (the OpDef XML's <Shape>, README's outputs cell)."""
+        if output.shape.kind == "broadcast":
+            return "same shape as the inputs" if self.n_inputs == 1 else "the broadcast shape of the inputs"
+        return output.shape.text
+
+    def output_shape_for(self, output: Output, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+        """The shape of `output` for inputs of `shapes`, by its rule (as lpai_shapes.h)."""
+        rule = output.shape
+        if rule.kind == "broadcast":
+            rank = max(len(s) for s in shapes)
+            padded = [(1,) * (rank - len(s)) + tuple(s) for s in shapes]
+            return tuple(max(dims) for dims in zip(*padded))
+        source = tuple(shapes[rule.source.index])
+        if rule.kind == "like":
+            return source
+        reduced = {d % len(source) for d in rule.dims}
+        return tuple(1 if d in reduced else n for d, n in enumerate(source) if d not in reduced or rule.keepdim)
+
+    @property
+    def scratch_bytes(self) -> int:
+        """Bytes of scratch of a custom op for inputs of SCRATCH_SAMPLE_SHAPE: whole
+        tensors, every input and output as float in the getTempBuffer buffer; rowwise,
+        (inputs + outputs) x LPAI_ROW_MAX floats of the kernel's stack."""
+        if self.rowwise:
+            return (self.n_inputs + self.n_outputs) * LPAI_ROW_MAX * 4
+        shapes = [self.SCRATCH_SAMPLE_SHAPE] * self.n_inputs
+        counts = [math.prod(s) for s in shapes]
+        counts += [math.prod(self.output_shape_for(o, shapes)) for o in self.outputs]
+        return 4 * sum(counts)
+
+
+@dataclass(frozen=True)
+class Package:
+    package_name: str
+    namespace: str
+    soc_model: str
+    op_package_arch: str
+    activation_dtype: str
+    ops: tuple[Op, ...]
+
+    # The views (hooks/view_*.py).
+    @property
+    def py(self) -> Any:
+        return _view("view_py", "PyPackage", self)
+
+    @property
+    def yaml(self) -> Any:
+        return _view("view_yaml", "YamlPackage", self)
+
+    @property
+    def library_name(self) -> str:
+        return f"libQnn{self.package_name}.so"
+
+    @property
+    def interface_provider(self) -> str:
+        return f"{self.package_name}InterfaceProvider"
+
+    @property
+    def activation_bits(self) -> int:
+        return 8
+
+    @property
+    def max_params(self) -> int:
+        """The most params an op may have (arrays in the generated C are sized by it)."""
+        return MAX_PARAMS
+
+    @property
+    def max_inputs(self) -> int:
+        """The most inputs an op may have."""
+        return MAX_INPUTS
+
+    @property
+    def max_outputs(self) -> int:
+        """The most outputs an op may have (LPAI_MAX_OUTPUTS in include/lpai_package.h)."""
+        return MAX_OUTPUTS
+
+    @property
+    def row_max(self) -> int:
+        """The longest row of a `rowwise: true` custom op (LPAI_ROW_MAX, include/lpai_package.h)."""
+        return LPAI_ROW_MAX
+
+    @property
+    def island_library_name(self) -> str:
+        """The island library's name is fixed by the SDK: two packages deployed to one folder collide."""
+        return ISLAND_LIBRARY_NAME
+
+    @property
+    def lpai_sdk_header(self) -> str:
+        """The LPAI op package header, relative to $QNN_SDK_ROOT/include (first shipped in SDK 2.48)."""
+        return LPAI_SDK_HEADER
+
+    @property
+    def lpai_hw_version(self) -> int:
+        """The LPAI hardware version of the SoC (names the SDK's lib/lpai-v<hw>/ folder)."""
+        return LPAI_HW_VERSION[self.soc_model]
+
+    @property
+    def lpai_hw_versions(self) -> dict[str, int]:
+        """Every SoC with LPAI hardware, with its hardware version."""
+        return dict(LPAI_HW_VERSION)
+
+    @property
+    def elementwise_ops(self) -> list[Op]:
+        return [op for op in self.ops if op.kind == "elementwise"]
+
+    @property
+    def custom_ops(self) -> list[Op]:
+        return [op for op in self.ops if op.kind == "custom"]
+
+    @property
+    def n_ops(self) -> int:
+        return len(self.ops)
+
+    def answers(self) -> dict[str, Any]:
+        """The spec in canonical form (what a user could write back as a data file)."""
+        out: dict[str, Any] = {
+            "package_name": self.package_name,
+            "namespace": self.namespace,
+            "soc_model": self.soc_model,
+            "op_package_arch": self.op_package_arch,
+            "activation_dtype": self.activation_dtype,
+            "ops": [],
+        }
+        for op in self.ops:
+            entry: dict[str, Any] = {
+                "name": op.name,
+                "qnn_type": op.qnn_type,
+                "kind": op.kind,
+                "doc": op.doc,
+                "inputs": op.input_names,
+            }
+            if op.params:
+                entry["params"] = [{k: v for k, v in asdict(p).items() if k != "index"} for p in op.params]
+            if op.expr is not None:
+                entry["expr"] = op.expr
+            if op.kind == "custom" and not op.outputs_are_default:
+                entry["outputs"] = [{"name": o.name, "shape": o.shape.answers()} for o in op.outputs]
+            if op.rowwise:
+                entry["rowwise"] = True
+            out["ops"].append(entry)
+        return out

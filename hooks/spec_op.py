@@ -1,0 +1,343 @@
+"""The rules of one op of a spec: its name, kind, doc, inputs, params, expression,
+outputs and their shapes (hooks/spec.py checks the package around them).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from . import expr as expr_mod
+from . import names
+from .checks import SpecError, _choice, _given, _name, _require_mapping, _type, _unknown_keys
+from .model import (
+    KINDS,
+    MAX_DOC,
+    MAX_INPUTS,
+    MAX_OUTPUTS,
+    MAX_PARAMS,
+    MAX_RANK,
+    OUT_ARGUMENT,
+    PARAM_TYPES,
+    UINT32_MAX,
+    Input,
+    Op,
+    Output,
+    OutputShape,
+    Param,
+)
+from .reserved import argument_reserved, op_name_reserved
+
+OP_KEYS = ("name", "qnn_type", "kind", "doc", "inputs", "params", "expr", "outputs", "rowwise")
+PARAM_KEYS = ("name", "type", "default")
+OUTPUT_KEYS = ("name", "shape")
+SHAPE_KEYS = ("like", "reduce", "dims", "keepdim")
+
+# Numbers as people write them in YAML: YAML 1.1 (PyYAML, copier) reads `1e-6` as a
+# string (it wants `1.0e-6`), so a float param's default may be such a string.
+FLOAT_TEXT_RE = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*\Z")
+
+
+# What people write that the template does not support: the rule and the workaround,
+# so that the refusal reads as a limit, not as a typo ("unknown key").
+DTYPE_WORKAROUND = (
+    "not supported: every input and output is an 8-bit quantized tensor (activation_dtype "
+    "uint8); workaround: return an integer result as a float output and round it on the CPU "
+    "after the op (`.round().long()`, exact for up to 256 values), or keep a 16-bit or float "
+    "op out of the delegated graph (docs/spec.md, Limits)"
+)
+SHAPE_WORKAROUND = (
+    "workaround: reshape, permute, expand, slice or cat in torch before or after the op (the "
+    "QNN backend lowers those itself), and declare the op's own outputs with kind: custom "
+    "(docs/spec.md, Limits)"
+)
+UNSUPPORTED_OP_KEYS = {
+    "dtype": DTYPE_WORKAROUND,
+    "shape": (
+        "not supported: inputs take any shape at run time and an output's shape follows from its "
+        "inputs; declare outputs: [{name, shape: {like: <input>}}] or {reduce: <input>, dims: [...]} "
+        "with kind: custom; " + SHAPE_WORKAROUND
+    ),
+    "output": "not supported; the key is `outputs:`, a list (kind: custom only; docs/spec.md)",
+}
+UNSUPPORTED_OUTPUT_KEYS = {"dtype": DTYPE_WORKAROUND, "type": DTYPE_WORKAROUND}
+
+
+def _validate_op(path: str, raw: Any, namespace: str) -> Op:
+    op = _require_mapping(path, raw)
+    _unsupported_keys(path, op, UNSUPPORTED_OP_KEYS)
+    _unknown_keys(path, op, OP_KEYS)
+    if op.get("name") in (None, ""):
+        raise SpecError(f"{path}.name", "is required")
+    name = _name(f"{path}.name", names.check_snake, op["name"])
+    _name(f"{path}.name", names.check_not_builtin, name)
+    _name(f"{path}.name", lambda n: names.check_free(n, op_name_reserved()), name)
+    if name == namespace:
+        raise SpecError(f"{path}.name", "must differ from namespace (the op module would shadow the package)")
+
+    qnn_type = _given(op, "qnn_type", None)
+    if qnn_type is None:
+        qnn_type = names.camel_from_snake(name)
+    qnn_type = _name(f"{path}.qnn_type", names.check_camel, qnn_type)
+
+    kind = _choice(f"{path}.kind", _given(op, "kind", "elementwise"), KINDS)
+
+    doc = op.get("doc")
+    if doc is None:
+        doc = f"Custom op {name}." if kind == "custom" else f"Elementwise op {name}."
+    _check_doc(f"{path}.doc", doc)
+
+    inputs_raw = op.get("inputs")
+    if inputs_raw is None:
+        raise SpecError(f"{path}.inputs", f"is required (1 to {MAX_INPUTS} tensor names)")
+    if not isinstance(inputs_raw, list) or not inputs_raw:
+        raise SpecError(f"{path}.inputs", f"must be a list of 1 to {MAX_INPUTS} tensor names, got {inputs_raw!r:.60}")
+    if len(inputs_raw) > MAX_INPUTS:
+        raise SpecError(
+            f"{path}.inputs",
+            f"more than {MAX_INPUTS} inputs are not supported; workaround: "
+            "torch.stack or torch.cat inputs of one shape into one tensor before the op, or "
+            "split the op in two (docs/spec.md, Limits)",
+        )
+    inputs: list[Input] = []
+    used: dict[str, str] = {}
+    for j, value in enumerate(inputs_raw):
+        fp = f"{path}.inputs[{j}]"
+        if isinstance(value, dict):
+            raise SpecError(
+                fp,
+                "must be a tensor name: a per-input shape or dtype is not supported (every "
+                "input is an 8-bit tensor of any shape; docs/spec.md, Limits)",
+            )
+        n = _name(fp, names.check_snake, value)
+        _name(fp, lambda v: names.check_free(v, argument_reserved()), n)
+        _check_not_function(fp, n)
+        if n in used:
+            raise SpecError(fp, f"duplicate name {n!r} (also {used[n]})")
+        used[n] = fp
+        inputs.append(Input(n, j))
+
+    params_raw = _given(op, "params", [])
+    if not isinstance(params_raw, list):
+        raise SpecError(f"{path}.params", f"must be a list, got {_type(params_raw)}")
+    if len(params_raw) > MAX_PARAMS:
+        raise SpecError(f"{path}.params", f"at most {MAX_PARAMS} params")
+    params: list[Param] = []
+    for j, praw in enumerate(params_raw):
+        fp = f"{path}.params[{j}]"
+        p = _require_mapping(fp, praw)
+        _unknown_keys(fp, p, PARAM_KEYS)
+        for key in PARAM_KEYS:
+            if key not in p:
+                raise SpecError(f"{fp}.{key}", "is required")
+        n = _name(f"{fp}.name", names.check_snake, p["name"])
+        _name(f"{fp}.name", lambda v: names.check_free(v, argument_reserved()), n)
+        _check_not_function(f"{fp}.name", n)
+        if n in used:
+            raise SpecError(f"{fp}.name", f"duplicate name {n!r} (also {used[n]})")
+        used[n] = f"{fp}.name"
+        ptype = _choice(f"{fp}.type", p["type"], PARAM_TYPES)
+        default = _param_default(f"{fp}.default", ptype, p["default"])
+        params.append(Param(n, ptype, default, j))
+
+    expr_text = op.get("expr")
+    tree = None
+    if kind == "custom":
+        if expr_text is not None:
+            raise SpecError(f"{path}.expr", "must be absent for kind: custom (the user writes the math)")
+    else:
+        if expr_text is None:
+            raise SpecError(f"{path}.expr", "is required for an elementwise op (or set kind: custom)")
+        try:
+            tree = expr_mod.parse(expr_text, [i.name for i in inputs], [p.name for p in params])
+        except expr_mod.ExprError as exc:
+            raise SpecError(f"{path}.expr", str(exc)) from None
+        expr_text = expr_text.strip()
+
+    outputs = _validate_outputs(path, op, kind, inputs, used)
+    rowwise = _validate_rowwise(path, op, kind, outputs)
+    model = Op(namespace, name, qnn_type, kind, doc, tuple(inputs), tuple(params), expr_text, tree, outputs, rowwise)
+    if kind == "custom":
+        _check_shape_members(model, used)
+    return model
+
+
+def _unsupported_keys(field_path: str, mapping: dict, unsupported: dict[str, str]) -> None:
+    for key in mapping:
+        if key in unsupported:
+            raise SpecError(f"{field_path}.{key}", unsupported[key])
+
+
+def _validate_outputs(path: str, op: dict, kind: str, inputs: list[Input], used: dict[str, str]) -> tuple[Output, ...]:
+    """The op's outputs; `used` holds the input and param names (output names join it)."""
+    outputs_raw = op.get("outputs")
+    if kind == "elementwise":
+        if outputs_raw is not None:
+            raise SpecError(
+                f"{path}.outputs",
+                "not supported for elementwise ops (their one output has the "
+                "broadcast shape of the inputs); workaround: kind: custom, which may declare "
+                f"up to {MAX_OUTPUTS} outputs of their own shapes",
+            )
+        return (Output(OUT_ARGUMENT, 0, OutputShape("broadcast")),)
+    if outputs_raw is None:
+        return (Output(OUT_ARGUMENT, 0, OutputShape("like", inputs[0])),)
+    if not isinstance(outputs_raw, list) or not outputs_raw:
+        raise SpecError(
+            f"{path}.outputs",
+            f"must be a list of 1 to {MAX_OUTPUTS} outputs ({{name, shape}}), got {outputs_raw!r:.60}",
+        )
+    if len(outputs_raw) > MAX_OUTPUTS:
+        raise SpecError(
+            f"{path}.outputs",
+            f"more than {MAX_OUTPUTS} outputs are not supported; workaround: "
+            "split the op into several ops, or torch.stack outputs of one shape into one "
+            "(docs/spec.md, Limits)",
+        )
+    by_name = {i.name: i for i in inputs}
+    outputs: list[Output] = []
+    for j, oraw in enumerate(outputs_raw):
+        fp = f"{path}.outputs[{j}]"
+        o = _require_mapping(fp, oraw)
+        _unsupported_keys(fp, o, UNSUPPORTED_OUTPUT_KEYS)
+        _unknown_keys(fp, o, OUTPUT_KEYS)
+        for key in OUTPUT_KEYS:
+            if key not in o:
+                raise SpecError(f"{fp}.{key}", "is required")
+        n = _name(f"{fp}.name", names.check_snake, o["name"])
+        if n == OUT_ARGUMENT and j != 0:
+            # `args->out` is the first output in the C API (user math written before
+            # outputs existed writes there).
+            raise SpecError(f"{fp}.name", "'out' may only name the first output (args->out in the C API)")
+        if n != OUT_ARGUMENT:
+            _name(f"{fp}.name", lambda v: names.check_free(v, argument_reserved()), n)
+        if n in used:
+            raise SpecError(f"{fp}.name", f"duplicate name {n!r} (also {used[n]})")
+        used[n] = f"{fp}.name"
+        outputs.append(Output(n, j, _validate_shape(f"{fp}.shape", o["shape"], by_name)))
+    return tuple(outputs)
+
+
+def _check_shape_members(op: Op, used: dict[str, str]) -> None:
+    """The C API of a custom op gives every input and output `args-><name>_shape`
+    (include/ops/<qnn_type>_user.h): no other name may be one of those."""
+    for n in op.input_names + op.output_names:
+        member = f"{n}_shape"
+        if member in used:
+            raise SpecError(
+                used[member],
+                f"{member!r} is the member that holds the shape of {n!r} in a custom op's args struct (args->{member})",
+            )
+
+
+def _validate_shape(fp: str, raw: Any, inputs: dict[str, Input]) -> OutputShape:
+    forms = "{like: <input>} or {reduce: <input>, dims: [ints], keepdim: bool}"
+    if isinstance(raw, list):
+        raise SpecError(fp, f"a fixed shape is not supported (a shape is {forms}); {SHAPE_WORKAROUND}")
+    if not isinstance(raw, dict):
+        raise SpecError(fp, f"must be {forms}, got {raw!r:.40}")
+    for key in raw:
+        if key not in SHAPE_KEYS:
+            raise SpecError(
+                f"{fp}.{key}", f"shape form {str(key)!r:.40} is not supported (a shape is {forms}); {SHAPE_WORKAROUND}"
+            )
+    if ("like" in raw) == ("reduce" in raw):
+        raise SpecError(fp, f"must hold exactly one of like, reduce: {forms}")
+    form = "like" if "like" in raw else "reduce"
+    source = raw[form]
+    if not isinstance(source, str) or source not in inputs:
+        raise SpecError(f"{fp}.{form}", f"must name an input of the op ({', '.join(inputs)}), got {source!r:.40}")
+    if form == "like":
+        for key in ("dims", "keepdim"):
+            if key in raw:
+                raise SpecError(f"{fp}.{key}", "is only for a reduce shape")
+        return OutputShape("like", inputs[source])
+    if "dims" not in raw:
+        raise SpecError(f"{fp}.dims", "is required for a reduce shape (a list of dims, e.g. [-1])")
+    dims = raw["dims"]
+    if not isinstance(dims, list) or not dims:
+        raise SpecError(f"{fp}.dims", f"must be a non-empty list of dims, got {dims!r:.40}")
+    for k, d in enumerate(dims):
+        if isinstance(d, bool) or not isinstance(d, int) or not -MAX_RANK <= d < MAX_RANK:
+            raise SpecError(
+                f"{fp}.dims[{k}]",
+                f"must be an integer in [{-MAX_RANK}, {MAX_RANK - 1}] "
+                f"(tensors have at most {MAX_RANK} dims), got {d!r:.40}",
+            )
+        if d in dims[:k]:
+            raise SpecError(f"{fp}.dims[{k}]", f"duplicate dim {d}")
+    keepdim = _given(raw, "keepdim", False)
+    if not isinstance(keepdim, bool):
+        raise SpecError(f"{fp}.keepdim", f"must be true or false, got {keepdim!r:.40}")
+    return OutputShape("reduce", inputs[source], tuple(dims), keepdim)
+
+
+def _validate_rowwise(path: str, op: dict, kind: str, outputs: tuple[Output, ...]) -> bool:
+    rowwise = _given(op, "rowwise", False)
+    if not isinstance(rowwise, bool):
+        raise SpecError(f"{path}.rowwise", f"must be true or false, got {rowwise!r:.40}")
+    if not rowwise:
+        return False
+    if kind != "custom":
+        raise SpecError(f"{path}.rowwise", "is only for kind: custom (an elementwise kernel needs no scratch)")
+    for o in outputs:
+        if not (o.shape.kind == "like" or (o.shape.kind == "reduce" and o.shape.dims == (-1,))):
+            raise SpecError(
+                f"{path}.rowwise",
+                f"needs every output like an input or reduced over dims [-1] "
+                f"(one row in, one row or one value out); output {o.name!r} is {o.shape.text}; "
+                "workaround: rowwise: false (whole-tensor scratch)",
+            )
+    return True
+
+
+def _check_doc(fp: str, doc: Any) -> None:
+    if not isinstance(doc, str):
+        raise SpecError(fp, f"must be a string, got {_type(doc)}")
+    if len(doc) > MAX_DOC:
+        raise SpecError(fp, f"is longer than {MAX_DOC} characters")
+    bad = next((ch for ch in doc if not ch.isprintable()), None)
+    if bad is not None:
+        raise SpecError(
+            fp,
+            f"character U+{ord(bad):04X} is not allowed (one line of printable text: "
+            "no control, line-separator or format characters)",
+        )
+
+
+def _check_not_function(fp: str, n: str) -> None:
+    if n in expr_mod.FUNCTIONS:
+        raise SpecError(fp, f"{n!r} is an expression function name")
+
+
+def _param_default(fp: str, ptype: str, value: Any) -> float | int | bool:
+    if ptype == "bool":
+        if not isinstance(value, bool):
+            raise SpecError(fp, f"must be true or false for a bool param, got {value!r:.40}")
+        return value
+    if ptype == "float" and isinstance(value, str) and FLOAT_TEXT_RE.match(value):
+        value = float(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SpecError(fp, f"must be a number for a {ptype} param, got {value!r:.40}")
+    if ptype == "int":
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise SpecError(fp, f"must be an integer for an int param, got {value!r}")
+            value = int(value)
+        if not 0 <= value <= UINT32_MAX:
+            raise SpecError(
+                fp,
+                f"must be in [0, {UINT32_MAX}]: ExecuTorch sends an int param to QNN as "
+                "UINT_32 and fails on a negative one (use a float param for signed values)",
+            )
+        return int(value)
+    try:
+        value = float(value)
+    except OverflowError:
+        value = math.inf
+    if not math.isfinite(value) or (value != 0 and not expr_mod.MIN_LITERAL <= abs(value) <= expr_mod.MAX_LITERAL):
+        raise SpecError(
+            fp, f"must be a finite number with magnitude in [{expr_mod.MIN_LITERAL:g}, {expr_mod.MAX_LITERAL:g}] or 0"
+        )
+    return value
