@@ -135,14 +135,14 @@ def op_signature(op) -> str:
 def custom_header(ops) -> list[str]:
     """bench_ops.h's part for the custom ops: per op an adapter that hands the driver's
     dense floats (bench_call) to the user's <Op>_compute with the spec's own statements
-    (op.c_args_fill, those of the framework's adapter), its output rules, and its table
+    (op.c.args_fill, those of the framework's adapter), its output rules, and its table
     entry (bench_custom in bench/driver.c)."""
     out = []
     entries = []
     for i, op in enumerate(ops):
         out += [f'#include "ops/{op.qnn_type}_user.h"', "", f"static int bench_user_{i}(const bench_call *c)", "{"]
         out += [f"    {op.qnn_type}_args args;", "    memset(&args, 0, sizeof args);"]
-        out += [f"    {line}" for line in op.c_args_fill]
+        out += [f"    {line}" for line in op.c.args_fill]
         out += [f"    return {op.qnn_type}_compute(&args);", "}", ""]
         rules = []
         for o in op.outputs:
@@ -179,7 +179,7 @@ def ops_header(pkg) -> tuple[str, list, list]:
             lines.append(f"    const float in_{name} = in[{k}];")
         for p in op.params:
             lines.append(f"    const float p_{p.name} = params[{p.index}];")
-        lines += ["    (void)in;", "    (void)params;", f"    return {op.expr_c};", "}", ""]
+        lines += ["    (void)in;", "    (void)params;", f"    return {op.c.expr};", "}", ""]
         lines += [
             f"static void bench_baseline_{i}(const bl_tensor *in, uint32_t nin, const bl_tensor *out,",
             "                                const float *params)",

@@ -24,11 +24,11 @@ MEAN_AND_CENTER = {
 
 
 def test_output_rules_as_c_initialisers():
-    rules = _op(MEAN_AND_CENTER).c_output_rules
+    rules = _op(MEAN_AND_CENTER).c.output_rules
     assert rules[0].startswith("{LPAI_SHAPE_REDUCE, 0u, 1u, 2u, {-1, 1, 0, 0, 0}}, /* mean: ")
     assert rules[1].startswith("{LPAI_SHAPE_LIKE, 1u, 0u, 0u, {0, 0, 0, 0, 0}}, /* centered: ")
     binary = _op({"name": "add2", "inputs": ["a", "b"], "expr": "a + b"})
-    assert binary.c_output_rules == [
+    assert binary.c.output_rules == [
         ("{LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* out: the broadcast shape of the inputs */")
     ]
 
@@ -43,7 +43,7 @@ def test_args_struct_keeps_the_members_of_one_output():
             "inputs": ["x"],
             "params": [{"name": "eps", "type": "float", "default": 0.5}],
         }
-    ).c_args_members
+    ).c.args_members
     # Each member under its own comment line (a trailing comment would make clang-format
     # break or realign the member once names get long).
     comments, members = lines[0::2], lines[1::2]
@@ -64,7 +64,7 @@ def test_args_struct_keeps_the_members_of_one_output():
 
 def test_args_struct_of_two_outputs_aliases_out_to_the_first():
     op = _op(MEAN_AND_CENTER)
-    members = [line for line in op.c_args_members if not line.startswith("/*")]
+    members = [line for line in op.c.args_members if not line.startswith("/*")]
     assert members == [
         "const float *x;",
         "lpai_shape x_shape;",
@@ -79,7 +79,7 @@ def test_args_struct_of_two_outputs_aliases_out_to_the_first():
         "uint32_t dims[LPAI_MAX_RANK];",
         "uint64_t count;",
     ]
-    assert op.c_args_fill[:8] == [
+    assert op.c.args_fill[:8] == [
         "args.x = c->in[0];",
         "args.x_shape = c->in_shape[0];",
         "args.w = c->in[1];",
@@ -89,8 +89,8 @@ def test_args_struct_of_two_outputs_aliases_out_to_the_first():
         "args.centered = c->out[1];",
         "args.centered_shape = c->out_shape[1];",
     ]
-    assert "args.out = c->out[0];" in op.c_args_fill
-    assert "args.count = c->out_shape[0].count;" in op.c_args_fill
+    assert "args.out = c->out[0];" in op.c.args_fill
+    assert "args.count = c->out_shape[0].count;" in op.c.args_fill
 
 
 def test_output_shapes_and_scratch():
@@ -100,7 +100,7 @@ def test_output_shapes_and_scratch():
     assert op.output_shape_for(op.outputs[1], shapes) == (2, 3, 4, 5)
     # (1, 32, 28, 28): x and w 25,088 each, mean (1, 1, 28, 1) 28, centered 25,088.
     assert op.scratch_bytes == 4 * (25_088 * 3 + 28)
-    assert "301,168 bytes" in op.scratch_md
+    assert "301,168 bytes" in op.md.scratch
     drop = _op(
         {
             "name": "drop",
@@ -125,4 +125,4 @@ def test_rowwise_scratch_is_the_stack_buffer():
         }
     )
     assert op.scratch_bytes == (1 + 2) * 256 * 4
-    assert "no getTempBuffer" in op.scratch_md
+    assert "no getTempBuffer" in op.md.scratch

@@ -79,10 +79,10 @@ def test_template_and_rendered_project_lint_with_the_same_rules():
     assert template["lint"]["select"] == rendered["lint"]["select"]
     # The rendered project ignores a subset of what the template repo ignores.
     assert set(rendered["lint"]["ignore"]) <= set(template["lint"]["ignore"])
-    # hooks/spec.py lays out generated tuples for this line length.
-    from hooks import spec
+    # hooks/view_py.py lays out generated tuples for this line length.
+    from hooks import view_py
 
-    assert rendered["line-length"] == spec.PY_LINE_LENGTH
+    assert rendered["line-length"] == view_py.PY_LINE_LENGTH
 
 
 def test_no_jinja_file_lacks_jinja():
@@ -97,7 +97,7 @@ def test_no_jinja_file_lacks_jinja():
 @pytest.mark.parametrize("n_params", [0, 1, 2, 8])
 @pytest.mark.parametrize("n_inputs", [1, 2])
 def test_ops_table_rows_are_laid_out_as_ruff_format_writes_them(n_params, n_inputs):
-    """op.py_inputs_tuple / op.py_params_tuple, placed as ops.py places them, are left
+    """op.py.inputs_tuple / op.py.params_tuple, placed as ops.py places them, are left
     unchanged by ruff format (short rows on one line, long ones one item per line)."""
     from hooks import spec
 
@@ -113,7 +113,7 @@ def test_ops_table_rows_are_laid_out_as_ruff_format_writes_them(n_params, n_inpu
     )
     op = pkg.ops[0]
     snippet = (
-        f"OPS = (\n    OpInfo(\n        inputs={op.py_inputs_tuple},\n        params={op.py_params_tuple},\n    ),\n)\n"
+        f"OPS = (\n    OpInfo(\n        inputs={op.py.inputs_tuple},\n        params={op.py.params_tuple},\n    ),\n)\n"
     )
     rendered = rendered_pyproject()["tool"]["ruff"]
     run = subprocess.run(

@@ -16,7 +16,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hooks import names, spec
+from hooks import names, spec, view_c, view_py
 
 from conftest import EXAMPLES, ROOT
 
@@ -31,13 +31,13 @@ def test_generated_calls_fit_or_explode_as_ruff_format_leaves_them():
     """One line at its place when it fits within 120 columns, else one argument a line
     with the trailing comma (tests/test_stress_specs.py runs ruff format on renders)."""
     short = spec.validate(minimal(params=[{"name": "n", "type": "int", "default": 2}], expr="input * n")).ops[0]
-    assert short.py_eager_return == "eager.mul3(input, n)"
-    assert short.py_int_check_call == '_check_int_params("my_ops::mul3", n=n)'
-    assert short.py_new_outputs_return == '_new_outputs("my_ops::mul3", RULES["mul3"], input)[0]'
+    assert short.py.eager_return == "eager.mul3(input, n)"
+    assert short.py.int_check_call == '_check_int_params("my_ops::mul3", n=n)'
+    assert short.py.new_outputs_return == '_new_outputs("my_ops::mul3", RULES["mul3"], input)[0]'
     names = [f"p{k}_" + "x" * 29 for k in range(4)]  # 32 characters each
     params = [{"name": n, "type": "int", "default": 1} for n in names]
     long = spec.validate(minimal(params=params, expr="input * " + " * ".join(names))).ops[0]
-    lines = long.py_eager_return.splitlines()
+    lines = long.py.eager_return.splitlines()
     assert lines[0] == "eager.mul3(" and lines[-1] == "    )"
     assert lines[1:-1] == [f"        {n}," for n in ["input", *names]]
     # Exactly at the limit: `    return eager.mul3(...)` of 120 characters stays on its line.
@@ -45,9 +45,9 @@ def test_generated_calls_fit_or_explode_as_ruff_format_leaves_them():
     edge_names = ["a" * 32, "b" * 32, "c" * 22]
     edge_params = [{"name": n, "type": "float", "default": 1} for n in edge_names]
     edge = spec.validate(minimal(params=edge_params, expr="input")).ops[0]
-    assert len("    return " + edge.py_eager_return) == 120 and "\n" not in edge.py_eager_return
+    assert len("    return " + edge.py.eager_return) == 120 and "\n" not in edge.py.eager_return
     over = spec.validate(minimal(params=[*edge_params[:2], {**edge_params[2], "name": "c" * 23}], expr="input"))
-    assert over.ops[0].py_eager_return.startswith("eager.mul3(\n")
+    assert over.ops[0].py.eager_return.startswith("eager.mul3(\n")
 
     # eager.py's import of a custom op's math: ruff's import sorting wraps it from 121.
     def custom_op(name: str):
@@ -58,9 +58,9 @@ def test_generated_calls_fit_or_explode_as_ruff_format_leaves_them():
         }
         return spec.validate(raw).ops[0]
 
-    long_import = custom_op("n" * 32).py_user_import  # 125 characters on one line
+    long_import = custom_op("n" * 32).py.user_import  # 125 characters on one line
     assert long_import == f"from .user.{'n' * 32} import (\n    {'n' * 32} as _user_{'n' * 32},\n)"
-    short_import = custom_op("my_norm").py_user_import
+    short_import = custom_op("my_norm").py.user_import
     assert short_import == "from .user.my_norm import my_norm as _user_my_norm"
 
 
@@ -88,31 +88,31 @@ def test_schema_strings():
     op = pkg.ops[0]
     # No defaults in the functional and .out schemas: torch.export would drop every
     # trailing param equal to its default, and ExecuTorch's builder refuses such a node.
-    assert op.schema == "mul3(Tensor input, float factor, int n, bool on) -> Tensor"
-    assert op.custom_op_schema == "(Tensor input, float factor, int n, bool on) -> Tensor"
-    assert op.out_schema == "mul3.out(Tensor input, float factor, int n, bool on, *, Tensor(a!) out) -> Tensor(a!)"
-    assert op.defaults_schema == "mul3.defaults(Tensor input, float factor=3.0, int n=2, bool on=False) -> Tensor"
-    assert op.py_signature == "input: torch.Tensor, factor: float = 3.0, n: int = 2, on: bool = False"
-    assert op.py_signature_required == "input: torch.Tensor, factor: float, n: int, on: bool"
-    assert op.int_check_args == "n=n"
-    assert op.c_math_args == "float in_input, float p_factor, float p_n, float p_on"
-    assert [p.default_c for p in op.params] == ["3.0f", "2u", "0"]
-    assert [p.default_xml for p in op.params] == ["3.0", "2", "0"]
+    assert op.py.schema == "mul3(Tensor input, float factor, int n, bool on) -> Tensor"
+    assert op.py.custom_op_schema == "(Tensor input, float factor, int n, bool on) -> Tensor"
+    assert op.py.out_schema == "mul3.out(Tensor input, float factor, int n, bool on, *, Tensor(a!) out) -> Tensor(a!)"
+    assert op.py.defaults_schema == "mul3.defaults(Tensor input, float factor=3.0, int n=2, bool on=False) -> Tensor"
+    assert op.py.signature == "input: torch.Tensor, factor: float = 3.0, n: int = 2, on: bool = False"
+    assert op.py.signature_required == "input: torch.Tensor, factor: float, n: int, on: bool"
+    assert op.py.int_check_args == "n=n"
+    assert op.c.math_args == "float in_input, float p_factor, float p_n, float p_on"
+    assert [p.c.default for p in op.params] == ["3.0f", "2u", "0"]
+    assert [p.xml.default for p in op.params] == ["3.0", "2", "0"]
     # What ExecuTorch sends (node_visitor.QNN_TENSOR_TYPE_MAP): int and bool alike as UINT_32.
     assert [p.qnn_datatype for p in op.params] == [
         "QNN_DATATYPE_FLOAT_32",
         "QNN_DATATYPE_UINT_32",
         "QNN_DATATYPE_UINT_32",
     ]
-    assert spec.validate(minimal()).ops[0].defaults_schema is None
+    assert spec.validate(minimal()).ops[0].py.defaults_schema is None
 
 
 def test_out_argument_is_reserved_from_its_declaration():
     """The .out overload's output argument is declared once (spec.OUT_ARGUMENT): the
     schema, the Python signature and the reserved names all read it."""
     op = spec.validate(minimal()).ops[0]
-    assert op.out_schema.endswith(", *, Tensor(a!) out) -> Tensor(a!)")
-    assert op.py_params_out == "input: torch.Tensor, *, out: torch.Tensor"
+    assert op.py.out_schema.endswith(", *, Tensor(a!) out) -> Tensor(a!)")
+    assert op.py.params_out == "input: torch.Tensor, *, out: torch.Tensor"
     with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.inputs\[0\]: 'out' is "):
         spec.validate(minimal(inputs=["out"], expr="out * 3"))
 
@@ -140,35 +140,35 @@ def test_argument_lists_per_language():
         }
     )
     op, bare = two.ops
-    assert op.c_math_call_v == "in[0], in[1], params[0], params[1], params[2]"
-    assert bare.c_math_call_v == "in[0]"
-    assert op.c_math_call_scalar == "a, b, params[0], params[1], params[2]"
-    assert bare.c_math_call_scalar == "a"
-    assert op.c_test_case == ["{P_F32, P_U32, P_U32, P_F32}", "{0.5f, 2u, 1, 0.0}", '{"w", "n", "on", NULL}']
-    assert bare.c_test_case == ["{P_F32}", "{0.0}", "{NULL}"]
-    assert bare.c_header_guard == "NEGHALF_USER_H"
-    assert op.py_reference_signature == "a, b, w=0.5, n=2, on=True"
-    assert bare.py_reference_signature == "x"
-    assert bare.py_inputs_tuple == '("x",)' and op.py_inputs_tuple == '("a", "b")'
-    assert bare.py_params_tuple == "()"
-    assert op.py_params_tuple == '(("w", "float", 0.5), ("n", "int", 2), ("on", "bool", True))'
-    assert op.py_defaults_dict == '{"w": 0.5, "n": 2, "on": True}' and bare.py_defaults_dict == "{}"
-    assert op.py_inputs == "a, b" and op.py_example_call == "my_ops.blend(h, h)"
-    assert op.params_md == "w: float = 0.5, n: int = 2, on: bool = True" and bare.params_md == ""
-    assert two.py_all == '["OPS", "OpInfo", "blend", "neg_half"]'
-    assert bare.c_math_cost == "5u" and bare.c_math_vectorises == "1"  # neg 1 + div 4, no libm call
+    assert op.c.math_call_v == "in[0], in[1], params[0], params[1], params[2]"
+    assert bare.c.math_call_v == "in[0]"
+    assert op.c.math_call_scalar == "a, b, params[0], params[1], params[2]"
+    assert bare.c.math_call_scalar == "a"
+    assert op.c.test_case == ["{P_F32, P_U32, P_U32, P_F32}", "{0.5f, 2u, 1, 0.0}", '{"w", "n", "on", NULL}']
+    assert bare.c.test_case == ["{P_F32}", "{0.0}", "{NULL}"]
+    assert bare.c.header_guard == "NEGHALF_USER_H"
+    assert op.py.reference_signature == "a, b, w=0.5, n=2, on=True"
+    assert bare.py.reference_signature == "x"
+    assert bare.py.inputs_tuple == '("x",)' and op.py.inputs_tuple == '("a", "b")'
+    assert bare.py.params_tuple == "()"
+    assert op.py.params_tuple == '(("w", "float", 0.5), ("n", "int", 2), ("on", "bool", True))'
+    assert op.py.defaults_dict == '{"w": 0.5, "n": 2, "on": True}' and bare.py.defaults_dict == "{}"
+    assert op.py.inputs == "a, b" and op.py.example_call == "my_ops.blend(h, h)"
+    assert op.md.params == "w: float = 0.5, n: int = 2, on: bool = True" and bare.md.params == ""
+    assert two.py.exports == '["OPS", "OpInfo", "blend", "neg_half"]'
+    assert bare.c.math_cost == "5u" and bare.c.math_vectorises == "1"  # neg 1 + div 4, no libm call
     logs = spec.validate(minimal(expr="log(input) * 3")).ops[0]
-    assert logs.c_math_vectorises == "0"
-    assert (op.c_is_custom, two.n_ops) == ("0", 2)
-    assert bare.md_run_line == "my_ops::neg_half".ljust(32)
-    assert yaml.safe_load(two.spec_yaml) == two.answers()
-    assert two.spec_yaml.startswith("activation_dtype: uint8\nnamespace: my_ops\n")
+    assert logs.c.math_vectorises == "0"
+    assert (op.c.is_custom, two.n_ops) == ("0", 2)
+    assert bare.md.run_line == "my_ops::neg_half".ljust(32)
+    assert yaml.safe_load(two.yaml.spec) == two.answers()
+    assert two.yaml.spec.startswith("activation_dtype: uint8\nnamespace: my_ops\n")
     # Each renders as Python or C that parses: no trailing-comma artefacts.
     for text in (
-        f"def f({op.py_reference_signature}): pass",
-        f"def f({bare.py_reference_signature}): pass",
-        f"x = {op.py_params_tuple}",
-        f"__all__ = {two.py_all}",
+        f"def f({op.py.reference_signature}): pass",
+        f"def f({bare.py.reference_signature}): pass",
+        f"x = {op.py.params_tuple}",
+        f"__all__ = {two.py.exports}",
     ):
         ast.parse(text)
 
@@ -258,13 +258,13 @@ def doc_op(doc):
 
 @pytest.mark.parametrize("doc", HOSTILE_DOCS)
 def test_doc_in_a_python_docstring_reads_back_unchanged(doc):
-    source = f'def f():\n    """{doc_op(doc).doc_py}"""\n'
+    source = f'def f():\n    """{doc_op(doc).py.doc}"""\n'
     assert ast.get_docstring(ast.parse(source).body[0], clean=False) == doc
 
 
 @pytest.mark.parametrize("doc", HOSTILE_DOCS)
 def test_doc_in_xml_text_and_attribute_reads_back_unchanged(doc):
-    text = doc_op(doc).doc_xml
+    text = doc_op(doc).xml.doc
     root = ET.fromstring(f'<Content note="{text}">{text} (torch op my_ops::mul3)</Content>')
     assert root.get("note") == doc
     assert root.text == f"{doc} (torch op my_ops::mul3)"
@@ -273,12 +273,12 @@ def test_doc_in_xml_text_and_attribute_reads_back_unchanged(doc):
 
 @pytest.mark.parametrize("doc", HOSTILE_DOCS)
 def test_doc_in_yaml_reads_back_unchanged(doc):
-    assert yaml.safe_load(f"doc: {doc_op(doc).doc_yaml}\nnext: 1\n") == {"doc": doc, "next": 1}
+    assert yaml.safe_load(f"doc: {doc_op(doc).yaml.doc}\nnext: 1\n") == {"doc": doc, "next": 1}
 
 
 @pytest.mark.parametrize("doc", HOSTILE_DOCS)
 def test_doc_in_a_markdown_table_cell_stays_one_literal_cell(doc):
-    cell = doc_op(doc).doc_md
+    cell = doc_op(doc).md.doc
     row = f"| mul3 | {cell} |"
     # GFM splits a row at every pipe not escaped by a backslash.
     cells = re.split(r"(?<!\\)\|", row.replace("\\\\", "\0"))
@@ -300,10 +300,10 @@ def test_doc_in_c_and_cpp_comments_is_only_a_comment(tmp_path, compiler, std):
     for k, doc in enumerate(HOSTILE_DOCS):
         lines += [
             "/*",
-            f" * {doc_op(doc).doc_c}",
+            f" * {doc_op(doc).c.doc}",
             " */",
             f"int doc_{k} = {k};",
-            f"/* The kernel math of my_ops::mul3 (Mul3): {doc_op(doc).doc_c}",
+            f"/* The kernel math of my_ops::mul3 (Mul3): {doc_op(doc).c.doc}",
             " */",
         ]
     source = tmp_path / ("docs.cpp" if compiler == "g++" else "docs.c")
@@ -328,12 +328,12 @@ PRINTABLE_DOCS = st.text(
 @given(PRINTABLE_DOCS)
 def test_any_printable_doc_validates_and_reads_back_everywhere(doc):
     op = doc_op(doc)
-    source = f'def f():\n    """{op.doc_py}"""\n'
+    source = f'def f():\n    """{op.py.doc}"""\n'
     assert ast.get_docstring(ast.parse(source).body[0], clean=False) == doc
-    root = ET.fromstring(f'<C a="{op.doc_xml}">{op.doc_xml}</C>')
+    root = ET.fromstring(f'<C a="{op.xml.doc}">{op.xml.doc}</C>')
     assert (root.text or "", root.get("a")) == (doc, doc)
-    assert yaml.safe_load(f"d: {op.doc_yaml}") == {"d": doc}
-    c = op.doc_c
+    assert yaml.safe_load(f"d: {op.yaml.doc}") == {"d": doc}
+    c = op.c.doc
     assert "*/" not in c and "/*" not in c and not re.search(r"\?\?[=/'()!<>-]", c)
     assert not c.endswith("\\") and c == c.rstrip()
 
@@ -341,7 +341,7 @@ def test_any_printable_doc_validates_and_reads_back_everywhere(doc):
 @pytest.mark.parametrize("doc", [HOSTILE_DOCS[0], HOSTILE_DOCS[6], HOSTILE_DOCS[7]])
 def test_doc_c_keeps_the_text_readable(doc):
     # Only the dangerous pairs are split by a space; nothing else changes.
-    assert doc_op(doc).doc_c.replace(" ", "") == doc.replace(" ", "").rstrip()
+    assert doc_op(doc).c.doc.replace(" ", "") == doc.replace(" ", "").rstrip()
 
 
 @pytest.mark.parametrize(
@@ -562,11 +562,11 @@ def test_the_args_struct_is_emitted_from_the_declaration_and_its_members_are_res
     # (the first output's rank, dims, count; `out` is already there), then the params.
     assert members[:6] == ["a", "a_shape", "b", "b_shape", "out", "out_shape"] and members[-1] == "scale"
     fixed = members[6:-1]
-    assert fixed == [f.name for f in spec.ARGS_STRUCT_FIELDS if f.name != "out"]
+    assert fixed == [f.name for f in view_c.ARGS_STRUCT_FIELDS if f.name != "out"]
     kernel = render_template("op_package/*/src/ops/*_inference.c.jinja", pkg, op)
     for member in members:
         assert re.search(rf"args\.{member}\b", kernel), f"{member} is never filled"
-    for member in [f.name for f in spec.ARGS_STRUCT_FIELDS]:
+    for member in [f.name for f in view_c.ARGS_STRUCT_FIELDS]:
         for field in ("inputs", "params"):
             raw = {"name": "my_norm", "kind": "custom", "inputs": ["a"]}
             if field == "inputs":
@@ -649,11 +649,11 @@ def test_params_the_expression_leaves_unused_are_named_for_the_c_math():
             expr="input * b",
         )
     ).ops[0]
-    assert op.c_math_unused == ["p_a", "p_c"]
+    assert op.c.math_unused == ["p_a", "p_c"]
     custom = spec.validate(
         minimal(kind="custom", expr=None, params=[{"name": "a", "type": "float", "default": 1.0}])
     ).ops[0]
-    assert custom.c_math_unused == []
+    assert custom.c.math_unused == []
 
 
 @pytest.mark.parametrize("folder", ["build", "artifacts"])
@@ -889,23 +889,23 @@ def test_schemas_of_an_op_with_several_outputs():
             ],
         )
     ).ops[0]
-    assert op.schema == "center(Tensor x, float eps) -> (Tensor, Tensor)"
-    assert op.custom_op_schema == "(Tensor x, float eps) -> (Tensor, Tensor)"
+    assert op.py.schema == "center(Tensor x, float eps) -> (Tensor, Tensor)"
+    assert op.py.custom_op_schema == "(Tensor x, float eps) -> (Tensor, Tensor)"
     # One keyword-only out tensor per output, each its own alias set (torch's var_mean.correction_out).
-    assert op.out_schema == (
+    assert op.py.out_schema == (
         "center.out(Tensor x, float eps, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))"
     )
-    assert op.defaults_schema == "center.defaults(Tensor x, float eps=0.5) -> (Tensor, Tensor)"
-    assert op.py_returns == "tuple[torch.Tensor, torch.Tensor]"
-    assert (op.py_output_names, op.py_output_vars) == ('("mean", "centered")', "(mean, centered)")
-    assert op.py_output_rules == '(("reduce", 0, (-1,), True), ("like", 0))'
-    assert [o.py_spec_rule for o in op.outputs] == ['("reduce", "x", (-1,), True)', '("like", "x")']
-    assert [o.xml_rank for o in op.outputs] == ["4D", "4D"]
+    assert op.py.defaults_schema == "center.defaults(Tensor x, float eps=0.5) -> (Tensor, Tensor)"
+    assert op.py.returns == "tuple[torch.Tensor, torch.Tensor]"
+    assert (op.py.output_names, op.py.output_vars) == ('("mean", "centered")', "(mean, centered)")
+    assert op.py.output_rules == '(("reduce", 0, (-1,), True), ("like", 0))'
+    assert [o.py.spec_rule for o in op.outputs] == ['("reduce", "x", (-1,), True)', '("like", "x")']
+    assert [o.xml.rank for o in op.outputs] == ["4D", "4D"]
     single = spec.validate(minimal(inputs=["a", "b"], expr="a + b")).ops[0]
-    assert single.out_schema == "mul3.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)"
-    assert (single.py_returns, single.py_output_names, single.py_output_vars) == ("torch.Tensor", '("out",)', "(out,)")
-    assert single.py_output_rules == '(("broadcast",),)'
-    assert single.outputs_md == "`out`: the broadcast shape of the inputs"
+    assert single.py.out_schema == "mul3.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)"
+    assert (single.py.returns, single.py.output_names, single.py.output_vars) == ("torch.Tensor", '("out",)', "(out,)")
+    assert single.py.output_rules == '(("broadcast",),)'
+    assert single.md.outputs == "`out`: the broadcast shape of the inputs"
 
 
 def test_schemas_parse_with_torch():
@@ -913,30 +913,30 @@ def test_schemas_parse_with_torch():
     op = spec.validate(
         custom(outputs=[{"name": "lo", "shape": {"like": "x"}}, {"name": "hi", "shape": {"reduce": "x", "dims": [0]}}])
     ).ops[0]
-    for text in (op.schema, op.out_schema):
+    for text in (op.py.schema, op.py.out_schema):
         parsed = torch._C.parse_schema(f"my_ops::{text}")
         assert len(parsed.returns) == 2
-    out = torch._C.parse_schema(f"my_ops::{op.out_schema}")
+    out = torch._C.parse_schema(f"my_ops::{op.py.out_schema}")
     assert [a.name for a in out.arguments if a.is_out] == ["lo", "hi"]
 
 
 def _def(op, name, params):
-    return f"def {name}({params}) -> {op.py_returns}:"
+    return f"def {name}({params}) -> {op.py.returns}:"
 
 
 def test_def_lines_are_laid_out_as_ruff_format_leaves_them():
     short = spec.validate(minimal()).ops[0]
-    assert _def(short, "mul3", short.py_params_public) == "def mul3(input: torch.Tensor) -> torch.Tensor:"
-    assert short.py_params_out == "input: torch.Tensor, *, out: torch.Tensor"
+    assert _def(short, "mul3", short.py.params_public) == "def mul3(input: torch.Tensor) -> torch.Tensor:"
+    assert short.py.params_out == "input: torch.Tensor, *, out: torch.Tensor"
     params = [{"name": f"param_number_{k}", "type": "float", "default": 1.5} for k in range(3)]
     hug = spec.validate(minimal(params=params, expr="input")).ops[0]
-    assert hug.py_params_public == (
+    assert hug.py.params_public == (
         "\n    input: torch.Tensor, param_number_0: float = 1.5, param_number_1: float = 1.5, "
         "param_number_2: float = 1.5\n"
     )
     params = [{"name": f"a_rather_long_param_name_{k}", "type": "float", "default": 1.5} for k in range(8)]
     tall = spec.validate(minimal(params=params, expr="input")).ops[0]
-    lines = _def(tall, "_mul3", tall.py_params_impl).splitlines()
+    lines = _def(tall, "_mul3", tall.py.params_impl).splitlines()
     assert lines[0] == "def _mul3(" and lines[-1] == ") -> torch.Tensor:"
     assert lines[1:-1] == ["    input: torch.Tensor,"] + [f"    a_rather_long_param_name_{k}: float," for k in range(8)]
 
@@ -956,16 +956,16 @@ def test_def_lines_are_what_ruff_format_writes(tmp_path):
         _def(op, name, params)
         for op in ops
         for name, params in (
-            ("mul3", op.py_params_public),
-            ("_mul3", op.py_params_impl),
-            ("_mul3_out", op.py_params_out),
+            ("mul3", op.py.params_public),
+            ("_mul3", op.py.params_impl),
+            ("_mul3_out", op.py.params_out),
         )
     ]
     source = "import torch\n\n\n" + "\n\n".join(f"{line}\n    return input\n" for line in defs)
     path = tmp_path / "defs.py"
     path.write_text(source)
     run = subprocess.run(
-        [ruff, "format", "--no-cache", "--line-length", str(spec.PY_LINE_LENGTH), "--diff", str(path)],
+        [ruff, "format", "--no-cache", "--line-length", str(view_py.PY_LINE_LENGTH), "--diff", str(path)],
         capture_output=True,
         text=True,
         check=False,

@@ -96,7 +96,7 @@ def _snake(rng: random.Random, length: int, taken: set[str]) -> str:
             else:
                 chars.append(rng.choice(alphabet))
         name = "".join(chars)
-        # `<name>_shape` is an args member of a custom op's tensor (spec._check_shape_members).
+        # `<name>_shape` is an args member of a custom op's tensor (spec_op._check_shape_members).
         if name in taken or name in expr_mod.FUNCTIONS or name.endswith("_shape"):
             continue
         try:
