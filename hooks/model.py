@@ -6,7 +6,8 @@ facts that follow from them in no particular language (counts, the qualified nam
 the sample scratch size, shapes in words).  How a fact is spelled in a language is
 a view's (hooks/view_*.py), reached as an attribute of the model object:
 
-    op.py    hooks/view_py.py    Python and torch: signatures, calls, schemas, literals
+    op.py    hooks/view_py.py    Python: signatures, calls, literals, the torch expression
+    op.torch hooks/view_torch.py the torch.library schemas
     op.c     hooks/view_c.py     C and C++: declarations, calls, initialisers, comments
     op.xml   hooks/view_xml.py   the OpDef XML
     op.md    hooks/view_md.py    Markdown (README cells)
@@ -80,6 +81,10 @@ class Param:
     @property
     def py(self) -> Any:
         return _view("view_py", "PyParam", self)
+
+    @property
+    def torch(self) -> Any:
+        return _view("view_torch", "TorchParam", self)
 
     @property
     def c(self) -> Any:
@@ -174,6 +179,10 @@ class Op:
     @property
     def py(self) -> Any:
         return _view("view_py", "PyOp", self)
+
+    @property
+    def torch(self) -> Any:
+        return _view("view_torch", "TorchOp", self)
 
     @property
     def c(self) -> Any:

@@ -88,10 +88,12 @@ def test_schema_strings():
     op = pkg.ops[0]
     # No defaults in the functional and .out schemas: torch.export would drop every
     # trailing param equal to its default, and ExecuTorch's builder refuses such a node.
-    assert op.py.schema == "mul3(Tensor input, float factor, int n, bool on) -> Tensor"
-    assert op.py.custom_op_schema == "(Tensor input, float factor, int n, bool on) -> Tensor"
-    assert op.py.out_schema == "mul3.out(Tensor input, float factor, int n, bool on, *, Tensor(a!) out) -> Tensor(a!)"
-    assert op.py.defaults_schema == "mul3.defaults(Tensor input, float factor=3.0, int n=2, bool on=False) -> Tensor"
+    assert op.torch.schema == "mul3(Tensor input, float factor, int n, bool on) -> Tensor"
+    assert op.torch.custom_op_schema == "(Tensor input, float factor, int n, bool on) -> Tensor"
+    assert (
+        op.torch.out_schema == "mul3.out(Tensor input, float factor, int n, bool on, *, Tensor(a!) out) -> Tensor(a!)"
+    )
+    assert op.torch.defaults_schema == "mul3.defaults(Tensor input, float factor=3.0, int n=2, bool on=False) -> Tensor"
     assert op.py.signature == "input: torch.Tensor, factor: float = 3.0, n: int = 2, on: bool = False"
     assert op.py.signature_required == "input: torch.Tensor, factor: float, n: int, on: bool"
     assert op.py.int_check_args == "n=n"
@@ -104,14 +106,14 @@ def test_schema_strings():
         "QNN_DATATYPE_UINT_32",
         "QNN_DATATYPE_UINT_32",
     ]
-    assert spec.validate(minimal()).ops[0].py.defaults_schema is None
+    assert spec.validate(minimal()).ops[0].torch.defaults_schema is None
 
 
 def test_out_argument_is_reserved_from_its_declaration():
     """The .out overload's output argument is declared once (spec.OUT_ARGUMENT): the
     schema, the Python signature and the reserved names all read it."""
     op = spec.validate(minimal()).ops[0]
-    assert op.py.out_schema.endswith(", *, Tensor(a!) out) -> Tensor(a!)")
+    assert op.torch.out_schema.endswith(", *, Tensor(a!) out) -> Tensor(a!)")
     assert op.py.params_out == "input: torch.Tensor, *, out: torch.Tensor"
     with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.inputs\[0\]: 'out' is "):
         spec.validate(minimal(inputs=["out"], expr="out * 3"))
@@ -889,20 +891,20 @@ def test_schemas_of_an_op_with_several_outputs():
             ],
         )
     ).ops[0]
-    assert op.py.schema == "center(Tensor x, float eps) -> (Tensor, Tensor)"
-    assert op.py.custom_op_schema == "(Tensor x, float eps) -> (Tensor, Tensor)"
+    assert op.torch.schema == "center(Tensor x, float eps) -> (Tensor, Tensor)"
+    assert op.torch.custom_op_schema == "(Tensor x, float eps) -> (Tensor, Tensor)"
     # One keyword-only out tensor per output, each its own alias set (torch's var_mean.correction_out).
-    assert op.py.out_schema == (
+    assert op.torch.out_schema == (
         "center.out(Tensor x, float eps, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))"
     )
-    assert op.py.defaults_schema == "center.defaults(Tensor x, float eps=0.5) -> (Tensor, Tensor)"
+    assert op.torch.defaults_schema == "center.defaults(Tensor x, float eps=0.5) -> (Tensor, Tensor)"
     assert op.py.returns == "tuple[torch.Tensor, torch.Tensor]"
     assert (op.py.output_names, op.py.output_vars) == ('("mean", "centered")', "(mean, centered)")
     assert op.py.output_rules == '(("reduce", 0, (-1,), True), ("like", 0))'
     assert [o.py.spec_rule for o in op.outputs] == ['("reduce", "x", (-1,), True)', '("like", "x")']
     assert [o.xml.rank for o in op.outputs] == ["4D", "4D"]
     single = spec.validate(minimal(inputs=["a", "b"], expr="a + b")).ops[0]
-    assert single.py.out_schema == "mul3.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)"
+    assert single.torch.out_schema == "mul3.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)"
     assert (single.py.returns, single.py.output_names, single.py.output_vars) == ("torch.Tensor", '("out",)', "(out,)")
     assert single.py.output_rules == '(("broadcast",),)'
     assert single.md.outputs == "`out`: the broadcast shape of the inputs"
@@ -913,10 +915,10 @@ def test_schemas_parse_with_torch():
     op = spec.validate(
         custom(outputs=[{"name": "lo", "shape": {"like": "x"}}, {"name": "hi", "shape": {"reduce": "x", "dims": [0]}}])
     ).ops[0]
-    for text in (op.py.schema, op.py.out_schema):
+    for text in (op.torch.schema, op.torch.out_schema):
         parsed = torch._C.parse_schema(f"my_ops::{text}")
         assert len(parsed.returns) == 2
-    out = torch._C.parse_schema(f"my_ops::{op.py.out_schema}")
+    out = torch._C.parse_schema(f"my_ops::{op.torch.out_schema}")
     assert [a.name for a in out.arguments if a.is_out] == ["lo", "hi"]
 
 
