@@ -1,4 +1,4 @@
-"""The C view of the model (hooks/spec.py): what the kernels and the custom C user API
+"""The C view of the model (hooks/view_c.py): what the kernels and the custom C user API
 are rendered from. Expected values are written out by hand from the rules in
 include/lpai_shapes.h and docs/spec.md, never computed by the code under test.
 """
