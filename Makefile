@@ -3,11 +3,12 @@ PYTHON ?= python3
 SPEC ?= examples/scale.yaml
 DEST ?= build/example
 
-.PHONY: help setup example test golden lint format
+.PHONY: help setup tags example test golden lint format
 
 help:
 	@echo "make example [SPEC=examples/scale.yaml] [DEST=build/example]"
 	@echo "              install, render SPEC into DEST (replacing it) and run its tests"
+	@echo "make tags     recreate the release tags v1.0.0, ... from CHANGELOG.md and scripts/releases.txt (offline)"
 	@echo "make test     install and run the template's whole test suite"
 	@echo "make golden   regenerate examples/golden/ (fresh renders of examples/*.yaml; tests/test_golden.py)"
 	@echo "make lint     ruff check, ruff format --check (and clang-format on bench/) on the template's sources"
@@ -17,9 +18,15 @@ help:
 setup:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 
+# The release tags (v1.0.0, ...), which a clone does not always bring: copier needs
+# them to name the template's version and to pin one (README, "Pin a version").
+# Idempotent and offline (scripts/tags.py).
+tags:
+	$(PYTHON) scripts/tags.py
+
 # The absolute template path is recorded in DEST/.copier-answers.yml, so that
 # `copier update` works later (a relative path does not).
-example: setup
+example: setup tags
 	rm -rf "$(DEST)"
 	$(PYTHON) -m copier copy --trust --defaults --vcs-ref HEAD --data-file "$(SPEC)" "$(CURDIR)" "$(DEST)"
 	cd "$(DEST)" && $(PYTHON) -m pytest
