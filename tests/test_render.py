@@ -244,15 +244,32 @@ def test_custom_op_fails_until_the_user_writes_it(copie_session, template_repo):
     user_eager = project / "norm_ops/user/my_norm.py"
     assert "NotImplementedError" in user_eager.read_text()
 
-    # The files the missing math reaches (the whole suite is run once the math is written).
-    run = run_project_tests(project, "tests/test_ops.py", "tests/test_op_package_kernels.py")
+    # Before any math: the whole suite is one failure listing every file to write, and
+    # what each holds; the tests that need the math are set aside (tests/user_math.py).
+    eager_line = "norm_ops/user/my_norm.py: def my_norm(x: torch.Tensor) -> torch.Tensor: the eager math"
+    kernel_line = "op_package/NormOpPackage/user/MyNorm_math.c: int MyNorm_compute(const MyNorm_args *args)"
+    run = run_project_tests(project)
+    failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", run.stdout, re.M)
+    tail = run.stdout[-3000:]
+    assert run.returncode == 1 and failed == ["tests/test_user_math.py::test_the_user_math_is_written"], tail
+    assert "user math still to write: 2 files of your custom ops" in run.stdout, run.stdout[-3000:]
+    assert f"\n  {eager_line}" in run.stdout and f"\n  {kernel_line}" in run.stdout, run.stdout[-3000:]
+    assert re.search(r"1 failed, \d+ passed, \d{3,} deselected", run.stdout), run.stdout[-500:]
+
+    # Every test anyway (--all-tests): each one the missing math reaches names the file.
+    run = run_project_tests(project, "--all-tests", "tests/test_ops.py", "tests/test_op_package_kernels.py")
     assert run.returncode != 0, "a custom op without math must fail its tests"
     assert re.findall(r"^(?:FAILED|ERROR) .*my_norm", run.stdout, re.M), run.stdout[-3000:]
     assert "write the eager math in norm_ops/user/my_norm.py" in run.stdout
 
-    # The user writes the eager math: the kernel tests of my_norm, and only those, still fail.
+    # The user writes the eager math: with -x, the first failure is the list, now the kernel alone.
     user_eager.write_text(CUSTOM_EAGER)
-    run = run_project_tests(project, "tests/test_op_package_kernels.py")
+    run = run_project_tests(project, "-x")
+    tail = run.stdout[-3000:]
+    assert run.returncode == 1 and "user math still to write: 1 file of your custom ops" in run.stdout, tail
+    assert kernel_line in run.stdout and "norm_ops/user/my_norm.py:" not in run.stdout, run.stdout[-3000:]
+    # ...and the kernel tests of my_norm, and only those, still fail.
+    run = run_project_tests(project, "--all-tests", "tests/test_op_package_kernels.py")
     failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", run.stdout, re.M)
     assert run.returncode != 0 and failed, run.stdout[-3000:]
     assert all("my_norm" in test_id for test_id in failed), failed
