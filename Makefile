@@ -15,8 +15,13 @@ help:
 	@echo "make format   ruff format and the safe ruff fixes, in place"
 	@echo "make bench    the kernel benchmark: one BENCH line per (op, layout, shape) (docs/benchmark.md)"
 
+# PyTorch's CPU wheel index when it answers within 5 s (PyPI's torch is the CUDA build on
+# Linux x86_64, several GB): template/scripts/torch_index.py, which every render ships as
+# scripts/torch_index.py.  It asks nothing when requirements.txt's torch is installed
+# already; `make setup TORCH_INDEX=` never asks, `TORCH_INDEX="--index-url ..."` picks one.
+TORCH_INDEX ?= $(shell $(PYTHON) template/scripts/torch_index.py --unless $(shell grep -m1 '^torch==' requirements.txt))
 setup:
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check $(TORCH_INDEX) -r requirements.txt
 
 # The release tags (v1.0.0, ...), which a clone does not always bring: copier needs
 # them to name the template's version and to pin one (README, "Pin a version").
