@@ -8,14 +8,13 @@ check, host-built kernels); they take most of this module's time.
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import EXAMPLES, GCC_BUILDS, load_example, run_project_tests, tree
+from conftest import EXAMPLES, GCC_BUILDS, load_example, run_budgeted, run_project_tests, tree
 
 # A doc that breaks every language it lands in unless escaped (|x|, quotes, an em dash,
 # tags, a comment delimiter, a trigraph, a final backslash) and a float default written
@@ -191,9 +190,7 @@ def check_lint(project: Path) -> None:
     """ruff (check and format) is clean on the rendered project, under the project's own
     configuration (its pyproject.toml): what its pre-commit and CI run."""
     for args in (["check", "--no-cache", "--output-format=concise", "."], ["format", "--no-cache", "--check", "."]):
-        run = subprocess.run(
-            [sys.executable, "-m", "ruff", *args], cwd=project, capture_output=True, text=True, timeout=120
-        )
+        run = run_budgeted([sys.executable, "-m", "ruff", *args], 120, cwd=project)
         assert run.returncode == 0, f"ruff {args[0]} on the rendered project:\n{run.stdout[-6000:]}{run.stderr[-2000:]}"
 
 
@@ -206,9 +203,7 @@ def check_c_format(project: Path) -> None:
     assert (project / ".clang-format").is_file(), "the project ships no .clang-format"
     files = [rel for rel in rendered(project) if rel.endswith(C_SUFFIXES)]
     assert any(f.endswith("_inference.c") for f in files), files
-    run = subprocess.run(
-        ["clang-format", "--dry-run", "-Werror", *files], cwd=project, capture_output=True, text=True, timeout=300
-    )
+    run = run_budgeted(["clang-format", "--dry-run", "-Werror", *files], 300, cwd=project)
     assert run.returncode == 0, "rendered C/C++ not clang-format clean:\n" + run.stderr[-4000:]
 
 
