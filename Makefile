@@ -6,6 +6,7 @@ DEST ?= build/example
 .PHONY: help setup tags example test golden lint format
 
 help:
+	@echo "make setup    install requirements.txt (torch from PyTorch's CPU index when it answers)"
 	@echo "make example [SPEC=examples/scale.yaml] [DEST=build/example]"
 	@echo "              install, render SPEC into DEST (replacing it) and run its tests"
 	@echo "make tags     recreate the release tags v1.0.0, ... from CHANGELOG.md and scripts/releases.txt (offline)"
