@@ -32,7 +32,10 @@ tags:
 
 # The absolute template path is recorded in DEST/.copier-answers.yml, so that
 # `copier update` works later (a relative path does not).
-example: setup tags
+# The release tags first, so that copier names the version (a shallow clone lacks the
+# release commits: then a warning, and the example renders all the same).
+example: setup
+	@$(PYTHON) scripts/tags.py >/dev/null || echo "make example: no release tags (above); copier names the version 0.0.0.post<N>"
 	rm -rf "$(DEST)"
 	$(PYTHON) -m copier copy --trust --defaults --vcs-ref HEAD --data-file "$(SPEC)" "$(CURDIR)" "$(DEST)"
 	cd "$(DEST)" && $(PYTHON) -m pytest
