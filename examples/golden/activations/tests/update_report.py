@@ -58,7 +58,7 @@ def report(root: Path, old: tuple[str, str], new: tuple[str, str]) -> tuple[list
     lines.append(
         f"{len(conflicted)} {'file holds' if len(conflicted) == 1 else 'files hold'} what the update "
         "could not merge: resolve each by hand, then `python tests/update_report.py` (docs: "
-        "qnn-op-template/docs/updating.md, Conflicts)"
+        "qnn-op-template/docs/updating.md, 'When an update conflicts')"
     )
     lines += [f"  {m}" for m in markers] + [f"  {r}: rejected hunk" for r in rejected]
     lines.append(f"error: the update left conflicts in {', '.join(conflicted)}")
