@@ -3,23 +3,39 @@ PYTHON ?= python3
 SPEC ?= examples/scale.yaml
 DEST ?= build/example
 
-.PHONY: help setup example test golden lint format
+.PHONY: help setup tags example test golden lint format
 
 help:
+	@echo "make setup    install requirements.txt (torch from PyTorch's CPU index when it answers)"
 	@echo "make example [SPEC=examples/scale.yaml] [DEST=build/example]"
 	@echo "              install, render SPEC into DEST (replacing it) and run its tests"
+	@echo "make tags     recreate the release tags v1.0.0, ... from CHANGELOG.md and scripts/releases.txt (offline)"
 	@echo "make test     install and run the template's whole test suite"
 	@echo "make golden   regenerate examples/golden/ (fresh renders of examples/*.yaml; tests/test_golden.py)"
 	@echo "make lint     ruff check, ruff format --check (and clang-format on bench/) on the template's sources"
 	@echo "make format   ruff format and the safe ruff fixes, in place"
 	@echo "make bench    the kernel benchmark: one BENCH line per (op, layout, shape) (docs/benchmark.md)"
 
+# PyTorch's CPU wheel index when it answers within 5 s (PyPI's torch is the CUDA build on
+# Linux x86_64, several GB): template/scripts/torch_index.py, which every render ships as
+# scripts/torch_index.py.  It asks nothing when requirements.txt's torch is installed
+# already; `make setup TORCH_INDEX=` never asks, `TORCH_INDEX="--index-url ..."` picks one.
+TORCH_INDEX ?= $(shell $(PYTHON) template/scripts/torch_index.py --unless $(shell grep -m1 '^torch==' requirements.txt))
 setup:
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check $(TORCH_INDEX) -r requirements.txt
+
+# The release tags (v1.0.0, ...), which a clone does not always bring: copier needs
+# them to name the template's version and to pin one (README, "Pin a version").
+# Idempotent and offline (scripts/tags.py).
+tags:
+	$(PYTHON) scripts/tags.py
 
 # The absolute template path is recorded in DEST/.copier-answers.yml, so that
 # `copier update` works later (a relative path does not).
+# The release tags first, so that copier names the version (a shallow clone lacks the
+# release commits: then a warning, and the example renders all the same).
 example: setup
+	@$(PYTHON) scripts/tags.py >/dev/null || echo "make example: no release tags (above); copier names the version 0.0.0.post<N>"
 	rm -rf "$(DEST)"
 	$(PYTHON) -m copier copy --trust --defaults --vcs-ref HEAD --data-file "$(SPEC)" "$(CURDIR)" "$(DEST)"
 	cd "$(DEST)" && $(PYTHON) -m pytest

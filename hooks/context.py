@@ -6,7 +6,7 @@ as a whole, with one clean error line, before Copier writes the first file.
 
 Copier renders question defaults with partial answers during the prompt phase (and
 `namespace` is then Jinja's `Namespace` class), so the hook does nothing until the
-render phase.  There it validates everything; a broken rule becomes a
+render phase (nor in the migrate phase of `copier update`, see _VALIDATING_PHASES).  There it validates everything; a broken rule becomes a
 `UserMessageError`, which Copier prints as one line and exits 1.  The first render of
 the phase is the first file's *path*, so nothing has been written yet.
 """
@@ -23,7 +23,10 @@ from copier.errors import UserMessageError
 from copier_template_extensions import ContextHook
 
 _HERE = Path(__file__).resolve().parent
-_VALIDATING_PHASES = {"render", "tasks", "migrate"}
+# Not "migrate": copier renders the migration commands of copier.yml (and their `when`)
+# for the "before" stage too, before the update has loaded the answers, and those
+# commands use no `pkg`.
+_VALIDATING_PHASES = {"render", "tasks"}
 
 
 def _load_hooks_package():

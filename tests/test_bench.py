@@ -17,11 +17,12 @@ import math
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import run_budgeted
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN = ROOT / "bench" / "run.py"
@@ -76,7 +77,7 @@ def bench_run(tmp_path_factory):
     args = [sys.executable, str(RUN), "--shapes", TINY, "--time-ms", "1", "--print-checks", "--workdir", str(work)]
     if callgrind_missing():
         args.append("--no-count")
-    res = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    res = run_budgeted(args, 300)
     assert res.returncode == 0, f"bench/run.py failed:\n{res.stdout}\n{res.stderr}"
     return res.stdout, work
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 
 import pytest
 
-from conftest import load_example, run_project_tests
+from conftest import load_example, run_budgeted, run_project_tests
 
 HEADER = "op_package/ActivationOpPackage/include/lpai_conventions.h"
 LOOPS = "op_package/ActivationOpPackage/include/lpai_elementwise.h"
@@ -130,15 +129,12 @@ def test_breaking_a_convention_fails_the_kernel_tests(name, activations, tmp_pat
     package = project / "op_package/ActivationOpPackage"
     binary = f"build/mutated/{options.get('binary', 'test_kernels_inference')}"
     san = ["SAN=1"] if options.get("san") else ["OPT=-O0"]
-    build = subprocess.run(
-        ["make", "-C", str(package), "-f", "makefiles/host_emulator.mk", *san, "BUILD=build/mutated", binary],
-        capture_output=True,
-        text=True,
-        timeout=600,
+    build = run_budgeted(
+        ["make", "-C", str(package), "-f", "makefiles/host_emulator.mk", *san, "BUILD=build/mutated", binary], 600
     )
     c_suite = build
     if build.returncode == 0:
-        c_suite = subprocess.run([str(package / binary)], capture_output=True, text=True, timeout=600)
+        c_suite = run_budgeted([str(package / binary)], 600)
     if c_suite.returncode != 0:
         assert re.search(r"[1-9]\d* failures|Error|error", c_suite.stdout + c_suite.stderr), c_suite.stdout[-2000:]
         return

@@ -12,12 +12,11 @@ variants of test_render.py, to keep this cheap.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import run_project_tests
+from conftest import run_budgeted, run_project_tests
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,12 +58,7 @@ def edge_project(copie_session, template_repo):
 
 
 def test_c_suite_builds_with_werror_and_passes(edge_project):
-    run = subprocess.run(
-        ["make", "-C", str(edge_project / "op_package/EdgeOpPackage"), "host-test"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    run = run_budgeted(["make", "-C", str(edge_project / "op_package/EdgeOpPackage"), "host-test"], 600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert run.stdout.count(" 0 failures") == 2, run.stdout[-2000:]
 

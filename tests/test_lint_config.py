@@ -9,14 +9,13 @@ The lint itself runs in `make lint` (the template's sources) and in the render m
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 import tomllib
 
 import pytest
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, run_budgeted
 
 TEMPLATE = ROOT / "template"
 JINJA = re.compile(r"\{\{|\{%|\{#")
@@ -116,7 +115,7 @@ def test_ops_table_rows_are_laid_out_as_ruff_format_writes_them(n_params, n_inpu
         f"OPS = (\n    OpInfo(\n        inputs={op.py.inputs_tuple},\n        params={op.py.params_tuple},\n    ),\n)\n"
     )
     rendered = rendered_pyproject()["tool"]["ruff"]
-    run = subprocess.run(
+    run = run_budgeted(
         [
             sys.executable,
             "-m",
@@ -127,10 +126,8 @@ def test_ops_table_rows_are_laid_out_as_ruff_format_writes_them(n_params, n_inpu
             f"--line-length={rendered['line-length']}",
             "-",
         ],
+        60,
         input=snippet,
-        capture_output=True,
-        text=True,
-        timeout=60,
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout == snippet
@@ -139,7 +136,5 @@ def test_ops_table_rows_are_laid_out_as_ruff_format_writes_them(n_params, n_inpu
 def test_template_sources_are_lint_clean():
     """`make lint` (scripts/lint.sh) inside `make test`, so CI, which runs README's test
     command only, fails on a ruff or clang-format finding in the template's own sources."""
-    run = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "lint.sh")], cwd=ROOT, capture_output=True, text=True, timeout=300
-    )
+    run = run_budgeted(["bash", str(ROOT / "scripts" / "lint.sh")], 300, cwd=ROOT)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]

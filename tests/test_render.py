@@ -8,14 +8,13 @@ check, host-built kernels); they take most of this module's time.
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import EXAMPLES, GCC_BUILDS, load_example, run_project_tests, tree
+from conftest import EXAMPLES, GCC_BUILDS, load_example, run_budgeted, run_project_tests, tree
 
 # A doc that breaks every language it lands in unless escaped (|x|, quotes, an em dash,
 # tags, a comment delimiter, a trigraph, a final backslash) and a float default written
@@ -191,9 +190,7 @@ def check_lint(project: Path) -> None:
     """ruff (check and format) is clean on the rendered project, under the project's own
     configuration (its pyproject.toml): what its pre-commit and CI run."""
     for args in (["check", "--no-cache", "--output-format=concise", "."], ["format", "--no-cache", "--check", "."]):
-        run = subprocess.run(
-            [sys.executable, "-m", "ruff", *args], cwd=project, capture_output=True, text=True, timeout=120
-        )
+        run = run_budgeted([sys.executable, "-m", "ruff", *args], 120, cwd=project)
         assert run.returncode == 0, f"ruff {args[0]} on the rendered project:\n{run.stdout[-6000:]}{run.stderr[-2000:]}"
 
 
@@ -206,9 +203,7 @@ def check_c_format(project: Path) -> None:
     assert (project / ".clang-format").is_file(), "the project ships no .clang-format"
     files = [rel for rel in rendered(project) if rel.endswith(C_SUFFIXES)]
     assert any(f.endswith("_inference.c") for f in files), files
-    run = subprocess.run(
-        ["clang-format", "--dry-run", "-Werror", *files], cwd=project, capture_output=True, text=True, timeout=300
-    )
+    run = run_budgeted(["clang-format", "--dry-run", "-Werror", *files], 300, cwd=project)
     assert run.returncode == 0, "rendered C/C++ not clang-format clean:\n" + run.stderr[-4000:]
 
 
@@ -244,15 +239,32 @@ def test_custom_op_fails_until_the_user_writes_it(copie_session, template_repo):
     user_eager = project / "norm_ops/user/my_norm.py"
     assert "NotImplementedError" in user_eager.read_text()
 
-    # The files the missing math reaches (the whole suite is run once the math is written).
-    run = run_project_tests(project, "tests/test_ops.py", "tests/test_op_package_kernels.py")
+    # Before any math: the whole suite is one failure listing every file to write, and
+    # what each holds; the tests that need the math are set aside (tests/user_math.py).
+    eager_line = "norm_ops/user/my_norm.py: def my_norm(x: torch.Tensor) -> torch.Tensor: the eager math"
+    kernel_line = "op_package/NormOpPackage/user/MyNorm_math.c: int MyNorm_compute(const MyNorm_args *args)"
+    run = run_project_tests(project)
+    failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", run.stdout, re.M)
+    tail = run.stdout[-3000:]
+    assert run.returncode == 1 and failed == ["tests/test_user_math.py::test_the_user_math_is_written"], tail
+    assert "user math still to write: 2 files of your custom ops" in run.stdout, run.stdout[-3000:]
+    assert f"\n  {eager_line}" in run.stdout and f"\n  {kernel_line}" in run.stdout, run.stdout[-3000:]
+    assert re.search(r"1 failed, \d+ passed, \d{3,} deselected", run.stdout), run.stdout[-500:]
+
+    # Every test anyway (--all-tests): each one the missing math reaches names the file.
+    run = run_project_tests(project, "--all-tests", "tests/test_ops.py", "tests/test_op_package_kernels.py")
     assert run.returncode != 0, "a custom op without math must fail its tests"
     assert re.findall(r"^(?:FAILED|ERROR) .*my_norm", run.stdout, re.M), run.stdout[-3000:]
     assert "write the eager math in norm_ops/user/my_norm.py" in run.stdout
 
-    # The user writes the eager math: the kernel tests of my_norm, and only those, still fail.
+    # The user writes the eager math: with -x, the first failure is the list, now the kernel alone.
     user_eager.write_text(CUSTOM_EAGER)
-    run = run_project_tests(project, "tests/test_op_package_kernels.py")
+    run = run_project_tests(project, "-x")
+    tail = run.stdout[-3000:]
+    assert run.returncode == 1 and "user math still to write: 1 file of your custom ops" in run.stdout, tail
+    assert kernel_line in run.stdout and "norm_ops/user/my_norm.py:" not in run.stdout, run.stdout[-3000:]
+    # ...and the kernel tests of my_norm, and only those, still fail.
+    run = run_project_tests(project, "--all-tests", "tests/test_op_package_kernels.py")
     failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", run.stdout, re.M)
     assert run.returncode != 0 and failed, run.stdout[-3000:]
     assert all("my_norm" in test_id for test_id in failed), failed

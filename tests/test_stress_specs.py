@@ -38,7 +38,7 @@ import yaml
 from hooks import expr as expr_mod
 from hooks import names, spec
 
-from conftest import copier_cli
+from conftest import copier_cli, run_budgeted
 
 pytestmark = pytest.mark.stress
 
@@ -501,13 +501,7 @@ def test_every_generated_package_imports_and_registers_its_ops(rendered):
         if result.returncode == 0
     ]
     assert payload
-    proc = subprocess.run(
-        [sys.executable, "-c", IMPORT_CHECK, json.dumps(payload)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    proc = run_budgeted([sys.executable, "-c", IMPORT_CHECK, json.dumps(payload)], 600)
     assert proc.returncode == 0, proc.stderr[-4000:]
     failures = json.loads(proc.stdout.strip().splitlines()[-1])
     assert not failures, "\n".join(failures)
@@ -529,13 +523,7 @@ def test_every_generated_project_is_lint_and_format_clean(rendered):
         assert (project / "pyproject.toml").is_file() and (project / ".clang-format").is_file(), project
     failures = []
     for args in (["check", "--no-cache", "--output-format=concise"], ["format", "--no-cache", "--check", "--diff"]):
-        run = subprocess.run(
-            [sys.executable, "-m", "ruff", *args, *map(str, projects)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        run = run_budgeted([sys.executable, "-m", "ruff", *args, *map(str, projects)], 120)
         if run.returncode != 0:
             failures.append(f"ruff {args[0]}:\n{run.stdout[-6000:]}{run.stderr[-2000:]}")
     c_files = sorted(
@@ -545,9 +533,7 @@ def test_every_generated_project_is_lint_and_format_clean(rendered):
         if path.suffix in C_SUFFIXES and ".git" not in path.relative_to(project).parts
     )
     assert any(f.endswith("_inference.c") for f in c_files), c_files
-    run = subprocess.run(
-        ["clang-format", "--dry-run", "-Werror", *c_files], capture_output=True, text=True, timeout=300, check=False
-    )
+    run = run_budgeted(["clang-format", "--dry-run", "-Werror", *c_files], 300)
     if run.returncode != 0:
         failures.append("clang-format:\n" + run.stderr[-6000:])
     assert not failures, "\n\n".join(failures)

@@ -12,9 +12,10 @@ Expected behaviour, also written down in docs/updating.md:
 - a template-owned file the user deleted stays deleted (and misses its fixes);
 - a user-owned file the user deleted comes back as the stub of the new release, as
   long as its op is in the spec;
-- a collision between a user edit and the fix inside a template-owned file exits 0
-  with conflict markers (copier's behaviour): the project's own
-  tests/test_no_merge_leftovers.py is what fails.
+- a collision between a user edit and the fix inside a template-owned file leaves
+  conflict markers (copier's behaviour, exit 0), and the project's report
+  (tests/update_report.py, run by copier.yml's `_migrations` after the merge) makes the
+  update exit non-zero naming the file; tests/test_no_merge_leftovers.py fails too.
 """
 
 from __future__ import annotations
@@ -345,7 +346,15 @@ def test_unedited_project_updated_equals_a_fresh_copy(releases, fresh_v1, fresh_
     project = clone_fresh(fresh_v1, tmp_path / "project")
     before = files(project)
 
-    assert_updated(update(project), project)
+    result = update(project)
+    assert_updated(result, project)
+    # The project's report (tests/update_report.py, run by copier after the merge): the
+    # versions, each changed file as git status says it, no conflict.
+    assert "copier update: template version 1.0.0 -> 1.1.0\n" in result.stdout, result.stdout
+    listed = re.findall(r"^  [ MADRU?]{2} (\S+)$", result.stdout, re.M)
+    assert set(listed) == changed_paths(project) and listed, result.stdout
+    assert f"{len(listed)} files changed (git status):" in result.stdout
+    assert "no conflict left" in result.stdout and "error:" not in result.stderr
 
     after, fresh = files(project), files(fresh_v11)
     assert sorted(after) == sorted(fresh)
@@ -607,10 +616,16 @@ def test_collision_in_a_template_owned_file_fails_the_projects_check(releases, f
 
     result = update(project)
 
-    # The trap: copier reports success and leaves conflict markers.
-    assert_updated(result, project)
+    # copier alone reports success and leaves conflict markers; the project's report
+    # (tests/update_report.py, a migration of copier.yml) fails the update and names them.
+    assert result.returncode != 0, result.stdout + result.stderr
+    assert commit_of(project) == "v1.1.0"
     assert [f for f in leftovers(project) if f.startswith(QUANT)], "expected a conflict in quant.py"
     assert f"UU {QUANT}" in git(project, "status", "--porcelain")
+    assert "copier update: template version 1.0.0 -> 1.1.0\n" in result.stderr, result.stderr
+    assert f"\n  UU {QUANT}\n" in result.stderr
+    assert re.search(rf"^  {re.escape(QUANT)}:\d+: " + re.escape(MARK_START.decode()), result.stderr, re.M)
+    assert f"error: the update left conflicts in {QUANT}\n" in result.stderr, result.stderr
     check = run_project_tests(project, "tests/test_no_merge_leftovers.py")
     assert check.returncode == 1, check.stdout
     assert "1 failed, 1 passed" in check.stdout
@@ -626,6 +641,8 @@ def test_collision_in_a_template_owned_file_fails_the_projects_check(releases, f
     )
     assert script.returncode == 0, script.stdout
     assert FIX_PY in quant.read_text() and "MY_TWEAK = 1" in quant.read_text()
+    again = subprocess.run([sys.executable, "tests/update_report.py"], cwd=project, capture_output=True, text=True)
+    assert again.returncode == 0 and "no conflict left" in again.stdout, again.stdout + again.stderr
 
 
 def test_rejected_hunk_fails_the_projects_check(releases, fresh_v1, tmp_path):
@@ -636,7 +653,9 @@ def test_rejected_hunk_fails_the_projects_check(releases, fresh_v1, tmp_path):
 
     result = update(project, "--conflict", "rej")
 
-    assert_updated(result, project)
+    assert result.returncode != 0 and commit_of(project) == "v1.1.0", result.stderr
+    assert f"  {QUANT}.rej: rejected hunk" in result.stderr
+    assert f"error: the update left conflicts in {QUANT}\n" in result.stderr, result.stderr
     assert (project / f"{QUANT}.rej").is_file()
     script = subprocess.run(
         [sys.executable, "tests/test_no_merge_leftovers.py"], cwd=project, capture_output=True, text=True

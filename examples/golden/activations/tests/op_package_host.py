@@ -13,8 +13,10 @@ from __future__ import annotations
 import ctypes
 import functools
 import math
+import os
 import shutil
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,18 +53,86 @@ def compilers() -> list[str]:
     return [cc for cc in ("gcc", "clang") if shutil.which(cc)]
 
 
-def make(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        ["make", "--no-print-directory", *args], cwd=OP_DIR, capture_output=True, text=True, timeout=timeout
-    )
+# Set by conftest.py: pytest's config, whose terminal reporter lets a long build say what
+# it does while pytest captures the output of the tests.
+CONFIG = None
+
+
+def progress(line: str) -> None:
+    """One line on the terminal now, past pytest's capture."""
+    plugins = CONFIG.pluginmanager if CONFIG is not None else None
+    terminal = plugins.get_plugin("terminalreporter") if plugins else None
+    capture = plugins.get_plugin("capturemanager") if plugins else None
+    if terminal is None or capture is None:
+        print(line, flush=True)
+        return
+    with capture.global_and_fixture_disabled():
+        terminal.write_line(line)
+
+
+def time_scale() -> float:
+    """TEST_TIME_SCALE (default 1): a slow machine's factor on every time limit."""
+    text = os.environ.get("TEST_TIME_SCALE", "1")
+    try:
+        scale = float(text)
+    except ValueError:
+        scale = math.nan
+    if not (math.isfinite(scale) and scale > 0):
+        raise ValueError(f"TEST_TIME_SCALE={text!r}: must be a positive number (a factor on the time limits)")
+    return scale
+
+
+def load_factor() -> float:
+    """How much slower than idle the machine runs now: the 1-minute load average per
+    core, at least 1."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return 1.0
+    return max(1.0, load / (os.cpu_count() or 1))
+
+
+def communicate(proc: subprocess.Popen, budget: float) -> tuple[str, str]:
+    """proc.communicate() within a budget of idle-machine seconds: a second of wall time
+    counts 1 / load_factor() while the machine is loaded, and TEST_TIME_SCALE stretches
+    the budget, so that a slow or busy machine fails no test merely for being slow; a
+    hang still ends (subprocess.TimeoutExpired)."""
+    budget *= time_scale()
+    spent, step = 0.0, min(5.0, max(0.2, budget / 4))
+    while True:
+        start = time.monotonic()
+        try:
+            return proc.communicate(timeout=step)
+        except subprocess.TimeoutExpired:
+            spent += (time.monotonic() - start) / load_factor()
+            if spent > budget:
+                proc.kill()
+                out, err = proc.communicate()
+                raise subprocess.TimeoutExpired(proc.args, budget, output=out, stderr=err) from None
+
+
+def run_command(args: list[str], budget: float = 300, **kwargs) -> subprocess.CompletedProcess:
+    """subprocess.run(args, capture_output=True, text=True) within a load-scaled budget."""
+    kwargs.setdefault("stdout", subprocess.PIPE)
+    kwargs.setdefault("stderr", subprocess.PIPE)
+    with subprocess.Popen(args, text=True, **kwargs) as proc:
+        out, err = communicate(proc, budget)
+    return subprocess.CompletedProcess(args, proc.returncode, out, err)
+
+
+def make(*args: str, budget: float = 300) -> subprocess.CompletedProcess:
+    return run_command(["make", "--no-print-directory", *args], budget, cwd=OP_DIR)
 
 
 @functools.cache
 def library() -> ctypes.CDLL:
     build = "build/host/pytest-lib"
+    progress(f"op package: building the host library (make host-lib BUILD={build}, every kernel)...")
+    start = time.monotonic()
     result = make("host-lib", f"BUILD={build}", "-j2")
     if result.returncode != 0:
         raise RuntimeError(f"make host-lib failed:\n{result.stdout}\n{result.stderr}")
+    progress(f"op package: host library built in {time.monotonic() - start:.0f} s")
     lib = ctypes.CDLL(str(OP_DIR / build / "libemu.so"))
     lib.lpai_emu_add_input.argtypes = [ctypes.POINTER(Desc), ctypes.c_void_p]
     lib.lpai_emu_add_output.argtypes = [ctypes.POINTER(Desc)]

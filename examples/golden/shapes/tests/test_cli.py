@@ -26,6 +26,7 @@ from shape_ops.toolchain import (
     signer_python,
 )
 
+import op_package_host as host
 from fakes.tools import make_fakes, make_project
 
 PACKAGE = "ShapesOpPackage"
@@ -674,12 +675,10 @@ def test_stderr_is_one_line_in_a_real_process(bad_files, project):
     """The library warnings torch and torchao log while ExecuTorch is imported stay off stderr."""
     import sys
 
-    proc = subprocess.run(
+    proc = host.run_command(
         [sys.executable, "-m", "shape_ops", "check-pte", str(bad_files / "garbage.pte")],
+        budget=300,
         cwd=ROOT.root,
-        capture_output=True,
-        text=True,
-        timeout=300,
         env={**os.environ, "QNN_SDK_ROOT": ""},
     )
     assert proc.returncode == 1

@@ -2,10 +2,12 @@
 """The op package's C suite (`make host-test`), built with -Wall -Wextra -Werror and
 with -fsanitize=address,undefined, by gcc and by clang when it is installed. The
 variants build concurrently: each runs the host-library suite and the inference-only
-suite (the DSP configuration)."""
+suite (the DSP configuration). Each build says on the terminal when it starts and
+ends (a build of every kernel takes tens of seconds)."""
 
 import os
 import subprocess
+import time
 
 import pytest
 
@@ -44,10 +46,15 @@ def builds():
             text=True,
             env={**os.environ, "ASAN_OPTIONS": "detect_leaks=1"},
         )
+    host.progress(f"C suite: building and running {', '.join(procs)} (make host-test, concurrently)...")
+    start = time.monotonic()
     results = {}
     for name, proc in procs.items():
-        out, _ = proc.communicate(timeout=600)
+        out, _ = host.communicate(proc, budget=600)
         results[name] = (proc.returncode, out)
+        checks = [line.strip() for line in out.splitlines() if "failures" in line]
+        verdict = "; ".join(checks) if proc.returncode == 0 else f"failed (exit {proc.returncode})"
+        host.progress(f"C suite {name}: {verdict} ({time.monotonic() - start:.0f} s)")
     return results
 
 
