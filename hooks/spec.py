@@ -195,6 +195,20 @@ class Param:
         return {"float": "LPAI_PARAM_F32", "int": "LPAI_PARAM_U32", "bool": "LPAI_PARAM_U32_BOOL"}[self.type]
 
     @property
+    def c_type(self) -> str:
+        """Its C type in a custom op's args struct: float, uint32_t (exact, as sent) or bool."""
+        return {"float": "float", "int": "uint32_t", "bool": "bool"}[self.type]
+
+    @property
+    def c_args_fill(self) -> str:
+        """The statement of `<QnnType>_call` that sets it in the args struct."""
+        if self.type == "float":
+            return f"args.{self.name} = c->params[{self.index}];"
+        if self.type == "int":
+            return f"args.{self.name} = c->params_u32[{self.index}];"
+        return f"args.{self.name} = c->params_u32[{self.index}] != 0u;"
+
+    @property
     def c_test_kind(self) -> str:
         """The scalar type host/test_kernels.c sends it as (the emulator's P_F32/P_U32)."""
         return "P_F32" if self.type == "float" else "P_U32"
@@ -414,7 +428,9 @@ class Op:
             rows.append((f"float *{o.name};", f'output "{o.name}": write {o.name}_shape.count real values'))
             rows.append((f"lpai_shape {o.name}_shape;", f"{o.shape.text}"))
         rows += [(f"{f.decl};", f.comment) for f in self._c_fixed_fields]
-        rows += [(f"float {p.name};", f'parameter "{p.name}" ({p.type}), default {p.default_xml}') for p in self.params]
+        rows += [
+            (f"{p.c_type} {p.name};", f'parameter "{p.name}" ({p.type}), default {p.default_xml}') for p in self.params
+        ]
         # Each comment on a line of its own above its member: a trailing comment would
         # make clang-format break or realign the line once names get long (ReflowComments
         # is off in .clang-format, so it leaves a long comment line as it is).
@@ -440,7 +456,7 @@ class Op:
         for o in self.outputs:
             lines += [f"args.{o.name} = c->out[{o.index}];", f"args.{o.name}_shape = c->out_shape[{o.index}];"]
         lines += [f.fill for f in self._c_fixed_fields]
-        lines += [f"args.{p.name} = c->params[{p.index}];" for p in self.params]
+        lines += [p.c_args_fill for p in self.params]
         return lines
 
     # The shape the docs use to put a figure on a custom op's scratch: a mid-sized
@@ -1377,9 +1393,8 @@ def _validate_outputs(path: str, op: dict, kind: str, inputs: list[Input], used:
         o = _require_mapping(fp, oraw)
         _unsupported_keys(fp, o, UNSUPPORTED_OUTPUT_KEYS)
         _unknown_keys(fp, o, OUTPUT_KEYS)
-        for key in OUTPUT_KEYS:
-            if key not in o:
-                raise SpecError(f"{fp}.{key}", "is required")
+        if "name" not in o:
+            raise SpecError(f"{fp}.name", "is required")
         n = _name(f"{fp}.name", names.check_snake, o["name"])
         if n == OUT_ARGUMENT and j != 0:
             # `args->out` is the first output in the C API (user math written before
@@ -1390,7 +1405,15 @@ def _validate_outputs(path: str, op: dict, kind: str, inputs: list[Input], used:
         if n in used:
             raise SpecError(f"{fp}.name", f"duplicate name {n!r} (also {used[n]})")
         used[n] = f"{fp}.name"
-        outputs.append(Output(n, j, _validate_shape(f"{fp}.shape", o["shape"], by_name)))
+        # No shape (or `shape:` with no value): like the first input.
+        shape = o.get("shape")
+        outputs.append(
+            Output(
+                n,
+                j,
+                OutputShape("like", inputs[0]) if shape is None else _validate_shape(f"{fp}.shape", shape, by_name),
+            )
+        )
     return tuple(outputs)
 
 
