@@ -36,6 +36,7 @@ SAMPLE = 16384
 CUSTOM_SHAPE = (1, 8, 16, 16)
 SEED = 21
 BINS = 16
+TIE = 1e-3
 MATPLOTLIB_MISSING = (
     "matplotlib is not installed: no plots (pip install matplotlib, or pip install -e .[report]); "
     "the numbers are in {where}"
@@ -65,7 +66,7 @@ class Stats:
         return cls(int(d.max()), float(d.mean()), float((d >= 1).mean()), int(d.size))
 
     def md(self) -> str:
-        return f"{self.max} | {self.mean:.4f} | {100.0 * self.off:.2f}%"
+        return f"{self.max} / {self.mean:.4f} / {100.0 * self.off:.2f}%"
 
 
 @dataclass
@@ -85,7 +86,15 @@ class OutputReport:
     kernel_vs_eager: Stats
     kernel_vs_reference: Stats | None = None
     eager_vs_reference: Stats | None = None
+    # |kernel code - reference value / scale - zero point|, the value clipped to the codes'
+    # range [-0.5, 255.5]: the quantization error itself (0.5 LSB at best); max and mean.
+    # (For a custom op: against the eager op's float result.)
+    kernel_vs_float: tuple[float, float] | None = None
     saturated: float = 0.0  # share of reference values beyond the output's codes (or NaN)
+    # Of the codes the kernel has off the reference (or eager): the share whose exact
+    # value lies within TIE LSB of a rounding tie (x.5), where float32 and float64 round
+    # either way; a tie-free error is the kernel's own.
+    off_at_ties: float = 0.0
     worst: list[Where] = field(default_factory=list)
 
 
@@ -162,6 +171,23 @@ def _worst_regions(err: np.ndarray, axes: list[np.ndarray], labels: list[tuple[s
     return out
 
 
+def calibrated_ranges(op) -> list[tuple[float, float]]:
+    """The range the package model calibrates `op`'s inputs on (device_data.input_ranges):
+    DEFAULT_RANGE, or POSITIVE_RANGE where the op is not finite on it. Per op, so that a
+    custom op whose math is not written yet stops only its own report."""
+    from .device_data import DEFAULT_RANGE, POSITIVE_RANGE
+
+    probe = torch.linspace(DEFAULT_RANGE[0], DEFAULT_RANGE[1], 401).reshape(1, 1, 1, 401)
+    try:
+        with torch.no_grad():
+            result = op(*([probe] * len(op.inputs)))
+    except NotImplementedError:
+        return [DEFAULT_RANGE] * len(op.inputs)
+    results = result if isinstance(result, tuple) else (result,)
+    finite = all(bool(torch.isfinite(r).all()) for r in results)
+    return [DEFAULT_RANGE if finite else POSITIVE_RANGE] * len(op.inputs)
+
+
 def check_range(lo: float, hi: float, what: str = "--range") -> tuple[float, float]:
     if not (math.isfinite(lo) and math.isfinite(hi)) or not lo < hi:
         raise ValueError(f"{what} {lo:g} {hi:g}: must be two finite numbers, LO < HI")
@@ -215,20 +241,32 @@ def analyse(
         o = OutputReport(op.outputs[j], out.scale, out.zero_point, Stats.of(kc, eager_codes))
         item = {"kernel": kc, "eager": eager_codes, "scale": out.scale, "zero_point": out.zero_point}
         if ref_values is not None:
-            rc, position = reference_codes(np.broadcast_to(ref_values, kc.shape), out.scale, out.zero_point)
+            exact = np.broadcast_to(ref_values, kc.shape)
+            rc, position = reference_codes(exact, out.scale, out.zero_point)
             o.kernel_vs_reference = Stats.of(kc, rc)
             o.eager_vs_reference = Stats.of(eager_codes, rc)
-            with np.errstate(invalid="ignore"):
-                o.saturated = float((~((position >= -0.5) & (position <= 255.5))).mean())
-            err = np.abs(kc.astype(np.int64) - rc.astype(np.int64))
-            labels = [(name, spec.scale, spec.zero_point) for name, spec in zip(op.inputs, specs)]
+            against = rc
             axes = [c.numpy() for c in codes] if len(op.inputs) <= 2 else [codes[0].numpy()]
-            o.worst = _worst_regions(err.reshape(-1), [a.reshape(-1) for a in axes], labels[: len(axes)])
-            item.update(reference=rc, position=position, ref_values=np.broadcast_to(ref_values, kc.shape))
+            labels = [(name, spec.scale, spec.zero_point) for name, spec in zip(op.inputs, specs)][: len(axes)]
         else:
-            err = np.abs(kc.astype(np.int64) - eager_codes.astype(np.int64)).reshape(-1)
-            label = (f"eager {op.outputs[j]}", out.scale, out.zero_point)
-            o.worst = _worst_regions(err, [eager_codes.reshape(-1)], [label])
+            exact = r.double().numpy()
+            _codes, position = reference_codes(exact, out.scale, out.zero_point)
+            against = eager_codes
+            axes = [eager_codes]
+            labels = [(f"eager {op.outputs[j]}", out.scale, out.zero_point)]
+        with np.errstate(invalid="ignore"):
+            inside = (position >= -0.5) & (position <= 255.5)
+            o.saturated = float((~inside).mean())
+            clipped = np.clip(np.nan_to_num(position, nan=0.0), -0.5, 255.5)
+        real = np.abs(kc.astype(np.float64) - clipped)
+        o.kernel_vs_float = (float(real.max()), float(real.mean()))
+        err = np.abs(kc.astype(np.int64) - against.astype(np.int64))
+        if err.any():
+            at_tie = np.abs(np.abs(clipped - np.floor(clipped)) - 0.5) < TIE
+            o.off_at_ties = float(at_tie[err > 0].mean())
+        o.worst = _worst_regions(err.reshape(-1), [a.reshape(-1) for a in axes], labels)
+        item.update(reference=against, position=position, exact=exact, real=kc.astype(np.float64) - clipped)
+        item["has_reference"] = ref_values is not None
         rep.outputs.append(o)
         arrays["outputs"].append(item)
     return rep, arrays
@@ -249,72 +287,74 @@ def pyplot():
     return plt
 
 
-def plot(plt, rep: OpReport, arrays: dict, path: Path) -> None:
-    n_out = len(arrays["outputs"])
+def plot(plt, rep: OpReport, arrays: dict, path: Path, names: Sequence[str]) -> None:
+    """One PNG: a unary op's transfer curve over its input codes with the error under it;
+    a binary op's output and error over every code pair; otherwise (three or four
+    inputs, a custom op) per output the kernel's codes against the reference's (a custom
+    op: eager's) and the histogram of the unrounded error."""
+    outputs = arrays["outputs"]
     if rep.kind != "custom" and rep.n_inputs == 1:
         fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 7), sharex=True, height_ratios=[3, 2])
-        x = arrays["x"][0]
-        o = arrays["outputs"][0]
-        deq = lambda c: (c.astype(np.float64) - o["zero_point"]) * o["scale"]  # noqa: E731
-        top.plot(x, o["ref_values"], color="0.3", lw=1.5, label="float64 reference")
+        x, o = arrays["x"][0], outputs[0]
+
+        def deq(c):
+            return (np.asarray(c, dtype=np.float64) - o["zero_point"]) * o["scale"]
+
+        top.axhspan(deq(0), deq(255), color="tab:green", alpha=0.06, label="range of the output codes")
+        top.plot(x, o["exact"], color="0.3", lw=1.5, label="float64 reference")
         top.step(x, deq(o["kernel"]), where="mid", color="tab:blue", lw=1, label="kernel (emulator)")
         top.plot(x, deq(o["eager"]), ".", color="tab:orange", ms=3, label="eager, quantized")
-        lo, hi = deq(np.array([0])), deq(np.array([255]))
-        top.axhspan(lo[0], hi[0], color="tab:green", alpha=0.06, label="output codes 0..255")
-        top.set_ylabel(f"{rep.name}(x)")
+        top.set_ylabel(f"{rep.name}({names[0]})")
         top.legend(loc="best", fontsize=8)
-        top.set_title(f"{NAMESPACE}::{rep.name}: transfer curve over the input codes")
-        with np.errstate(invalid="ignore"):
-            real_err = o["kernel"].astype(np.float64) - np.clip(o["position"], -0.5, 255.5)
-        bottom.plot(x, real_err, color="tab:purple", lw=1, label="kernel - reference (unrounded), LSB")
-        bottom.step(
-            x,
-            o["kernel"].astype(np.int64) - o["reference"].astype(np.int64),
-            where="mid",
-            color="tab:red",
-            lw=1,
-            label="kernel - reference code, LSB",
-        )
+        top.set_title(f"{NAMESPACE}::{rep.name}: transfer curve over the 256 input codes")
+        code_err = o["kernel"].astype(np.int64) - o["reference"].astype(np.int64)
+        bottom.plot(x, o["real"], color="tab:purple", lw=1, label="kernel - float64 value (LSB)")
+        bottom.step(x, code_err, where="mid", color="tab:red", lw=1, label="kernel - reference code (LSB)")
         bottom.axhline(0, color="0.5", lw=0.5)
-        bottom.set_xlabel("input (dequantized)")
+        bottom.set_xlabel(f"{names[0]} (dequantized input)")
         bottom.set_ylabel("error (LSB)")
         bottom.legend(loc="best", fontsize=8)
     elif rep.kind != "custom" and rep.n_inputs == 2:
-        fig, axes = plt.subplots(1, 2, figsize=(12, 5))
-        o = arrays["outputs"][0]
-        extent = [arrays["x"][1][0, 0], arrays["x"][1][0, -1], arrays["x"][0][-1, 0], arrays["x"][0][0, 0]]
-        for ax, (title, err) in zip(
-            axes,
-            [
-                ("kernel - reference code (LSB)", o["kernel"].astype(np.int64) - o["reference"].astype(np.int64)),
-                ("kernel - eager code (LSB)", o["kernel"].astype(np.int64) - o["eager"].astype(np.int64)),
-            ],
-        ):
-            lim = max(1, int(np.abs(err).max()))
-            im = ax.imshow(err, cmap="coolwarm", vmin=-lim, vmax=lim, extent=extent, aspect="auto")
-            ax.set_xlabel("input 2 (dequantized)")
-            ax.set_ylabel("input 1 (dequantized)")
+        fig, axes = plt.subplots(1, 3, figsize=(17, 5))
+        o = outputs[0]
+        x1, x2 = arrays["x"][0][:, 0], arrays["x"][1][0, :]
+        extent = [float(x2[0]), float(x2[-1]), float(x1[0]), float(x1[-1])]
+        deq = (o["kernel"].astype(np.float64) - o["zero_point"]) * o["scale"]
+        code_err = o["kernel"].astype(np.int64) - o["reference"].astype(np.int64)
+        panels = [
+            ("kernel output (dequantized)", deq, None, "viridis"),
+            ("kernel - float64 value, unrounded (LSB)", o["real"], 0.5, "coolwarm"),
+            ("kernel - reference code (LSB)", code_err, 1, "PuOr"),
+        ]
+        for ax, (title, values, floor, cmap) in zip(axes, panels):
+            limits = {}
+            if floor is not None:
+                lim = max(floor, float(np.abs(values).max()))
+                limits = {"vmin": -lim, "vmax": lim}
+            im = ax.imshow(values, cmap=cmap, extent=extent, origin="lower", aspect="auto", **limits)
+            ax.set_xlabel(f"{names[1]} (dequantized)")
+            ax.set_ylabel(f"{names[0]} (dequantized)")
             ax.set_title(title, fontsize=10)
             fig.colorbar(im, ax=ax)
-        fig.suptitle(f"{NAMESPACE}::{rep.name}: error over every input code pair")
+        fig.suptitle(f"{NAMESPACE}::{rep.name}: over every pair of input codes")
     else:
+        n_out = len(outputs)
         fig, axes = plt.subplots(2, n_out, figsize=(5 * n_out + 1, 8), squeeze=False)
-        for j, o in enumerate(arrays["outputs"]):
-            against = o.get("reference", o["eager"])
-            name = "reference" if "reference" in o else "eager"
+        for j, o in enumerate(outputs):
+            name = "reference" if o["has_reference"] else "eager"
             ax = axes[0][j]
-            ax.plot(against.reshape(-1), o["kernel"].reshape(-1), ".", ms=2, alpha=0.4, color="tab:blue")
+            ax.plot(o["reference"].reshape(-1), o["kernel"].reshape(-1), ".", ms=2, alpha=0.4, color="tab:blue")
             ax.plot([0, 255], [0, 255], color="0.5", lw=0.5)
             ax.set_xlabel(f"{name} code")
             ax.set_ylabel("kernel code")
             ax.set_title(f"output {rep.outputs[j].name}: kernel against {name}", fontsize=10)
-            d = o["kernel"].astype(np.int64).reshape(-1) - against.astype(np.int64).reshape(-1)
             ax = axes[1][j]
-            edges = np.arange(d.min() - 0.5, d.max() + 1.5)
-            ax.hist(d, bins=edges, color="tab:red")
-            ax.set_yscale("log")
-            ax.set_xlabel(f"kernel - {name} code (LSB)")
+            lim = max(1.0, float(np.abs(o["real"]).max()))
+            ax.hist(o["real"].reshape(-1), bins=np.linspace(-lim, lim, 41), color="tab:purple")
+            ax.set_xlabel(f"kernel - {name} value, unrounded (LSB)")
             ax.set_ylabel("codes")
+            stats = rep.outputs[j].kernel_vs_reference or rep.outputs[j].kernel_vs_eager
+            ax.set_title(f"codes off the {name}'s: {100.0 * stats.off:.2f}% (max {stats.max})", fontsize=10)
         fig.suptitle(f"{NAMESPACE}::{rep.name} ({rep.kind}, {rep.n_inputs} input(s))")
     fig.tight_layout()
     fig.savefig(path, dpi=90)
@@ -329,9 +369,12 @@ def summary_md(reports: list[OpReport]) -> str:
         f"# Accuracy of the {NAMESPACE} kernels",
         "",
         "Written by `python -m " + NAMESPACE + " report`. Errors are in output codes (LSB) of the "
-        "8-bit output, quantized as calibrated on these inputs: max | mean | share of codes off by >= 1. "
+        "8-bit output, quantized as calibrated on these inputs: max / mean / share of codes off by >= 1. "
         "Kernel: the op package through the host emulator; eager: the torch op on the dequantized "
-        "inputs, quantized; reference: float64 numpy, quantized exactly (ties to even).",
+        "inputs, quantized; reference: float64 numpy, quantized exactly (ties to even). The exact "
+        "value is the reference's (a custom op: the eager op's float result) before rounding: 0.5 LSB "
+        "is the least any 8-bit kernel can have. A code off where the exact value is at a rounding tie "
+        "(x.5, within " + f"{TIE:g}" + " LSB) is float32 against float64 rounding, not the kernel's error.",
         "",
     ]
     for rep in reports:
@@ -342,15 +385,20 @@ def summary_md(reports: list[OpReport]) -> str:
             lines += [f"No numbers: {rep.problem}.", ""]
             continue
         lines += [
-            "| output | scale, zero point | kernel vs reference | eager vs reference | kernel vs eager | saturated |",
-            "|---|---|---|---|---|---|",
+            "| output | scale, zero point | kernel vs reference | eager vs reference | kernel vs eager "
+            "| kernel vs exact value, unrounded (max / mean) | off codes at a tie | saturated |",
+            "|---|---|---|---|---|---|---|---|",
         ]
         for o in rep.outputs:
-            ref = o.kernel_vs_reference.md() if o.kernel_vs_reference else "(no reference: custom math)"
+            ref = o.kernel_vs_reference.md() if o.kernel_vs_reference else "no reference (custom math)"
             eag = o.eager_vs_reference.md() if o.eager_vs_reference else "-"
-            sat = f"{100.0 * o.saturated:.2f}%" if o.kernel_vs_reference else "-"
+            real = f"{o.kernel_vs_float[0]:.3f} / {o.kernel_vs_float[1]:.3f}" if o.kernel_vs_float else "-"
+            sat = f"{100.0 * o.saturated:.2f}%"
+            off = (o.kernel_vs_reference or o.kernel_vs_eager).off
+            ties = f"{100.0 * o.off_at_ties:.1f}%" if off else "-"
             lines.append(
-                f"| {o.name} | {o.scale:.6g}, {o.zero_point} | {ref} | {eag} | {o.kernel_vs_eager.md()} | {sat} |"
+                f"| {o.name} | {o.scale:.6g}, {o.zero_point} | {ref} | {eag} | {o.kernel_vs_eager.md()} "
+                f"| {real} | {ties} | {sat} |"
             )
         lines.append("")
         for o in rep.outputs:
@@ -377,7 +425,7 @@ def write(
     for rep in reports:
         if plt is not None and not rep.problem:
             path = out_dir / f"{rep.name}.png"
-            plot(plt, rep, arrays[rep.name], path)
+            plot(plt, rep, arrays[rep.name], path, next(op.inputs for op in OPS if op.name == rep.name))
             rep.plot = path.name
             written.append(path)
     md = out_dir / "summary.md"
@@ -397,27 +445,24 @@ def run(
 ) -> list[OpReport]:
     """The report of `op_names` (default every op) into `out_dir`. `ranges`: one (lo, hi)
     for every input, or one per input of each op; default the calibrated ranges."""
-    from .device_data import input_ranges
+    import warnings
 
-    calibrated = input_ranges()
-    per_op, start = {}, 0
-    for op in OPS:
-        per_op[op.name] = calibrated[start : start + len(op.inputs)]
-        start += len(op.inputs)
+    # torch 2.13 deprecates quint8 tensors, which emulator.quantize uses on purpose (the oracle).
+    warnings.filterwarnings("ignore", message=".*quantized tensor creation functions")
     ops = [op for op in OPS if op_names is None or op.name in op_names]
-    reports, arrays = [], {}
-    for op in ops:
+    plan = []
+    for op in ops:  # every range checked before anything runs
         if ranges is None:
-            r = per_op[op.name]
-        elif len(ranges) == 1:
-            r = list(ranges) * len(op.inputs)
-        elif len(ranges) == len(op.inputs):
-            r = list(ranges)
+            plan.append((op, calibrated_ranges(op)))
+        elif len(ranges) in (1, len(op.inputs)):
+            plan.append((op, list(ranges) * (len(op.inputs) // len(ranges))))
         else:
             raise ValueError(
                 f"--range given {len(ranges)} times: {op.qualified_name} has {len(op.inputs)} input(s); "
-                "give one --range for every input, or one per input"
+                "give it once (every input) or once per input"
             )
+    reports, arrays = [], {}
+    for op, r in plan:
         log(f"report: {op.qualified_name} over {', '.join(f'[{lo:g}, {hi:g}]' for lo, hi in r)}")
         rep, arr = analyse(op, r, kernel, shape)
         reports.append(rep)
