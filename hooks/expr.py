@@ -3,9 +3,10 @@
 `expr` is the single source of truth of an elementwise op.  It is parsed with
 Python's own parser (which never evaluates anything) and then every node is checked
 against a whitelist: numbers, the op's input and parameter names, ``+ - * /``, unary
-minus/plus, parentheses and a fixed set of functions.  Anything else - attributes,
-subscripts, other names or calls, strings, comparisons, ``**``, keyword arguments -
-is rejected with a message naming the construct.  The renderers walk the checked
+minus/plus, parentheses and a fixed set of functions; a comparison (``< <= > >= == !=``)
+only as the condition of ``where(cond, a, b)``.  Anything else - attributes,
+subscripts, other names or calls, strings, a comparison anywhere else, ``**``, keyword
+arguments - is rejected with a message naming the construct.  The renderers walk the checked
 tree only, so no text of the spec is ever copied into generated code except validated
 names and re-printed numbers.
 """
@@ -58,15 +59,29 @@ FUNCTION_TABLE: tuple[Function, ...] = (
     Function("tanh", 1, "torch.tanh({0})", "np.tanh({0})", "lpai_tanhf({0})", 40),
     Function("sigmoid", 1, "torch.sigmoid({0})", "(1.0 / (1.0 + np.exp(-({0}))))", "lpai_sigmoidf({0})", 30),
     Function("relu", 1, "torch.relu({0})", "np.maximum({0}, 0.0)", "lpai_reluf({0})", 1),
+    # Half to even, like torch.round and np.rint (the C helper rounds by adding 2^23
+    # under the default rounding mode: no libm call, the same on every target).
+    Function("round", 1, "torch.round({0})", "np.rint({0})", "lpai_roundf({0})", 6),
+    Function("floor", 1, "torch.floor({0})", "np.floor({0})", "lpai_floorf({0})", 8),
+    Function("ceil", 1, "torch.ceil({0})", "np.ceil({0})", "lpai_ceilf({0})", 8),
+    # torch.sign(NaN) is 0 (np.sign gives NaN): the numpy form maps NaN to 0 first.
+    Function("sign", 1, "torch.sign({0})", "np.sign(np.nan_to_num({0}, nan=0.0))", "lpai_signf({0})", 4),
+    # The condition is a comparison (Cmp below), nothing else.
+    Function("where", 3, "torch.where({0}, {1}, {2})", "np.where({0}, {1}, {2})", "({0} ? {1} : {2})", 2),
 )
 _BY_NAME: Mapping[str, Function] = {f.name: f for f in FUNCTION_TABLE}
 
 # name -> number of arguments
 FUNCTIONS: Mapping[str, int] = {f.name: f.arity for f in FUNCTION_TABLE}
 
-_ALPHABET = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ .+-*/(),")
+_ALPHABET = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ .+-*/(),<>=!")
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+# The comparisons, allowed only as the condition of where(); the same spelling in
+# torch, numpy and C.
+_CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+# The function whose first argument is a condition.
+CONDITIONAL = "where"
 
 
 class ExprError(ValueError):
@@ -80,7 +95,7 @@ class _Costed:
         return cost(self)  # type: ignore[arg-type]
 
 
-# The checked tree: five node kinds, nothing else.
+# The checked tree: six node kinds, nothing else (Cmp only as where's condition).
 @dataclass(frozen=True)
 class Num(_Costed):
     value: float
@@ -110,7 +125,14 @@ class Call(_Costed):
     args: tuple[Node, ...]
 
 
-Node = Num | Var | Neg | Bin | Call
+@dataclass(frozen=True)
+class Cmp(_Costed):
+    op: str
+    left: Node
+    right: Node
+
+
+Node = Num | Var | Neg | Bin | Call | Cmp
 
 
 def parse(text: object, inputs: list[str], params: list[str]) -> Node:
@@ -146,7 +168,7 @@ def parse(text: object, inputs: list[str], params: list[str]) -> Node:
     # and close a C comment; only the grammar's own characters may remain.
     bad = next((ch for ch in text if ch not in _ALPHABET), None)
     if bad is not None:
-        raise ExprError(f"character {bad!r} is not allowed (names, numbers, + - * / ( ) , and spaces only)")
+        raise ExprError(f"character {bad!r} is not allowed (names, numbers, + - * / ( ) , < > = ! and spaces only)")
     return node
 
 
@@ -197,11 +219,17 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
             raise ExprError(f"function {func!r} takes no *arguments")
         if len(node.args) != FUNCTIONS[func]:
             raise ExprError(f"function {func!r} takes {FUNCTIONS[func]} argument(s), got {len(node.args)}")
+        if func == CONDITIONAL:
+            return Call(func, (_condition(node.args[0], names, d), *(_convert(a, names, d) for a in node.args[1:])))
         return Call(func, tuple(_convert(a, names, d) for a in node.args))
+    if isinstance(node, ast.Compare):
+        raise ExprError(
+            f"comparisons are allowed only as the condition of {CONDITIONAL}(cond, a, b), "
+            f"e.g. {CONDITIONAL}(x < 0, -x, x)"
+        )
     kinds = {
         ast.Attribute: "attribute access",
         ast.Subscript: "subscripts",
-        ast.Compare: "comparisons",
         ast.BoolOp: "boolean operators",
         ast.IfExp: "conditional expressions",
         ast.Lambda: "lambdas",
@@ -216,6 +244,19 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
     raise ExprError(
         f"{what} are not allowed (allowed: numbers, input/param names, + - * /, unary -, parentheses, {', '.join(FUNCTIONS)})"
     )
+
+
+def _condition(node: ast.AST, names: dict[str, bool], depth: int) -> Cmp:
+    """where()'s condition: one comparison of two expressions (no chain, no and/or)."""
+    rule = f"the condition of {CONDITIONAL}(cond, a, b) must be one comparison (< <= > >= == !=) of two expressions"
+    if not isinstance(node, ast.Compare):
+        raise ExprError(f"{rule}, e.g. {CONDITIONAL}(x < 0, -x, x)")
+    if len(node.ops) != 1:
+        raise ExprError(f"{rule}, not a chain such as a < b < c")
+    op = _CMPOPS.get(type(node.ops[0]))
+    if op is None:
+        raise ExprError(f"{rule}; {type(node.ops[0]).__name__} is not one")
+    return Cmp(op, _convert(node.left, names, depth + 1), _convert(node.comparators[0], names, depth + 1))
 
 
 def _python_constant(node: Node) -> float | None:
@@ -249,6 +290,9 @@ def _check_constant_divisions(node: Node) -> None:
             )
         _check_constant_divisions(node.left)
         _check_constant_divisions(node.right)
+    elif isinstance(node, Cmp):
+        _check_constant_divisions(node.left)
+        _check_constant_divisions(node.right)
     elif isinstance(node, Neg):
         _check_constant_divisions(node.operand)
     elif isinstance(node, Call):
@@ -266,7 +310,7 @@ def _names(node: Node) -> set[str]:
         return {node.name}
     if isinstance(node, Neg):
         return _names(node.operand)
-    if isinstance(node, Bin):
+    if isinstance(node, (Bin, Cmp)):
         return _names(node.left) | _names(node.right)
     if isinstance(node, Call):
         return set().union(*(_names(a) for a in node.args))
@@ -302,7 +346,7 @@ def _render(
         return var(node)
     if isinstance(node, Neg):
         return f"(-{_render(node.operand, var, num, call)})"
-    if isinstance(node, Bin):
+    if isinstance(node, (Bin, Cmp)):
         return f"({_render(node.left, var, num, call)} {node.op} {_render(node.right, var, num, call)})"
     args = [_render(a, var, num, call) for a in node.args]
     return call(node.func, args, node.args)
@@ -312,8 +356,14 @@ def to_torch(node: Node) -> str:
     """torch expression; inputs are float tensors, params are 0-d float32 tensors."""
 
     def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
-        # torch functions need tensors: a purely constant argument becomes a 0-d tensor.
-        args = [f"torch.as_tensor({a}, dtype=torch.float32)" if _is_constant(n) else a for a, n in zip(args, nodes)]
+        # torch functions need tensors: a purely constant argument becomes a 0-d tensor
+        # (a constant condition a 0-d bool tensor).
+        args = [
+            (f"torch.as_tensor({a})" if isinstance(n, Cmp) else f"torch.as_tensor({a}, dtype=torch.float32)")
+            if _is_constant(n)
+            else a
+            for a, n in zip(args, nodes)
+        ]
         return _BY_NAME[func].torch.format(*args)
 
     return _render(node, lambda v: v.name, py_float, call)
@@ -352,6 +402,8 @@ COSTS: Mapping[str, int] = {
     "-": 1,
     "*": 1,
     "/": 4,
+    # A comparison: one instruction (where's select is in its FUNCTION_TABLE cost).
+    **dict.fromkeys(_CMPOPS.values(), 1),
     **{f.name: f.cost for f in FUNCTION_TABLE},
 }
 LIBRARY_CALLS = frozenset(f.name for f in FUNCTION_TABLE if f.library_call)
@@ -372,7 +424,7 @@ def cost(node: Node) -> Cost:
     if isinstance(node, Neg):
         inner = cost(node.operand)
         return Cost(inner.scalar + COSTS["neg"], inner.vectorises)
-    if isinstance(node, Bin):
+    if isinstance(node, (Bin, Cmp)):
         left, right = cost(node.left), cost(node.right)
         return Cost(left.scalar + right.scalar + COSTS[node.op], left.vectorises and right.vectorises)
     args = [cost(a) for a in node.args]

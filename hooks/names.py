@@ -43,12 +43,23 @@ CPP_KEYWORDS = frozenset(
     final override import module""".split()
 )
 
+# The functions of C99's <math.h>, each in its double, float and long double form
+# (floor, floorf, floorl, ...), and its classification macros and constants.
+_C_MATH_FUNCTIONS = """acos asin atan atan2 cos sin tan acosh asinh atanh cosh sinh tanh exp exp2
+    expm1 frexp ilogb ldexp log log10 log1p log2 logb modf scalbn scalbln cbrt fabs hypot pow
+    sqrt erf erfc lgamma tgamma ceil floor nearbyint rint lrint llrint round lround llround
+    trunc fmod remainder remquo copysign nan nextafter nexttoward fdim fmax fmin fma""".split()
+
 # Names that the C standard library or the generated C code already defines; a spec
-# name equal to one of them would shadow or clash at link time.
+# name equal to one of them would shadow or clash at link time: every function of
+# <math.h> (the generated C math and the user's call them), the functions and objects of
+# <string.h>, <stdlib.h> and <stdio.h> the generated code uses, and <stdint.h>'s types.
 C_LIBRARY_NAMES = frozenset(
-    """main errno assert abs labs fabs fabsf min max exp expf log logf sqrt sqrtf tanh
-    tanhf memcpy memset malloc free printf fprintf stderr stdout stdin size_t int8_t
-    uint8_t int16_t uint16_t int32_t uint32_t int64_t uint64_t NULL""".split()
+    [name + suffix for name in _C_MATH_FUNCTIONS for suffix in ("", "f", "l")]
+    + """isnan isinf isfinite isnormal signbit fpclassify INFINITY NAN HUGE_VAL HUGE_VALF
+    main errno assert abs labs min max memcpy memset memmove memcmp strlen strcmp malloc
+    calloc realloc free exit abort printf fprintf snprintf stderr stdout stdin size_t int8_t
+    uint8_t int16_t uint16_t int32_t uint32_t int64_t uint64_t bool true false NULL""".split()
 )
 
 PYTHON_RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist)

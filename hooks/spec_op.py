@@ -202,9 +202,8 @@ def _validate_outputs(path: str, op: dict, kind: str, inputs: list[Input], used:
         o = _require_mapping(fp, oraw)
         _unsupported_keys(fp, o, UNSUPPORTED_OUTPUT_KEYS)
         _unknown_keys(fp, o, OUTPUT_KEYS)
-        for key in OUTPUT_KEYS:
-            if key not in o:
-                raise SpecError(f"{fp}.{key}", "is required")
+        if "name" not in o:
+            raise SpecError(f"{fp}.name", "is required")
         n = _name(f"{fp}.name", names.check_snake, o["name"])
         if n == OUT_ARGUMENT and j != 0:
             # `args->out` is the first output in the C API (user math written before
@@ -215,7 +214,15 @@ def _validate_outputs(path: str, op: dict, kind: str, inputs: list[Input], used:
         if n in used:
             raise SpecError(f"{fp}.name", f"duplicate name {n!r} (also {used[n]})")
         used[n] = f"{fp}.name"
-        outputs.append(Output(n, j, _validate_shape(f"{fp}.shape", o["shape"], by_name)))
+        # No shape (or `shape:` with no value): like the first input.
+        shape = o.get("shape")
+        outputs.append(
+            Output(
+                n,
+                j,
+                OutputShape("like", inputs[0]) if shape is None else _validate_shape(f"{fp}.shape", shape, by_name),
+            )
+        )
     return tuple(outputs)
 
 

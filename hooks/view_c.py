@@ -93,6 +93,21 @@ class CParam:
         return {"float": "LPAI_PARAM_F32", "int": "LPAI_PARAM_U32", "bool": "LPAI_PARAM_U32_BOOL"}[self.param.type]
 
     @property
+    def type(self) -> str:
+        """Its C type in a custom op's args struct: float, uint32_t (exact, as sent) or bool."""
+        return {"float": "float", "int": "uint32_t", "bool": "bool"}[self.param.type]
+
+    @property
+    def args_fill(self) -> str:
+        """The statement of `<QnnType>_call` that sets it in the args struct."""
+        p = self.param
+        if p.type == "float":
+            return f"args.{p.name} = c->params[{p.index}];"
+        if p.type == "int":
+            return f"args.{p.name} = c->params_u32[{p.index}];"
+        return f"args.{p.name} = c->params_u32[{p.index}] != 0u;"
+
+    @property
     def test_kind(self) -> str:
         """The scalar type host/test_kernels.c sends it as (the emulator's P_F32/P_U32)."""
         return "P_F32" if self.param.type == "float" else "P_U32"
@@ -146,7 +161,8 @@ class COp:
             rows.append((f"lpai_shape {o.name}_shape;", f"{o.shape.text}"))
         rows += [(f"{f.decl};", f.comment) for f in self._fixed_fields]
         rows += [
-            (f"float {p.name};", f'parameter "{p.name}" ({p.type}), default {p.xml.default}') for p in self.op.params
+            (f"{p.c.type} {p.name};", f'parameter "{p.name}" ({p.type}), default {p.xml.default}')
+            for p in self.op.params
         ]
         # Each comment on a line of its own above its member: a trailing comment would
         # make clang-format break or realign the line once names get long (ReflowComments
@@ -162,7 +178,7 @@ class COp:
         for o in self.op.outputs:
             lines += [f"args.{o.name} = c->out[{o.index}];", f"args.{o.name}_shape = c->out_shape[{o.index}];"]
         lines += [f.fill for f in self._fixed_fields]
-        lines += [f"args.{p.name} = c->params[{p.index}];" for p in self.op.params]
+        lines += [p.c.args_fill for p in self.op.params]
         return lines
 
     @property

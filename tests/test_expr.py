@@ -36,6 +36,16 @@ def parse(text, inputs=("x",), params=("k",)):
         ),
         ("sigmoid(x) / 1e-3", "(torch.sigmoid(x) / 0.001)", "(lpai_sigmoidf(in_x) / 0.001f)"),
         ("relu(x) - abs(x)", "(torch.relu(x) - torch.abs(x))", "(lpai_reluf(in_x) - fabsf(in_x))"),
+        ("round(x * k)", "torch.round((x * k))", "lpai_roundf((in_x * p_k))"),
+        ("floor(x) + ceil(x)", "(torch.floor(x) + torch.ceil(x))", "(lpai_floorf(in_x) + lpai_ceilf(in_x))"),
+        ("sign(x)", "torch.sign(x)", "lpai_signf(in_x)"),
+        (
+            "where(x >= k, x, 0)",
+            "torch.where((x >= k), x, torch.as_tensor(0.0, dtype=torch.float32))",
+            "((in_x >= p_k) ? in_x : 0.0f)",
+        ),
+        # A constant condition is a 0-d bool tensor for torch.where.
+        ("where(1 != 2, x, k)", "torch.where(torch.as_tensor((1.0 != 2.0)), x, k)", "((1.0f != 2.0f) ? in_x : p_k)"),
     ],
 )
 def test_renderings(text, torch_text, c_text):
@@ -80,6 +90,16 @@ def test_renderings(text, torch_text, c_text):
         ("(y := x)", "assignments are not allowed"),
         ("x # */ int evil; /*", "character '#' is not allowed"),
         ("x\t* 2", "character '\\t' is not allowed"),
+        # A comparison only as where's condition, and only one.
+        ("x > 0", "comparisons are allowed only as the condition of where(cond, a, b)"),
+        ("x * (x < k)", "comparisons are allowed only as the condition of where(cond, a, b)"),
+        ("where(x, x, k) + 0", "the condition of where(cond, a, b) must be one comparison"),
+        ("where(x < k, x > 0, x)", "comparisons are allowed only as the condition"),
+        ("where(0 < x < 1, x, 0)", "not a chain such as a < b < c"),
+        ("where(x is k, x, 0)", "Is is not one"),
+        ("where(x < 1 and x > 0, x, 0)", "the condition of where(cond, a, b) must be one comparison"),
+        ("where(x < 1, x)", "takes 3 argument(s), got 2"),
+        ("round(x, 2)", "takes 1 argument(s), got 2"),
     ],
 )
 def test_rejections(text, rule):
@@ -257,3 +277,110 @@ def test_each_function_row_uses_every_argument_once_per_form():
             assert used == list(range(f.arity)), (f.name, form)
     assert len({f.name for f in expr.FUNCTION_TABLE}) == len(expr.FUNCTION_TABLE)
     assert {"log", "sqrt"} == expr.LIBRARY_CALLS  # libm calls of the C forms: logf, sqrtf
+
+
+# --- round, floor, ceil, sign and where ------------------------------------------------
+
+# Ties (k + 0.5, both signs), signed zeros, both sides of 2^23 (where float32 has no
+# fraction bits left), the largest float below 0.5, inf, NaN, and a dense random sample.
+_EDGES = [0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999997, -0.49999997, 8388607.5, -8388607.5]
+_EDGES += [8388608.0, 8388609.0, -8388609.0, 4194303.5, 1e30, -1e30, float("inf"), float("-inf"), float("nan")]
+
+
+def _rounding_points() -> np.ndarray:
+    rng = np.random.default_rng(3)
+    halves = np.arange(-64, 65) / 4.0
+    return np.concatenate([_EDGES, halves, rng.uniform(-5, 5, 4000), rng.uniform(-3e7, 3e7, 1000)]).astype(np.float32)
+
+
+def _bits(values: np.ndarray) -> np.ndarray:
+    """The float32 bit patterns, every NaN as one pattern (their payloads may differ)."""
+    v = np.asarray(values, dtype=np.float32).copy()
+    v[np.isnan(v)] = np.float32("nan")
+    return v.view(np.uint32)
+
+
+@pytest.mark.parametrize("func", ["round", "floor", "ceil", "sign"])
+def test_rounding_functions_numpy_form_equals_torch(func):
+    """round is half to even (np.rint, torch.round); sign(NaN) is 0, as torch gives."""
+    points = _rounding_points()
+    node = parse(f"{func}(x)")
+    got = eval(expr.to_torch(node), {"torch": torch, "x": torch.from_numpy(points)}).numpy()
+    want = eval(expr.to_numpy(node), {"np": np, "x": points.astype(np.float64)})
+    np.testing.assert_array_equal(_bits(got), _bits(want.astype(np.float32)), err_msg=func)
+    if func == "round":
+        assert got[:8].tolist() == [0.0, -0.0, 0.0, -0.0, 2.0, -2.0, 2.0, -2.0]
+
+
+WHERE_TEXTS = [f"where(a {op} b, a - b, b * 0.5)" for op in ("<", "<=", ">", ">=", "==", "!=")]
+WHERE_TEXTS += ["where(a < 0, floor(a), ceil(b)) + sign(a - b) * round(b * k)", "where(k > 0.5, a, b)"]
+
+
+def test_where_numpy_form_equals_torch():
+    a = torch.tensor([g[0] for g in GRID] + [float("nan"), 1.0])
+    b = torch.tensor([g[1] for g in GRID] + [1.0, float("nan")])
+    for text in WHERE_TEXTS:
+        node = expr.parse(text, ["a", "b"], ["k"])
+        k = torch.tensor(0.75, dtype=torch.float32)
+        got = eval(expr.to_torch(node), {"torch": torch, "a": a, "b": b, "k": k})
+        want = eval(expr.to_numpy(node), {"np": np, "a": a.double().numpy(), "b": b.double().numpy(), "k": 0.75})
+        np.testing.assert_array_equal(np.broadcast_to(got.numpy(), want.shape), want.astype(np.float32), err_msg=text)
+
+
+@pytest.mark.parametrize("cc", [c for c in ("gcc", "clang") if shutil.which(c)])
+def test_c_forms_of_rounding_and_where_are_bit_identical_to_torch(tmp_path, cc):
+    """The C helpers (lpai_roundf, ...) under the kernel's flags (-O2 -ffp-contract=off,
+    the default rounding mode): every result bit for bit as torch, the sign of a zero
+    included (ceil(-0.7) is -0: 1 / it is -inf), and where() with every comparison."""
+    texts = ["round(a)", "floor(a)", "ceil(a)", "sign(a)", *(t for t in WHERE_TEXTS)]
+    nodes = [expr.parse(t, ["a", "b"] if "b" in t else ["a"], ["k"]) for t in texts]
+    funcs = "\n".join(
+        f"static float f{i}(float in_a, float in_b, float p_k) {{ (void)in_b; (void)p_k; return {expr.to_c(n)}; }}"
+        for i, n in enumerate(nodes)
+    )
+    source = textwrap.dedent("""\
+        #include <stdint.h>
+        #include <stdio.h>
+        #include <string.h>
+        #include "lpai_expr_math.h"
+        %s
+        typedef float (*fn)(float, float, float);
+        static const fn table[] = { %s };
+        int main(void) {
+            uint32_t ua, ub;
+            while (scanf("%%x %%x", &ua, &ub) == 2) {
+                float a, b;
+                memcpy(&a, &ua, 4);
+                memcpy(&b, &ub, 4);
+                for (unsigned i = 0; i < sizeof table / sizeof table[0]; ++i) {
+                    const float r = table[i](a, b, 0.75f);
+                    uint32_t u;
+                    memcpy(&u, &r, 4);
+                    printf("%%08x ", (unsigned)u);
+                }
+                printf("\\n");
+            }
+            return 0;
+        }
+        """) % (funcs, ", ".join(f"f{i}" for i in range(len(nodes))))
+    (tmp_path / "e.c").write_text(source)
+    header = ROOT / "template" / "op_package" / "{{pkg.package_name}}" / "include" / "lpai_expr_math.h"
+    (tmp_path / "lpai_expr_math.h").write_text(header.read_text())
+    flags = ["-std=c11", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror"]
+    subprocess.run([cc, *flags, "e.c", "-o", "e", "-lm"], cwd=tmp_path, check=True)
+    a = _rounding_points()
+    b = np.roll(a, 7)
+    b[::5] = a[::5]  # equal pairs, for == and !=
+    stdin = "\n".join(f"{x:08x} {y:08x}" for x, y in zip(a.view(np.uint32), b.view(np.uint32)))
+    out = subprocess.run([str(tmp_path / "e")], input=stdin, capture_output=True, text=True, check=True).stdout
+    got = np.array([[int(v, 16) for v in line.split()] for line in out.splitlines()], dtype=np.uint32)
+    env = {"torch": torch, "a": torch.from_numpy(a), "b": torch.from_numpy(b), "k": torch.tensor(0.75)}
+    for i, (text, node) in enumerate(zip(texts, nodes)):
+        with np.errstate(all="ignore"):
+            want = torch.broadcast_to(eval(expr.to_torch(node), env), (len(a),)).numpy()
+        np.testing.assert_array_equal(_bits(got[:, i].view(np.float32)), _bits(want), err_msg=text)
+
+
+def test_comparisons_cost_one_and_where_keeps_the_loop_vectorising():
+    node = parse("where(x < k, round(x), floor(x))")
+    assert node.cost == expr.Cost(1 + 2 + 6 + 8, True)

@@ -523,7 +523,7 @@ def top_level_names(source: str) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("rel", ["*/ops.py.jinja", "*/eager.py.jinja", "tests/reference.py.jinja"])
+@pytest.mark.parametrize("rel", ["*/ops.py.jinja", "*/eager.py.jinja", "{{pkg.namespace}}/reference.py.jinja"])
 def test_every_top_level_name_of_a_module_with_op_functions_is_reserved(rel):
     """Rendered for real (not the hook's Jinja-stripped reading): each top-level name
     that is not the spec's own is refused as an op name and as an argument name."""
@@ -726,7 +726,6 @@ def test_custom_op_outputs_like_and_reduce():
             r"outputs",
             r"more than 4 outputs are not supported; workaround: split the op",
         ),
-        ([{"name": "y"}], r"outputs\[0\]\.shape", r"is required"),
         (
             [{"name": "y", "shape": {"like": "x"}, "dtype": "int64"}],
             r"outputs\[0\]\.dtype",
@@ -973,3 +972,48 @@ def test_def_lines_are_what_ruff_format_writes(tmp_path):
         check=False,
     )
     assert run.returncode == 0, run.stdout
+
+
+def test_custom_op_params_reach_the_user_math_as_their_c_types():
+    """A float stays float; an int is the uint32_t ExecuTorch sent (exact above 2^24), a
+    bool a C bool: the args struct declares them so and the call fills them from the
+    exact values (c->params_u32), not the float copy expressions compute with."""
+    params = [
+        {"name": "gain", "type": "float", "default": 2.0},
+        {"name": "n", "type": "int", "default": 16777217},
+        {"name": "on", "type": "bool", "default": True},
+    ]
+    op = spec.validate(minimal(name="my_norm", kind="custom", inputs=["x"], params=params, expr=None)).ops[0]
+    members = [line for line in op.c.args_members if not line.startswith("/*")]
+    assert members[-3:] == ["float gain;", "uint32_t n;", "bool on;"]
+    assert op.c.args_fill[-3:] == [
+        "args.gain = c->params[0];",
+        "args.n = c->params_u32[1];",
+        "args.on = c->params_u32[2] != 0u;",
+    ]
+
+
+@pytest.mark.parametrize("output", [{"name": "y"}, {"name": "y", "shape": None}])
+def test_an_output_without_shape_is_like_the_first_input(output):
+    raw = minimal(name="my_norm", kind="custom", inputs=["x", "w"], outputs=[output, {"name": "z"}], expr=None)
+    op = spec.validate(raw).ops[0]
+    assert [(o.name, o.shape.kind, o.shape.source.name) for o in op.outputs] == [("y", "like", "x"), ("z", "like", "x")]
+    # The canonical spec writes the rule out: it validates to the same package.
+    assert spec.validate(spec.validate(raw).answers()) == spec.validate(raw)
+
+
+@pytest.mark.parametrize("name", ["floor", "floorf", "erf", "powf", "nearbyint", "isnan", "memmove", "calloc"])
+def test_c_library_names_are_reserved_as_docs_spec_md_says(name):
+    """docs/spec.md reserves the names of the C library: every <math.h> function in its
+    three forms, and the <string.h>/<stdlib.h>/<stdio.h> names the generated code uses."""
+    raw = minimal(params=[{"name": name, "type": "float", "default": 1.0}], expr=f"input * {name}")
+    with pytest.raises(spec.SpecError, match=rf"^ops\[0\]\.params\[0\]\.name: '{name}' is a C standard library name$"):
+        spec.validate(raw)
+
+
+@pytest.mark.parametrize(
+    "text", ["round(input)", "floor(input) - ceil(input)", "sign(input)", "where(input <= 0.5, input, 0.5)"]
+)
+def test_the_new_functions_validate_in_a_spec(text):
+    op = spec.validate(minimal(expr=text)).ops[0]
+    assert op.expr == text and op.c.math_vectorises == "1"

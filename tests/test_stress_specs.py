@@ -133,6 +133,17 @@ def _param_default(rng: random.Random, ptype: str):
     return rng.choice([0.0, 1e30, -1e30, 1e-30, -1e-30, 3, -2.5, "1e-6", "-2.5E+3", ".5", "7"])
 
 
+COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
+
+
+def _call(rng: random.Random, func: str, arg) -> str:
+    """`func(...)` with arguments from `arg()`; where()'s first is a comparison of two."""
+    args = [arg() for _ in range(expr_mod.FUNCTIONS[func])]
+    if func == expr_mod.CONDITIONAL:
+        args[0] = f"{args[0]} {rng.choice(COMPARISONS)} {arg()}"
+    return f"{func}({', '.join(args)})"
+
+
 def _expr(rng: random.Random, inputs: list[str], params: list[str], functions: list[str]) -> str:
     """A random expression over every input, some params, and `functions` first."""
     todo = list(functions)  # a copy: a retry draws them again
@@ -140,9 +151,7 @@ def _expr(rng: random.Random, inputs: list[str], params: list[str], functions: l
 
     def node(depth: int) -> str:
         if todo:
-            func = todo.pop()
-            args = [node(depth + 1) for _ in range(expr_mod.FUNCTIONS[func])]
-            return f"{func}({', '.join(args)})"
+            return _call(rng, todo.pop(), lambda: node(depth + 1))
         if depth > 3 or rng.random() < 0.35:
             return rng.choice(leaves)
         kind = rng.random()
@@ -150,8 +159,7 @@ def _expr(rng: random.Random, inputs: list[str], params: list[str], functions: l
             return f"({node(depth + 1)} {rng.choice('+-*/')} {node(depth + 1)})"
         if kind < 0.6:
             return f"-{node(depth + 1)}"
-        func = rng.choice(list(expr_mod.FUNCTIONS))
-        return f"{func}({', '.join(node(depth + 1) for _ in range(expr_mod.FUNCTIONS[func]))})"
+        return _call(rng, rng.choice(list(expr_mod.FUNCTIONS)), lambda: node(depth + 1))
 
     text = node(0)
     try:
@@ -273,7 +281,7 @@ def generate_packages(seed: int, count: int) -> list[dict]:
             {
                 "name": _snake(rng, 8, {o["name"] for o in last} | {packages[-1]["namespace"]}),
                 "inputs": ["x"],
-                "expr": f"{func}({', '.join(['x'] * expr_mod.FUNCTIONS[func])})",
+                "expr": _call(rng, func, lambda: "x"),
             }
         )
     for edge in edges:

@@ -1,7 +1,7 @@
 /* This file is yours: the template created it once and never touches it again. */
 /*
  * The kernel math of shape_ops::center (examples/shapes.yaml): two outputs, the mean of
- * each row (last dim) and the row minus its mean, times `scale`.
+ * each row (last dim) and the row minus its mean (`subtract`, a C bool), times `scale`.
  */
 #include "ops/Center_user.h"
 
@@ -16,8 +16,9 @@ int Center_compute(const Center_args *args)
         }
         const float mean = sum / (float)n;
         args->mean[r] = mean;
+        const float shift = args->subtract ? mean : 0.0f;
         for (uint64_t i = 0; i < n; ++i) {
-            args->centered[r * n + i] = (x[i] - mean) * args->scale;
+            args->centered[r * n + i] = (x[i] - shift) * args->scale;
         }
     }
     return 0;

@@ -4,6 +4,6 @@
 import torch
 
 
-def center(x: torch.Tensor, scale: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
+def center(x: torch.Tensor, scale: float = 1.0, subtract: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
     mean = x.mean(dim=-1, keepdim=True)
-    return mean, (x - mean) * scale
+    return mean, ((x - mean) if subtract else x) * scale

@@ -8,6 +8,8 @@ Call an op in your model as `act_ops.<op>(inputs..., params...)`:
     act_ops.scaled_tanh(x: torch.Tensor, gain: float = 2.0, shift: int = 1)
     act_ops.add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float = 0.5)
     act_ops.soft_min(a: torch.Tensor, b: torch.Tensor)
+    act_ops.fake_quant(x: torch.Tensor, steps: int = 4, limit: float = 1.5)
+    act_ops.pick_floor(a: torch.Tensor, b: torch.Tensor)
 """
 
 from . import ops as _ops
@@ -19,5 +21,7 @@ hard_swish_ish = _ops.hard_swish_ish
 scaled_tanh = _ops.scaled_tanh
 add_scaled = _ops.add_scaled
 soft_min = _ops.soft_min
+fake_quant = _ops.fake_quant
+pick_floor = _ops.pick_floor
 
-__all__ = ["OPS", "OpInfo", "hard_swish_ish", "scaled_tanh", "add_scaled", "soft_min"]
+__all__ = ["OPS", "OpInfo", "hard_swish_ish", "scaled_tanh", "add_scaled", "soft_min", "fake_quant", "pick_floor"]

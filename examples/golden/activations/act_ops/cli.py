@@ -15,6 +15,8 @@ usage error: exit status 2, also one line).
     info        the ops of this package
     spec        the spec of this project, to edit and pass to copier update --data-file
     check-pte   fail unless every op is delegated in a .pte
+    report      accuracy of every kernel (host emulator) against eager and a float64
+                reference over the calibrated range: numbers and plots in build/report/
 """
 
 from __future__ import annotations
@@ -313,6 +315,35 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
     _finish(comparison, delegates)
 
 
+def _cmd_report(args: argparse.Namespace) -> None:
+    from . import emulator, report
+    from .ops import OPS
+
+    project = _project(args)
+    names = [op.name for op in OPS]
+    for name in args.op or []:
+        if name not in names:
+            raise CommandError(f"--op {name!r}: not an op of this package ({', '.join(names)})")
+    ranges = None
+    if args.range:
+        try:
+            ranges = [report.check_range(lo, hi) for lo, hi in args.range]
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+    shape = _shape(args.shape, report.CUSTOM_SHAPE)
+    out_dir = Path(args.out) if args.out else project.root / "build" / "report"
+    emulator.use(project.op_dir)
+    print(f"building the host emulator of {project.op_dir} (make host-lib)")
+    try:
+        emulator.library()
+    except emulator.BuildError as exc:
+        raise CommandError(" ".join(str(exc).split())[:400]) from None
+    try:
+        report.run(out_dir, args.op, ranges, shape=shape)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (exit status 2)."""
 
@@ -405,6 +436,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--build-folder", help="ExecuTorch x86_64 build folder (default: $EXECUTORCH_X86_BUILD_FOLDER)")
     model_options(p)
     data_options(p)
+    p = command("report", _cmd_report, "accuracy of each kernel against eager and float64: build/report/summary.md")
+    p.add_argument("--op", action="append", help="only this op (repeatable; default: every op)")
+    p.add_argument(
+        "--range",
+        nargs=2,
+        type=float,
+        action="append",
+        metavar=("LO", "HI"),
+        help="input range instead of the calibrated one: once for every input, or once per input of each op",
+    )
+    p.add_argument("--shape", help="a custom op's input shape (default 1,8,16,16)")
+    p.add_argument("--out", help="output folder (default: build/report/ of the project)")
     return parser
 
 

@@ -88,3 +88,31 @@ def soft_min(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     _result = (torch.minimum(a, b) + (0.1 * torch.sigmoid((a - b))))  # noqa: UP034, B002  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
     return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)
+
+
+def fake_quant(x: torch.Tensor, steps: int = 4, limit: float = 1.5) -> torch.Tensor:
+    """x on a grid of 1 / steps (round half to even, as torch.round), clamped to [-limit, limit]."""
+    # Locals start with "_": a spec name never does, so none shadows an input or param.
+    (_shape,) = output_shapes("act_ops::fake_quant", RULES["fake_quant"], [x.shape])
+    steps = _scalar(steps)
+    limit = _scalar(limit)
+    # expr: clamp(round(x * steps) / steps, -limit, limit)
+    # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
+    # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
+    # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
+    _result = torch.clamp((torch.round((x * steps)) / steps), (-limit), limit)  # noqa: UP034, B002  # fmt: skip
+    # A fresh tensor even for an identity expression: a custom op must not alias its input.
+    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
+
+
+def pick_floor(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """floor(a) where a >= b, else ceil(b); plus the sign of a - b."""
+    # Locals start with "_": a spec name never does, so none shadows an input or param.
+    (_shape,) = output_shapes("act_ops::pick_floor", RULES["pick_floor"], [a.shape, b.shape])
+    # expr: where(a >= b, floor(a), ceil(b)) + sign(a - b)
+    # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
+    # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
+    # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
+    _result = (torch.where((a >= b), torch.floor(a), torch.ceil(b)) + torch.sign((a - b)))  # noqa: UP034, B002  # fmt: skip
+    # A fresh tensor even for an identity expression: a custom op must not alias its input.
+    return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)

@@ -347,6 +347,118 @@ def soft_min(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return torch.ops.act_ops.soft_min.default(a, b)
 
 
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "act_ops::fake_quant",
+    mutates_args=(),
+    schema="(Tensor x, int steps, float limit) -> Tensor",
+)
+def _fake_quant(x: torch.Tensor, steps: int, limit: float) -> torch.Tensor:
+    _check_int_params("act_ops::fake_quant", steps=steps)
+    return eager.fake_quant(x, steps, limit)
+
+
+@_fake_quant.register_fake
+def _fake_quant_fake(x: torch.Tensor, steps: int, limit: float) -> torch.Tensor:
+    _check_int_params("act_ops::fake_quant", steps=steps)
+    return _new_outputs("act_ops::fake_quant", RULES["fake_quant"], x)[0]
+
+
+_lib.define(
+    "fake_quant.out(Tensor x, int steps, float limit, *, Tensor(a!) out) -> Tensor(a!)",
+)
+
+
+def _fake_quant_out(x: torch.Tensor, steps: int, limit: float, *, out: torch.Tensor) -> torch.Tensor:
+    _check_int_params("act_ops::fake_quant", steps=steps)
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.fake_quant(x, steps, limit)
+    _result = (_result,)
+    for _name, _out, _value in zip(
+        ("out",),
+        (out,),
+        _result,
+    ):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::fake_quant"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
+    return out
+
+
+_lib.impl("fake_quant.out", _fake_quant_out, "CompositeExplicitAutograd")
+
+
+def fake_quant(x: torch.Tensor, steps: int = 4, limit: float = 1.5) -> torch.Tensor:
+    """x on a grid of 1 / steps (round half to even, as torch.round), clamped to [-limit, limit].
+
+    Calls `torch.ops.act_ops.fake_quant.default` with every param, so that
+    an exported graph always carries them (ExecuTorch needs each one in the node).
+    """
+    return torch.ops.act_ops.fake_quant.default(x, steps, limit)
+
+
+# `torch.ops.act_ops.fake_quant(x)` without params: the public function fills in the
+# defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
+# exit while it deregisters the overloads ("Tried to access the schema for .defaults").
+_lib.define(
+    "fake_quant.defaults(Tensor x, int steps=4, float limit=1.5) -> Tensor",
+)
+_lib.impl("fake_quant.defaults", fake_quant, "CompositeImplicitAutograd")
+
+
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "act_ops::pick_floor",
+    mutates_args=(),
+    schema="(Tensor a, Tensor b) -> Tensor",
+)
+def _pick_floor(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return eager.pick_floor(a, b)
+
+
+@_pick_floor.register_fake
+def _pick_floor_fake(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return _new_outputs("act_ops::pick_floor", RULES["pick_floor"], a, b)[0]
+
+
+_lib.define(
+    "pick_floor.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)",
+)
+
+
+def _pick_floor_out(a: torch.Tensor, b: torch.Tensor, *, out: torch.Tensor) -> torch.Tensor:
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.pick_floor(a, b)
+    _result = (_result,)
+    for _name, _out, _value in zip(
+        ("out",),
+        (out,),
+        _result,
+    ):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::pick_floor"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
+    return out
+
+
+_lib.impl("pick_floor.out", _pick_floor_out, "CompositeExplicitAutograd")
+
+
+def pick_floor(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """floor(a) where a >= b, else ceil(b); plus the sign of a - b.
+
+    Calls `torch.ops.act_ops.pick_floor.default` with every param, so that
+    an exported graph always carries them (ExecuTorch needs each one in the node).
+    """
+    return torch.ops.act_ops.pick_floor.default(a, b)
+
+
 OPS: tuple[OpInfo, ...] = (
     OpInfo(
         name="hard_swish_ish",
@@ -391,5 +503,27 @@ OPS: tuple[OpInfo, ...] = (
         function=soft_min,
         outputs=("out",),
         output_rules=RULES["soft_min"],
+    ),
+    OpInfo(
+        name="fake_quant",
+        qnn_type="FakeQuant",
+        kind="elementwise",
+        inputs=("x",),
+        params=(("steps", "int", 4), ("limit", "float", 1.5)),
+        schema="fake_quant(Tensor x, int steps, float limit) -> Tensor",
+        function=fake_quant,
+        outputs=("out",),
+        output_rules=RULES["fake_quant"],
+    ),
+    OpInfo(
+        name="pick_floor",
+        qnn_type="PickFloor",
+        kind="elementwise",
+        inputs=("a", "b"),
+        params=(),
+        schema="pick_floor(Tensor a, Tensor b) -> Tensor",
+        function=pick_floor,
+        outputs=("out",),
+        output_rules=RULES["pick_floor"],
     ),
 )

@@ -20,6 +20,8 @@ RULES: dict[str, tuple[tuple, ...]] = {
     "scaled_tanh": (("broadcast",),),
     "add_scaled": (("broadcast",),),
     "soft_min": (("broadcast",),),
+    "fake_quant": (("broadcast",),),
+    "pick_floor": (("broadcast",),),
 }
 
 

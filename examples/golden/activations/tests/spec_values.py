@@ -20,6 +20,14 @@ SPEC_SCHEMAS = {
         "act_ops::soft_min(Tensor a, Tensor b) -> Tensor",
         "act_ops::soft_min.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)",
     ),
+    "fake_quant": (
+        "act_ops::fake_quant(Tensor x, int steps, float limit) -> Tensor",
+        "act_ops::fake_quant.out(Tensor x, int steps, float limit, *, Tensor(a!) out) -> Tensor(a!)",
+    ),
+    "pick_floor": (
+        "act_ops::pick_floor(Tensor a, Tensor b) -> Tensor",
+        "act_ops::pick_floor.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)",
+    ),
 }
 
 
@@ -34,6 +42,11 @@ SPEC_DEFAULTS = {
         "alpha": 0.5,
     },
     "soft_min": {},
+    "fake_quant": {
+        "steps": 4,
+        "limit": 1.5,
+    },
+    "pick_floor": {},
 }
 
 
@@ -44,6 +57,8 @@ SPEC_OUTPUTS = {
     "scaled_tanh": (("out", ("broadcast",)),),
     "add_scaled": (("out", ("broadcast",)),),
     "soft_min": (("out", ("broadcast",)),),
+    "fake_quant": (("out", ("broadcast",)),),
+    "pick_floor": (("out", ("broadcast",)),),
 }
 
 

@@ -36,6 +36,8 @@ OUTPUT_LABELS = [
     "act_ops::scaled_tanh",
     "act_ops::add_scaled",
     "act_ops::soft_min",
+    "act_ops::fake_quant",
+    "act_ops::pick_floor",
 ]
 SHAPE = (1, 2, 4, 4)
 # What the package model's program takes for --shape SHAPE, per input, written out here

@@ -7,7 +7,7 @@ Call an op in your model as `shape_ops.<op>(inputs..., params...)`:
     shape_ops.add_bias(x: torch.Tensor, bias: torch.Tensor)
     shape_ops.fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor)
     shape_ops.channel_mean(x: torch.Tensor)
-    shape_ops.center(x: torch.Tensor, scale: float = 1.0)
+    shape_ops.center(x: torch.Tensor, scale: float = 1.0, subtract: bool = True)
     shape_ops.rms_norm(x: torch.Tensor, eps: float = 1e-06)
 """
 

@@ -73,11 +73,11 @@ def channel_mean(x: torch.Tensor) -> torch.Tensor:
     return _result
 
 
-def center(x: torch.Tensor, scale: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
-    """The mean over the last dim, and x minus it, scaled."""
+def center(x: torch.Tensor, scale: float = 1.0, subtract: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
+    """The mean over the last dim, and x minus it (unless not subtract), scaled."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     _expected = output_shapes("shape_ops::center", RULES["center"], [x.shape])
-    _result = _user_center(x, scale)
+    _result = _user_center(x, scale, subtract)
     check_user_result("shape_ops::center", "user/center.py", _result, _expected)
     return _result
 

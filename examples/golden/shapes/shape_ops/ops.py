@@ -281,27 +281,27 @@ def channel_mean(x: torch.Tensor) -> torch.Tensor:
 @torch.library.custom_op(
     "shape_ops::center",
     mutates_args=(),
-    schema="(Tensor x, float scale) -> (Tensor, Tensor)",
+    schema="(Tensor x, float scale, bool subtract) -> (Tensor, Tensor)",
 )
-def _center(x: torch.Tensor, scale: float) -> tuple[torch.Tensor, torch.Tensor]:
-    return eager.center(x, scale)
+def _center(x: torch.Tensor, scale: float, subtract: bool) -> tuple[torch.Tensor, torch.Tensor]:
+    return eager.center(x, scale, subtract)
 
 
 @_center.register_fake
-def _center_fake(x: torch.Tensor, scale: float) -> tuple[torch.Tensor, torch.Tensor]:
+def _center_fake(x: torch.Tensor, scale: float, subtract: bool) -> tuple[torch.Tensor, torch.Tensor]:
     return _new_outputs("shape_ops::center", RULES["center"], x)
 
 
 _lib.define(
-    "center.out(Tensor x, float scale, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))",
+    "center.out(Tensor x, float scale, bool subtract, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))",
 )
 
 
 def _center_out(
-    x: torch.Tensor, scale: float, *, mean: torch.Tensor, centered: torch.Tensor
+    x: torch.Tensor, scale: float, subtract: bool, *, mean: torch.Tensor, centered: torch.Tensor
 ) -> tuple[torch.Tensor, torch.Tensor]:
     # Locals start with "_": a spec name never does, so none shadows an input, param or output.
-    _result = eager.center(x, scale)
+    _result = eager.center(x, scale, subtract)
     for _name, _out, _value in zip(
         ("mean", "centered"),
         (mean, centered),
@@ -318,20 +318,20 @@ def _center_out(
 _lib.impl("center.out", _center_out, "CompositeExplicitAutograd")
 
 
-def center(x: torch.Tensor, scale: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
-    """The mean over the last dim, and x minus it, scaled.
+def center(x: torch.Tensor, scale: float = 1.0, subtract: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
+    """The mean over the last dim, and x minus it (unless not subtract), scaled.
 
     Calls `torch.ops.shape_ops.center.default` with every param, so that
     an exported graph always carries them (ExecuTorch needs each one in the node).
     """
-    return torch.ops.shape_ops.center.default(x, scale)
+    return torch.ops.shape_ops.center.default(x, scale, subtract)
 
 
 # `torch.ops.shape_ops.center(x)` without params: the public function fills in the
 # defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
 # exit while it deregisters the overloads ("Tried to access the schema for .defaults").
 _lib.define(
-    "center.defaults(Tensor x, float scale=1.0) -> (Tensor, Tensor)",
+    "center.defaults(Tensor x, float scale=1.0, bool subtract=True) -> (Tensor, Tensor)",
 )
 _lib.impl("center.defaults", center, "CompositeImplicitAutograd")
 
@@ -434,8 +434,8 @@ OPS: tuple[OpInfo, ...] = (
         qnn_type="Center",
         kind="custom",
         inputs=("x",),
-        params=(("scale", "float", 1.0),),
-        schema="center(Tensor x, float scale) -> (Tensor, Tensor)",
+        params=(("scale", "float", 1.0), ("subtract", "bool", True)),
+        schema="center(Tensor x, float scale, bool subtract) -> (Tensor, Tensor)",
         function=center,
         outputs=("mean", "centered"),
         output_rules=RULES["center"],

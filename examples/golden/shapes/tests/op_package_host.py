@@ -1,310 +1,45 @@
 # This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
-"""Drives op_package/ShapesOpPackage through its host emulator (ctypes).
+"""Drives op_package/ShapesOpPackage through its host emulator, for the tests.
 
-`make host-lib` builds build/host/<variant>/libemu.so: the package's kernels, its
-compiler side and the emulator in host/. This module mirrors host/lpai_emu.h and turns
-torch codes, scales and layouts into emulator calls. Torch-side quantization is the
-oracle: a uint8 tensor with (scale, zero_point) is what the emulator serves as LPAI
-offset zero_point - 128, so kernel codes and torch codes compare one to one.
+The emulator bridge itself is product code (shape_ops/emulator.py: `python -m
+shape_ops report` uses it too); this module re-exports it and adds what only the
+tests need: the comparison with the tie rule and the random scales and params.
 """
 
 from __future__ import annotations
 
-import ctypes
-import functools
 import math
-import os
-import shutil
-import subprocess
-import time
-from dataclasses import dataclass, field
-from pathlib import Path
 
 import torch
 
-ROOT = Path(__file__).resolve().parents[1]
-OP_DIR = ROOT / "op_package" / "ShapesOpPackage"
-PACKAGE_NAME = "ShapesOpPackage"
-MAX_DIMS = 8
-SCALE_FLOAT, SCALE_INT, SCALE_UNDEFINED = 0, 1, 2
-LPAI_DATATYPE_INT_32 = 3  # host/lpai_emu_decls.h
-QNN = {"UINT_8": 0x0108, "UFIXED_POINT_8": 0x0408, "INT_32": 0x0032, "UFIXED_POINT_16": 0x0416}
+from shape_ops.emulator import (  # noqa: F401 - the tests' API
+    LPAI_DATATYPE_INT_32,
+    MAX_DIMS,
+    OP_DIR,
+    PACKAGE_NAME,
+    PATHS,
+    QNN,
+    SCALE_FLOAT,
+    SCALE_INT,
+    SCALE_UNDEFINED,
+    TEMP,
+    Desc,
+    Rejected,
+    Tensor,
+    compilers,
+    dequantize,
+    last_path,
+    library,
+    make,
+    output_untouched,
+    padding_untouched,
+    quantize,
+    run,
+    run_n,
+    scratch,
+)
 
-
-class Desc(ctypes.Structure):
-    _fields_ = [
-        ("rank", ctypes.c_uint32),
-        ("dims", ctypes.c_uint32 * MAX_DIMS),
-        ("layout_rank", ctypes.c_uint32),
-        ("order", ctypes.c_uint8 * MAX_DIMS),
-        ("stride", ctypes.c_uint32 * MAX_DIMS),
-        ("bits", ctypes.c_uint32),
-        ("report_type", ctypes.c_int32),
-        ("layout_form", ctypes.c_int32),
-        ("scale_form", ctypes.c_uint32),
-        ("scale", ctypes.c_float),
-        ("shift", ctypes.c_int32),
-        ("zero_point", ctypes.c_int32),
-    ]
-
-
-def compilers() -> list[str]:
-    """The C compilers to build the suite with: gcc always, clang when installed."""
-    return [cc for cc in ("gcc", "clang") if shutil.which(cc)]
-
-
-# Set by conftest.py: pytest's config, whose terminal reporter lets a long build say what
-# it does while pytest captures the output of the tests.
-CONFIG = None
-
-
-def progress(line: str) -> None:
-    """One line on the terminal now, past pytest's capture."""
-    plugins = CONFIG.pluginmanager if CONFIG is not None else None
-    terminal = plugins.get_plugin("terminalreporter") if plugins else None
-    capture = plugins.get_plugin("capturemanager") if plugins else None
-    if terminal is None or capture is None:
-        print(line, flush=True)
-        return
-    with capture.global_and_fixture_disabled():
-        terminal.write_line(line)
-
-
-def time_scale() -> float:
-    """TEST_TIME_SCALE (default 1): a slow machine's factor on every time limit."""
-    text = os.environ.get("TEST_TIME_SCALE", "1")
-    try:
-        scale = float(text)
-    except ValueError:
-        scale = math.nan
-    if not (math.isfinite(scale) and scale > 0):
-        raise ValueError(f"TEST_TIME_SCALE={text!r}: must be a positive number (a factor on the time limits)")
-    return scale
-
-
-def load_factor() -> float:
-    """How much slower than idle the machine runs now: the 1-minute load average per
-    core, at least 1."""
-    try:
-        load = os.getloadavg()[0]
-    except OSError:
-        return 1.0
-    return max(1.0, load / (os.cpu_count() or 1))
-
-
-def communicate(proc: subprocess.Popen, budget: float) -> tuple[str, str]:
-    """proc.communicate() within a budget of idle-machine seconds: a second of wall time
-    counts 1 / load_factor() while the machine is loaded, and TEST_TIME_SCALE stretches
-    the budget, so that a slow or busy machine fails no test merely for being slow; a
-    hang still ends (subprocess.TimeoutExpired)."""
-    budget *= time_scale()
-    spent, step = 0.0, min(5.0, max(0.2, budget / 4))
-    while True:
-        start = time.monotonic()
-        try:
-            return proc.communicate(timeout=step)
-        except subprocess.TimeoutExpired:
-            spent += (time.monotonic() - start) / load_factor()
-            if spent > budget:
-                proc.kill()
-                out, err = proc.communicate()
-                raise subprocess.TimeoutExpired(proc.args, budget, output=out, stderr=err) from None
-
-
-def run_command(args: list[str], budget: float = 300, **kwargs) -> subprocess.CompletedProcess:
-    """subprocess.run(args, capture_output=True, text=True) within a load-scaled budget."""
-    kwargs.setdefault("stdout", subprocess.PIPE)
-    kwargs.setdefault("stderr", subprocess.PIPE)
-    with subprocess.Popen(args, text=True, **kwargs) as proc:
-        out, err = communicate(proc, budget)
-    return subprocess.CompletedProcess(args, proc.returncode, out, err)
-
-
-def make(*args: str, budget: float = 300) -> subprocess.CompletedProcess:
-    return run_command(["make", "--no-print-directory", *args], budget, cwd=OP_DIR)
-
-
-@functools.cache
-def library() -> ctypes.CDLL:
-    build = "build/host/pytest-lib"
-    progress(f"op package: building the host library (make host-lib BUILD={build}, every kernel)...")
-    start = time.monotonic()
-    result = make("host-lib", f"BUILD={build}", "-j2")
-    if result.returncode != 0:
-        raise RuntimeError(f"make host-lib failed:\n{result.stdout}\n{result.stderr}")
-    progress(f"op package: host library built in {time.monotonic() - start:.0f} s")
-    lib = ctypes.CDLL(str(OP_DIR / build / "libemu.so"))
-    lib.lpai_emu_add_input.argtypes = [ctypes.POINTER(Desc), ctypes.c_void_p]
-    lib.lpai_emu_add_output.argtypes = [ctypes.POINTER(Desc)]
-    lib.lpai_emu_add_param_f32.argtypes = [ctypes.c_float]
-    lib.lpai_emu_add_param_u32.argtypes = [ctypes.c_uint32]
-    lib.lpai_emu_execute.argtypes = [ctypes.c_char_p, ctypes.c_int32]
-    lib.lpai_emu_read_output.argtypes = [ctypes.c_void_p]
-    lib.lpai_emu_read_output_k.argtypes = [ctypes.c_uint32, ctypes.c_void_p]
-    lib.lpai_emu_temp.argtypes = [ctypes.c_int64]
-    lib.lpai_emu_temp_served.restype = ctypes.c_uint64
-    lib.lpai_emu_last_scratch.restype = ctypes.c_uint64
-    lib.lpai_emu_row_max.restype = ctypes.c_uint32
-    lib.lpai_emu_last_reject.restype = ctypes.c_char_p
-    lib.lpai_emu_last_path.restype = ctypes.c_char_p
-    lib.lpai_emu_int_scale.argtypes = [ctypes.c_float, ctypes.c_int32, ctypes.POINTER(ctypes.c_int32)]
-    lib.lpai_emu_validate.restype = ctypes.c_int64
-    lib.lpai_emu_register.restype = ctypes.c_int64
-    lib.lpai_emu_quiet(1)
-    return lib
-
-
-@dataclass
-class Tensor:
-    """One tensor as the emulator serves it. `order` is layoutOrder (slowest first);
-    `pad` adds that many bytes to every stride, the fastest included."""
-
-    shape: tuple[int, ...]
-    scale: float = 1.0 / 255.0
-    zero_point: int = 0
-    order: tuple[int, ...] | None = None
-    pad: int = 0
-    scale_form: int = SCALE_FLOAT
-    shift: int = 37
-    bits: int = 8
-    report_type: int = -1
-    layout_rank: int = 0
-    layout_form: int = 0
-    extra: dict = field(default_factory=dict)
-
-    def desc(self) -> Desc:
-        d = Desc()
-        rank = len(self.shape)
-        d.rank = rank
-        order = self.order if self.order is not None else tuple(range(rank))
-        for i, n in enumerate(self.shape):
-            d.dims[i] = n
-        for i, o in enumerate(order):
-            d.order[i] = o
-        elem = max(1, self.bits // 8)
-        stride = elem + self.pad
-        for i in reversed(range(rank)):
-            d.stride[i] = stride
-            stride = stride * self.shape[order[i]] + self.pad
-        d.layout_rank = self.layout_rank
-        d.bits = self.bits
-        d.report_type = self.report_type
-        d.layout_form = self.layout_form
-        d.scale_form = self.scale_form
-        d.scale = self.scale
-        d.zero_point = self.zero_point
-        shift = self.shift
-        if self.scale_form == SCALE_INT:
-            # The largest shift <= the requested one that represents the scale exactly.
-            out = ctypes.c_int32()
-            while shift > 0 and library().lpai_emu_int_scale(self.scale, shift, ctypes.byref(out)) != 0:
-                shift -= 1
-        d.shift = shift
-        return d
-
-
-class Rejected(Exception):
-    def __init__(self, status: int, reason: str):
-        super().__init__(f"kernel returned {status}: {reason}")
-        self.status = status
-        self.reason = reason
-
-
-# Which loop of the kernel runs (host/lpai_emu.h LPAI_EMU_PATH_*): "auto" lets the
-# kernel choose by cost, the others force one ("table" is for unary ops).
-PATHS = {"auto": 0, "reference": 1, "direct": 2, "table": 3}
-
-
-# What getTempBuffer serves (host/lpai_emu.h LPAI_EMU_TEMP_*): "asked" is exactly the
-# bytes of the op's getTempBufferSize; "null" a NULL pointer; "no-call" no getTempBuffer.
-TEMP = {"asked": -1, "null": -2, "no-call": -3}
-
-
-def run(
-    op_type: str,
-    inputs: list[tuple[Tensor, torch.Tensor]],
-    output: Tensor,
-    params: list[tuple[str, object]] = (),
-    reference: bool = False,
-    path: str = "auto",
-) -> torch.Tensor:
-    """Runs one node; returns the output as torch codes (uint8, output.shape).
-    `reference=True` is `path="reference"`. Raises Rejected when the kernel refuses the node."""
-    return run_n(op_type, inputs, [output], params, "reference" if reference else path)[0]
-
-
-def run_n(
-    op_type: str,
-    inputs: list[tuple[Tensor, torch.Tensor]],
-    outputs: list[Tensor],
-    params: list[tuple[str, object]] = (),
-    path: str = "auto",
-    temp: str | int = "asked",
-) -> list[torch.Tensor]:
-    """Runs one node with several outputs; returns each as torch codes (uint8, its
-    shape). `temp` is what getTempBuffer serves (TEMP, or a byte count)."""
-    lib = library()
-    lib.lpai_emu_reset()
-    keep = []
-    for spec, codes in inputs:
-        data = codes.to(torch.uint8).contiguous().flatten().numpy().copy()
-        keep.append(data)
-        d = spec.desc()
-        if lib.lpai_emu_add_input(ctypes.byref(d), data.ctypes.data) < 0:
-            raise ValueError(f"emulator refused input descriptor {spec}")
-    for j, output in enumerate(outputs):
-        d = output.desc()
-        if lib.lpai_emu_add_output(ctypes.byref(d)) != j:
-            raise ValueError(f"emulator refused output descriptor {output}")
-    for kind, value in params:
-        if kind == "float":
-            lib.lpai_emu_add_param_f32(float(value))
-        else:  # int and bool: UINT_32, as ExecuTorch sends them
-            lib.lpai_emu_add_param_u32(int(value))
-    lib.lpai_emu_temp(TEMP[temp] if isinstance(temp, str) else int(temp))
-    status = lib.lpai_emu_execute(op_type.encode(), PATHS[path])
-    if status != 0:
-        raise Rejected(status, lib.lpai_emu_last_reject().decode())
-    results = []
-    for j, output in enumerate(outputs):
-        out = torch.empty(output.shape, dtype=torch.uint8)
-        lib.lpai_emu_read_output_k(j, out.numpy().ctypes.data)
-        results.append(out)
-    return results
-
-
-def scratch() -> tuple[int, int, bool]:
-    """Of the last call: bytes of scratch the kernel used (temp buffer, or rowwise its
-    stack buffer), bytes getTempBuffer had to serve, whether the kernel called it."""
-    lib = library()
-    return int(lib.lpai_emu_last_scratch()), int(lib.lpai_emu_temp_served()), bool(lib.lpai_emu_temp_called())
-
-
-def output_untouched() -> bool:
-    return bool(library().lpai_emu_output_untouched())
-
-
-def padding_untouched() -> bool:
-    return bool(library().lpai_emu_padding_untouched())
-
-
-def last_path() -> str:
-    return library().lpai_emu_last_path().decode()
-
-
-# ---- the torch oracle -------------------------------------------------------------
-def dequantize(codes: torch.Tensor, scale: float, zero_point: int) -> torch.Tensor:
-    q = torch._make_per_tensor_quantized_tensor(codes.to(torch.uint8), scale, zero_point)
-    return q.dequantize()
-
-
-def quantize(values: torch.Tensor, scale: float, zero_point: int) -> torch.Tensor:
-    """torch.quantize_per_tensor, plus the kernels' NaN rule (qnn-op-template/docs/spec.md): NaN
-    becomes the lowest code, 0. torch itself has no rule: quantize_per_tensor gives
-    the highest code on x86 and quantized_decomposed.quantize_per_tensor (the op of
-    the exported graph) converts NaN to an integer, which is undefined (0 on x86)."""
-    codes = torch.quantize_per_tensor(values, scale, zero_point, torch.quint8).int_repr()
-    return torch.where(torch.isnan(values), torch.zeros_like(codes), codes)
+ROOT = OP_DIR.parents[1]
 
 
 def compare(

@@ -17,8 +17,8 @@ SPEC_SCHEMAS = {
         "shape_ops::channel_mean.out(Tensor x, *, Tensor(a!) mean) -> Tensor(a!)",
     ),
     "center": (
-        "shape_ops::center(Tensor x, float scale) -> (Tensor, Tensor)",
-        "shape_ops::center.out(Tensor x, float scale, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))",
+        "shape_ops::center(Tensor x, float scale, bool subtract) -> (Tensor, Tensor)",
+        "shape_ops::center.out(Tensor x, float scale, bool subtract, *, Tensor(a!) mean, Tensor(b!) centered) -> (Tensor(a!), Tensor(b!))",
     ),
     "rms_norm": (
         "shape_ops::rms_norm(Tensor x, float eps) -> Tensor",
@@ -34,6 +34,7 @@ SPEC_DEFAULTS = {
     "channel_mean": {},
     "center": {
         "scale": 1.0,
+        "subtract": True,
     },
     "rms_norm": {
         "eps": 1e-06,

@@ -39,6 +39,7 @@ typedef struct {
     lpai_io out[LPAI_MAX_OUTPUTS];
     lpai_requant rq[LPAI_MAX_OUTPUTS];
     float params[LPAI_MAX_PARAMS];
+    uint32_t params_u32[LPAI_MAX_PARAMS]; /* int and bool params as sent (lpai_glue_param) */
     uint64_t count[LPAI_MAX_OUTPUTS]; /* elements of each output */
 } lpai_exec;
 
@@ -53,6 +54,7 @@ static LPAI_ALWAYS_INLINE int lpai_exec_prepare(lpai_exec *x, QnnLpai_CustomOpNo
 {
     for (uint32_t p = 0; p < LPAI_MAX_PARAMS; ++p) {
         x->params[p] = 0.0f;
+        x->params_u32[p] = 0u;
     }
     /* Constant once inlined; keeps the arrays above safe if the spec's limits grow
      * without this header. */
@@ -60,7 +62,8 @@ static LPAI_ALWAYS_INLINE int lpai_exec_prepare(lpai_exec *x, QnnLpai_CustomOpNo
         *result = lpai_reject(op_type, LPAI_E_TENSOR, "more inputs, outputs or parameters than the spec allows");
         return 0;
     }
-    const lpai_status st = lpai_glue_prepare(node, x->in, nin, x->out, nout, rules, kinds, x->params, nparams, x->rq);
+    const lpai_status st =
+        lpai_glue_prepare(node, x->in, nin, x->out, nout, rules, kinds, x->params, x->params_u32, nparams, x->rq);
     if (st != LPAI_OK) {
         *result = lpai_reject(op_type, st, NULL);
         return 0;
@@ -300,6 +303,7 @@ typedef struct {
     float *out[LPAI_MAX_OUTPUTS];
     lpai_shape out_shape[LPAI_MAX_OUTPUTS];
     const float *params;
+    const uint32_t *params_u32; /* int and bool params exactly (0 or 1 for a bool) */
 } lpai_custom_call;
 
 /* The per-op adapter: hands the call to the user's <Op>_compute under the spec's names. */
@@ -390,6 +394,7 @@ static inline int32_t lpai_execute_custom(QnnLpai_CustomOpNode_t node, const cha
         at += x.count[j];
     }
     call.params = x.params;
+    call.params_u32 = x.params_u32;
     result = lpai_custom_result(op_type, compute(&call), missing);
     if (result != (int32_t)LPAI_CUSTOM_OP_SUCCESS) {
         return result;
@@ -472,6 +477,7 @@ static inline int32_t lpai_execute_custom_rowwise(QnnLpai_CustomOpNode_t node, c
         rq[j] = lpai_requant_u8_from(&x.rq[j]);
     }
     call.params = x.params;
+    call.params_u32 = x.params_u32;
     LPAI_HOST_SCRATCH((uint64_t)(nin + nout) * LPAI_ROW_MAX * sizeof(float));
     /* Each tensor's row pointer moves with the odometer over the outer dimensions: by
      * the stride of the dimension that advanced, less the rows that wrapped (a loop

@@ -1,7 +1,8 @@
 /* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
 /*
  * The functions generated expressions call besides <math.h> (lpai_expf, lpai_sigmoidf,
- * lpai_tanhf, lpai_reluf, lpai_minf, lpai_maxf; qnn-op-template/hooks/expr.py renders the names).
+ * lpai_tanhf, lpai_reluf, lpai_minf, lpai_maxf, lpai_roundf, lpai_floorf, lpai_ceilf,
+ * lpai_signf; qnn-op-template/hooks/expr.py renders the names).
  * Their own header, apart from the conventions: they are the op's math, not a rule of
  * the runtime; the kernel's every path and the benchmark's baseline call them.
  *
@@ -123,6 +124,49 @@ static LPAI_MATH_INLINE float lpai_maxf(float a, float b)
 {
     const float m = (b > a) ? b : a;
     return lpai_f32_from_bits(lpai_bits_from_f32(m) | ((b != b) ? 0xFFFFFFFFu : 0u));
+}
+
+/* x with the sign bit of `like` or-ed in: the sign of a zero result, as torch gives it. */
+static LPAI_MATH_INLINE float lpai_with_sign_of(float x, float like)
+{
+    return lpai_f32_from_bits(lpai_bits_from_f32(x) | (lpai_bits_from_f32(like) & 0x80000000u));
+}
+
+/* torch.round: to the nearest integer, ties to even. Adding 2^23 to |x| < 2^23 leaves
+ * no fraction bits, so the addition itself rounds, by the default rounding mode (to
+ * nearest, ties to even; nothing here changes it, and -ffp-contract=off with no
+ * -ffast-math keeps the compiler from folding the add and subtract away). No libm
+ * call: rintf/nearbyintf would round the same way but stop the blocked loops from
+ * vectorising, and their speed differs per target. |x| >= 2^23 is already an integer;
+ * inf and NaN come back as they are. The sign is x's (round(-0.4) is -0, as torch). */
+static LPAI_MATH_INLINE float lpai_roundf(float x)
+{
+    const float two23 = 8388608.0f;
+    const float ax = lpai_f32_from_bits(lpai_bits_from_f32(x) & 0x7FFFFFFFu);
+    const float r = lpai_with_sign_of((ax + two23) - two23, x);
+    return (ax < two23) ? r : x;
+}
+
+/* torch.floor and torch.ceil from the rounded value: one step down (up) where rounding
+ * went up (down). Every result has x's sign (floor(0.3) = +0, ceil(-0.7) = -0, as torch),
+ * and NaN stays NaN (both comparisons fail). */
+static LPAI_MATH_INLINE float lpai_floorf(float x)
+{
+    const float r = lpai_roundf(x);
+    return lpai_with_sign_of((r > x) ? r - 1.0f : r, x);
+}
+
+static LPAI_MATH_INLINE float lpai_ceilf(float x)
+{
+    const float r = lpai_roundf(x);
+    return lpai_with_sign_of((r < x) ? r + 1.0f : r, x);
+}
+
+/* torch.sign: -1, 0 or 1; 0 for both zeros and for NaN (as torch gives on the CPU). */
+static LPAI_MATH_INLINE float lpai_signf(float x)
+{
+    const float negative = (x < 0.0f) ? -1.0f : 0.0f;
+    return (x > 0.0f) ? 1.0f : negative;
 }
 
 #endif /* LPAI_EXPR_MATH_H */

@@ -1,5 +1,5 @@
 # This file is yours: the template created it once and never touches it again.
-"""Eager math of shape_ops::center: The mean over the last dim, and x minus it, scaled.
+"""Eager math of shape_ops::center: The mean over the last dim, and x minus it (unless not subtract), scaled.
 
 This is the CPU fallback and the golden reference of the kernel in
 op_package/ShapesOpPackage/user/Center_math.c: both must compute the
@@ -12,7 +12,7 @@ same values.  Return a tuple of 2 tensors, in this order:
 import torch
 
 
-def center(x: torch.Tensor, scale: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
+def center(x: torch.Tensor, scale: float = 1.0, subtract: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
     # Replace this line with the math; the project's tests fail until you do.
     raise NotImplementedError(
         "shape_ops::center: write the eager math in shape_ops/user/center.py",

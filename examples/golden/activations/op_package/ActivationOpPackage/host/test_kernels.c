@@ -136,6 +136,38 @@ static const op_case k_ops[] = {
         .pdefaults = {0.0},
         .pnames = {NULL},
     },
+    {
+        .qnn_type = "FakeQuant",
+        .torch_name = "act_ops::fake_quant",
+        .custom = 0,
+        .n_inputs = 1u,
+        .n_outputs = 1u,
+        .rowwise = 0,
+        .rules =
+            {
+                {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* out: the broadcast shape of the inputs */
+            },
+        .n_params = 2u,
+        .ptypes = {P_U32, P_F32, P_F32},
+        .pdefaults = {4u, 1.5f, 0.0},
+        .pnames = {"steps", "limit", NULL},
+    },
+    {
+        .qnn_type = "PickFloor",
+        .torch_name = "act_ops::pick_floor",
+        .custom = 0,
+        .n_inputs = 2u,
+        .n_outputs = 1u,
+        .rowwise = 0,
+        .rules =
+            {
+                {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* out: the broadcast shape of the inputs */
+            },
+        .n_params = 0u,
+        .ptypes = {P_F32},
+        .pdefaults = {0.0},
+        .pnames = {NULL},
+    },
 };
 /* clang-format on */
 #define N_OPS (sizeof k_ops / sizeof k_ops[0])

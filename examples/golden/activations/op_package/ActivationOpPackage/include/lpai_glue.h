@@ -289,7 +289,11 @@ typedef enum { LPAI_PARAM_F32, LPAI_PARAM_U32, LPAI_PARAM_U32_BOOL } lpai_param_
  * the same: params are float32 0-d tensors in the eager op).
  * RELIES ON getParamTensor(node, index) returning the index-th parameter in OpDef
  * order with its value as tensor data: how the device behaves is not public. */
-static inline lpai_status lpai_glue_param(QnnLpai_CustomOpNode_t node, uint32_t index, lpai_param_kind kind, float *out)
+/* A parameter as float (`out`, what expressions compute with) and, for an int or a bool,
+ * as the uint32 ExecuTorch sent (`raw`, exact above 2^24; 0 or 1 for a bool; 0 for a
+ * float): a custom op's math gets it as uint32_t or bool. */
+static inline lpai_status lpai_glue_param(QnnLpai_CustomOpNode_t node, uint32_t index, lpai_param_kind kind, float *out,
+                                          uint32_t *raw)
 {
     const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &lpai_pkg_infra;
     if (!gi->getParamTensor) {
@@ -306,12 +310,15 @@ static inline lpai_status lpai_glue_param(QnnLpai_CustomOpNode_t node, uint32_t 
     switch (kind) {
     case LPAI_PARAM_F32:
         *out = lpai_load_f32(data); /* C9: no alignment promise */
+        *raw = 0u;
         break;
     case LPAI_PARAM_U32:
-        *out = (float)lpai_load_u32(data); /* C9 */
+        *raw = lpai_load_u32(data); /* C9 */
+        *out = (float)*raw;
         break;
     case LPAI_PARAM_U32_BOOL:
-        *out = (lpai_load_u32(data) != 0u) ? 1.0f : 0.0f;
+        *raw = (lpai_load_u32(data) != 0u) ? 1u : 0u;
+        *out = (float)*raw;
         break;
     }
     return LPAI_OK;
@@ -321,7 +328,7 @@ static inline lpai_status lpai_glue_param(QnnLpai_CustomOpNode_t node, uint32_t 
  * op needs, scale ratios included (C10), before a single byte is written. */
 static inline lpai_status lpai_glue_prepare(QnnLpai_CustomOpNode_t node, lpai_io *in, uint32_t nin, lpai_io *out,
                                             uint32_t nout, const lpai_shape_rule *rules, const lpai_param_kind *kinds,
-                                            float *params, uint32_t nparams, lpai_requant *rq)
+                                            float *params, uint32_t *params_u32, uint32_t nparams, lpai_requant *rq)
 {
     const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &lpai_pkg_infra;
     lpai_status st;
@@ -356,7 +363,7 @@ static inline lpai_status lpai_glue_prepare(QnnLpai_CustomOpNode_t node, lpai_io
         }
     }
     for (uint32_t p = 0; p < nparams; ++p) {
-        st = lpai_glue_param(node, p, kinds[p], &params[p]);
+        st = lpai_glue_param(node, p, kinds[p], &params[p], &params_u32[p]);
         if (st != LPAI_OK) {
             return st;
         }

@@ -6,6 +6,8 @@
  *   ScaledTanh  <- torch op act_ops::scaled_tanh
  *   AddScaled  <- torch op act_ops::add_scaled
  *   SoftMin  <- torch op act_ops::soft_min
+ *   FakeQuant  <- torch op act_ops::fake_quant
+ *   PickFloor  <- torch op act_ops::pick_floor
  * LPAI_INFERENCE_ONLY (DSP and island builds) leaves out the compiler side and
  * validateOpConfig; the host library has both.
  */
@@ -17,7 +19,7 @@
 #include "lpai_glue.h"
 #include "lpai_package.h"
 
-#define OP_COUNT 4u
+#define OP_COUNT 6u
 
 QnnOpPackage_OperationInfo_t get_HardSwishIsh_opInfo_Inference(void);
 #if !defined(LPAI_INFERENCE_ONLY)
@@ -35,6 +37,14 @@ QnnOpPackage_OperationInfo_t get_SoftMin_opInfo_Inference(void);
 #if !defined(LPAI_INFERENCE_ONLY)
 QnnOpPackage_OperationInfo_t get_SoftMin_opInfo_Compiler(void);
 #endif
+QnnOpPackage_OperationInfo_t get_FakeQuant_opInfo_Inference(void);
+#if !defined(LPAI_INFERENCE_ONLY)
+QnnOpPackage_OperationInfo_t get_FakeQuant_opInfo_Compiler(void);
+#endif
+QnnOpPackage_OperationInfo_t get_PickFloor_opInfo_Inference(void);
+#if !defined(LPAI_INFERENCE_ONLY)
+QnnOpPackage_OperationInfo_t get_PickFloor_opInfo_Compiler(void);
+#endif
 
 static char g_package_name[] = LPAI_PACKAGE_NAME;
 static const char *g_op_names[OP_COUNT] = {
@@ -42,6 +52,8 @@ static const char *g_op_names[OP_COUNT] = {
     "ScaledTanh", /* 1 */
     "AddScaled", /* 2 */
     "SoftMin", /* 3 */
+    "FakeQuant", /* 4 */
+    "PickFloor", /* 5 */
 };
 static QnnOpPackage_OperationInfo_t g_op_infos[OP_COUNT];
 static QnnOpPackage_Info_t g_package_info = QNN_OP_PACKAGE_INFO_INIT;
@@ -90,6 +102,16 @@ static Qnn_ErrorHandle_t pkg_init(QnnOpPackage_GlobalInfrastructure_t infrastruc
     g_op_infos[3] = get_SoftMin_opInfo_Inference();
 #else
     g_op_infos[3] = get_SoftMin_opInfo_Compiler();
+#endif
+#if defined(LPAI_INFERENCE_ONLY)
+    g_op_infos[4] = get_FakeQuant_opInfo_Inference();
+#else
+    g_op_infos[4] = get_FakeQuant_opInfo_Compiler();
+#endif
+#if defined(LPAI_INFERENCE_ONLY)
+    g_op_infos[5] = get_PickFloor_opInfo_Inference();
+#else
+    g_op_infos[5] = get_PickFloor_opInfo_Compiler();
 #endif
     g_initialized = true;
     return QNN_OP_PACKAGE_NO_ERROR;

@@ -132,10 +132,10 @@ static const op_case k_ops[] = {
                 {LPAI_SHAPE_REDUCE, 0u, 1u, 1u, {-1, 0, 0, 0, 0}}, /* mean: the shape of x reduced over dims [-1], kept as 1 */
                 {LPAI_SHAPE_LIKE, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* centered: the shape of x */
             },
-        .n_params = 1u,
-        .ptypes = {P_F32, P_F32},
-        .pdefaults = {1.0f, 0.0},
-        .pnames = {"scale", NULL},
+        .n_params = 2u,
+        .ptypes = {P_F32, P_U32, P_F32},
+        .pdefaults = {1.0f, 1, 0.0},
+        .pnames = {"scale", "subtract", NULL},
     },
     {
         .qnn_type = "RmsNorm",

@@ -1,6 +1,6 @@
 /* This file is yours: the template created it once and never touches it again. */
 /*
- * The kernel math of shape_ops::center (Center): The mean over the last dim, and x minus it, scaled.
+ * The kernel math of shape_ops::center (Center): The mean over the last dim, and x minus it (unless not subtract), scaled.
  *
  * Inputs arrive as float arrays in logical row-major order, each with its shape in
  * args-><name>_shape (rank, dims, count); write every output as real values; the

@@ -16,6 +16,7 @@
 #ifndef MYNORM_USER_H
 #define MYNORM_USER_H
 
+#include <stdbool.h> /* bool params */
 #include <stdint.h>
 
 #include "lpai_conventions.h"

@@ -17,6 +17,7 @@
 #ifndef CENTER_USER_H
 #define CENTER_USER_H
 
+#include <stdbool.h> /* bool params */
 #include <stdint.h>
 
 #include "lpai_conventions.h"
@@ -49,6 +50,8 @@ typedef struct {
     uint64_t count;
     /* parameter "scale" (float), default 1.0 */
     float scale;
+    /* parameter "subtract" (bool), default 1 */
+    bool subtract;
 } Center_args;
 
 /* Compute every output from the inputs. Return 0 on success; anything else rejects the

@@ -16,6 +16,7 @@
 #ifndef CHANNELMEAN_USER_H
 #define CHANNELMEAN_USER_H
 
+#include <stdbool.h> /* bool params */
 #include <stdint.h>
 
 #include "lpai_conventions.h"

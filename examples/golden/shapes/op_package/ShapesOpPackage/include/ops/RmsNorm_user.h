@@ -17,6 +17,7 @@
 #ifndef RMSNORM_USER_H
 #define RMSNORM_USER_H
 
+#include <stdbool.h> /* bool params */
 #include <stdint.h>
 
 #include "lpai_conventions.h"

@@ -10,10 +10,12 @@ extern "C" QnnOpPackage_OperationInfo_t get_Center_opInfo_Inference(void);
 // In OpDef order, one a line (a trailing comment keeps clang-format from packing them).
 static const char *const k_param_names[] = {
     "scale", // float
+    "subtract", // bool
 };
 // The scalar types ExecuTorch's op builder sends for them.
 static const Qnn_DataType_t k_param_types[] = {
     QNN_DATATYPE_FLOAT_32, // scale
+    QNN_DATATYPE_UINT_32, // subtract
 };
 
 // The shape of each output, from the inputs (include/lpai_shapes.h): the kernel checks
@@ -32,7 +34,7 @@ static const char k_op_type[] = "Center";
 static Qnn_ErrorHandle_t validate_op(Qnn_OpConfig_t cfg)
 {
     const lpai_shape_rule *rules = k_output_rules;
-    return lpai_validate_op(k_op_type, &cfg, rules, 2u, k_param_names, k_param_types, 1u);
+    return lpai_validate_op(k_op_type, &cfg, rules, 2u, k_param_names, k_param_types, 2u);
 }
 
 static Qnn_ErrorHandle_t temp_buffer_size(Qnn_OpConfig_t cfg, size_t *bytes)

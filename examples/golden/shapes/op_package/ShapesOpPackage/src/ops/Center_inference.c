@@ -1,7 +1,7 @@
 /* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
 /*
  * Center: the inference side of torch op shape_ops::center (executeOp).
- * The mean over the last dim, and x minus it, scaled.
+ * The mean over the last dim, and x minus it (unless not subtract), scaled.
  * Built into the DSP library, the island library and the host library alike.
  * kind: custom. The template dequantizes the inputs to float into the scratch of
  * getTempBuffer, calls the math you write in user/Center_math.c and
@@ -16,7 +16,7 @@
 #define OP_TYPE "Center"
 #define N_INPUTS 1u
 #define N_OUTPUTS 2u
-#define N_PARAMS 1u
+#define N_PARAMS 2u
 
 /* The shape of each output, from the inputs (lpai_shapes.h); checked before anything
  * is written, as validateOp checks it on the host. One rule a line, unformatted. */
@@ -30,6 +30,7 @@ static const lpai_shape_rule k_output_rules[N_OUTPUTS] = {
 /* In OpDef order; the kernel reads parameter i with getParamTensor(node, i). */
 static const lpai_param_kind k_param_kinds[N_PARAMS] = {
     LPAI_PARAM_F32, /* scale (float, sent as QNN_DATATYPE_FLOAT_32) */
+    LPAI_PARAM_U32_BOOL, /* subtract (bool, sent as QNN_DATATYPE_UINT_32) */
 };
 #define PARAM_KINDS k_param_kinds
 
@@ -51,6 +52,7 @@ static int Center_call(const lpai_custom_call *c)
     memcpy(args.dims, c->out_shape[0].dims, sizeof args.dims);
     args.count = c->out_shape[0].count;
     args.scale = c->params[0];
+    args.subtract = c->params_u32[1] != 0u;
     return Center_compute(&args);
 }
 

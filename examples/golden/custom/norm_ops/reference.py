@@ -1,0 +1,27 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""Independent float64 reference of the elementwise ops (numpy, not torch).
+
+Rendered from the same spec expression as the eager op, but through a separate mapping
+of each function onto numpy, and evaluated in float64. The tests (tests/test_ops.py) and
+`python -m norm_ops report` compare with it.
+"""
+
+import numpy as np
+
+REFERENCES = {}
+
+
+def double_it(x):
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        # As the model spells it, one line (`fmt: skip`: see eager.py).
+        value = (2.0 * x)  # noqa: UP034, B002  # fmt: skip
+    # "_" first: a spec name never starts so, so this local shadows no input. A list, one
+    # shape a line: its trailing comma keeps ruff format from joining it at any length.
+    _shapes = [
+        x.shape,
+    ]
+    return np.broadcast_to(value, np.broadcast_shapes(*_shapes))
+
+
+REFERENCES["double_it"] = double_it

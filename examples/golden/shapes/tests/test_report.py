@@ -1,0 +1,104 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""`python -m shape_ops report`: its numbers come from the kernel's codes.
+
+A kernel one code off at one input changes the numbers by exactly that code; the summary
+links the plots it writes; without matplotlib the numbers are still written; bad
+arguments end in one line. One op is enough: the report runs the same code for every
+op (the first elementwise op, else the first op).
+"""
+
+import json
+import sys
+
+import numpy as np
+import pytest
+
+from shape_ops import cli, report
+from shape_ops.ops import OPS
+
+import op_package_host as host
+
+# torch 2.13 deprecates quint8 tensors, which are the oracle here on purpose.
+pytestmark = pytest.mark.filterwarnings("ignore:.*quantized tensor creation functions")
+
+OP = next((op for op in OPS if op.kind != "custom"), OPS[0])
+EAGER_USER = "shape_ops/user"
+
+
+def analyse(kernel=report.emulator_kernel):
+    rep, arrays = report.analyse(OP, report.calibrated_ranges(OP), kernel)
+    if rep.problem:
+        pytest.fail(f"{OP.qualified_name}: {rep.problem} (the math goes in {EAGER_USER} and op_package/*/user)")
+    return rep, arrays
+
+
+def test_a_kernel_one_code_off_changes_the_numbers():
+    rep, arrays = analyse()
+    first = arrays["outputs"][0]
+    against = first.get("reference", first["eager"])
+    # One input where the kernel equals the reference (or eager): the kernel is made one
+    # code off there, and nowhere else.
+    exact = np.flatnonzero(first["kernel"].reshape(-1) == against.reshape(-1))
+    assert exact.size, "no code of the kernel equals the reference: nothing to perturb"
+    where = int(exact[0])
+    step = 1 if int(against.reshape(-1)[where]) < 255 else -1
+
+    def one_off(op, inputs, outputs, params):
+        got = report.emulator_kernel(op, inputs, outputs, params)
+        got[0].view(-1)[where] = int(got[0].view(-1)[where]) + step
+        return got
+
+    off, _ = analyse(one_off)
+    before, after = rep.outputs[0], off.outputs[0]
+    stats = [(before.kernel_vs_eager, after.kernel_vs_eager)]
+    if before.kernel_vs_reference is not None:
+        stats.append((before.kernel_vs_reference, after.kernel_vs_reference))
+        # eager is not the kernel: its numbers stay.
+        assert after.eager_vs_reference == before.eager_vs_reference
+    n = before.kernel_vs_eager.n
+    for b, a in stats:
+        assert a.n == b.n == n
+        assert a.max == max(b.max, 1)
+        assert round(a.off * n) == round(b.off * n) + 1
+        assert a.mean == pytest.approx(b.mean + 1.0 / n, abs=1e-12)
+
+
+def test_the_summary_links_the_plots_and_holds_the_numbers(tmp_path):
+    pytest.importorskip("matplotlib")
+    reports = report.run(tmp_path, [OP.name], log=lambda line: None)
+    md = (tmp_path / "summary.md").read_text()
+    png = tmp_path / f"{OP.name}.png"
+    assert f"]({OP.name}.png)" in md
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    data = json.loads((tmp_path / "summary.json").read_text())
+    assert [d["name"] for d in data] == [OP.name] and data[0]["problem"] is None
+    stats = reports[0].outputs[0].kernel_vs_eager
+    assert data[0]["outputs"][0]["kernel_vs_eager"]["max"] == stats.max
+    assert f"| {stats.max} / {stats.mean:.4f} / {100.0 * stats.off:.2f}% |" in md
+
+
+def test_without_matplotlib_the_numbers_are_still_written(tmp_path, monkeypatch):
+    """matplotlib unimportable (None in sys.modules: `import matplotlib` raises
+    ImportError): one line names the install, and the numbers are written."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    lines = []
+    report.run(tmp_path, [OP.name], log=lines.append)
+    named = [line for line in lines if "pip install matplotlib" in line]
+    assert len(named) == 1 and named[0].startswith("matplotlib is not installed"), lines
+    assert (tmp_path / "summary.md").is_file() and not list(tmp_path.glob("*.png"))
+    assert f"## {OP.qualified_name}" in (tmp_path / "summary.md").read_text()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--op", "no_such_op"], "--op 'no_such_op': not an op of this package"),
+        (["--range", "2", "1"], "--range 2 1: must be two finite numbers, LO < HI"),
+        (["--range", "0", "inf"], "--range 0 inf: must be two finite numbers, LO < HI"),
+    ],
+)
+def test_bad_arguments_end_in_one_line(args, message, capsys, tmp_path):
+    assert cli.main(["report", "--project", str(host.ROOT), "--out", str(tmp_path), *args]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
+    assert not list(tmp_path.iterdir())
