@@ -612,15 +612,18 @@ def checklist(checks: list[Check]) -> list[str]:
         lines += ["", "fixes:"]
         lines += [f"  [{n}] {fix}" for fix, n in fixes.items()]
     lines.append("")
+    by_name = {c.name: c for c in checks}
     for step in STEPS:
         blockers = ready[step]
-        lines.append(f"{step:<10} {'ready' if not blockers else 'not ready: ' + ', '.join(blockers)}")
+        numbers = sorted({fixes[by_name[name].fix] for name in blockers if by_name[name].fix})
+        refs = f" (fix {', '.join(map(str, numbers))})" if numbers else ""
+        lines.append(f"{step:<10} {'ready' if not blockers else f'not ready: {len(blockers)} missing{refs}'}")
     missing_device = [c for c in device if not c.ok]
     lines.append("")
     if not missing_device:
         device_text = "the device path is ready"
     else:
-        device_text = f"the device path lacks {len(missing_device)} of {len(device)} (fixes above)"
+        device_text = f"the device path lacks {len(missing_device)} of its {len(device)} checks (fixes above)"
     laptop_text = (
         f"the laptop path is ready ({', '.join(LAPTOP_STEPS)})"
         if not blocked_laptop
