@@ -669,7 +669,7 @@ def _files(base):
     """Bad files of every kind a command reads, and one good program cut in half."""
     import torch
 
-    from act_ops.device_data import N_INPUTS, PackageModel, Ranges, random_inputs
+    from act_ops.device_data import MAX_FILE_BYTES, N_INPUTS, PackageModel, Ranges, random_inputs
 
     from lowering import lower
 
@@ -689,6 +689,8 @@ def _files(base):
     os.mkfifo(base / "fifo.pte")
     os.mkfifo(base / "fifo.pt")
     (base / "zeros.pte").write_bytes(bytes(4096))  # parses as an empty flatbuffer
+    with open(base / "huge.pte", "wb") as f:  # sparse: no disk used, and never read
+        f.truncate(MAX_FILE_BYTES + 1)
 
     def batch(make):
         return [tuple(make() for _ in range(N_INPUTS))]
@@ -866,6 +868,7 @@ def test_bad_command_lines_fail_in_one_line(project, bad_files, capsys, monkeypa
         # Not regular files: one line, never a wait or an unbounded read.
         (["check-pte", "{d}/fifo.pte"], "{d}/fifo.pte: is a FIFO (named pipe), expected a regular file"),
         (["check-pte", "/dev/zero"], "/dev/zero: is a character device, expected a regular file"),
+        (["check-pte", "{d}/huge.pte"], "{d}/huge.pte: {huge} bytes, more than the {limit} this command reads"),
         (["export", "--calibration", "{d}/fifo.pt"], "--calibration {d}/fifo.pt: is a FIFO (named pipe)"),
         (["export", "--calibration", "/dev/zero"], "--calibration /dev/zero: is a character device"),
         (["run", "--pte", "{d}/good.pte", "--inputs", "/dev/zero"], "--inputs /dev/zero: is a character device"),
@@ -897,7 +900,7 @@ def test_bad_command_lines_fail_in_one_line(project, bad_files, capsys, monkeypa
     ],
 )
 def test_bad_input_names_the_argument_and_the_rule(project, bad_files, capsys, monkeypatch, deadline, argv, reason):
-    from act_ops.device_data import N_INPUTS
+    from act_ops.device_data import MAX_FILE_BYTES, N_INPUTS
 
     for name in ALL_VARS:
         monkeypatch.delenv(name, raising=False)
@@ -906,7 +909,9 @@ def test_bad_input_names_the_argument_and_the_rule(project, bad_files, capsys, m
     if argv[0] != "check-pte":
         argv += ["--project", str(project.root)]
     assert cli.main(argv) == 1
-    expected = reason.format(d=bad_files, n=N_INPUTS, n_plus_1=N_INPUTS + 1)
+    expected = reason.format(
+        d=bad_files, n=N_INPUTS, n_plus_1=N_INPUTS + 1, huge=MAX_FILE_BYTES + 1, limit=MAX_FILE_BYTES
+    )
     assert one_line_error(capsys.readouterr().err).startswith("error: " + expected)
 
 
@@ -915,16 +920,21 @@ USER_CODE = {
     "fails": "import sys\n\n\ndef build():\n    sys.exit('no weights')\n",
     "interrupted": "def build():\n    raise KeyboardInterrupt\n",
     "exits_on_import": "import sys\n\nsys.exit(3)\n",
+    "exits_in_forward": (
+        "import sys\n\nimport torch\n\n\nclass Net(torch.nn.Module):\n    def forward(self, *xs):\n"
+        "        sys.exit(0)\n\n\ndef build():\n    return Net()\n"
+    ),
 }
 
 
 @pytest.mark.parametrize(
     "module, reason",
     [
-        ("exits", "calling it called sys.exit(0)"),
-        ("fails", "calling it called sys.exit('no weights')"),
-        ("interrupted", "calling it was interrupted (KeyboardInterrupt)"),
-        ("exits_on_import", "importing it called sys.exit(3)"),
+        ("exits", "--model {name}:build: calling it called sys.exit(0)"),
+        ("fails", "--model {name}:build: calling it called sys.exit('no weights')"),
+        ("interrupted", "--model {name}:build: calling it was interrupted (KeyboardInterrupt)"),
+        ("exits_on_import", "--model {name}:build: importing it called sys.exit(3)"),
+        ("exits_in_forward", "--calibration {cal} batch 0: the model called sys.exit(0)"),
     ],
 )
 def test_a_model_factory_that_exits_fails_in_one_line(project, bad_files, capsys, monkeypatch, module, reason):
@@ -942,7 +952,8 @@ def test_a_model_factory_that_exits_fails_in_one_line(project, bad_files, capsys
     finally:
         sys.modules.pop(name, None)
     assert code == 1
-    assert one_line_error(capsys.readouterr().err) == f"error: --model {name}:build: {reason}"
+    expected = reason.format(name=name, cal=bad_files / "good-cal.pt")
+    assert one_line_error(capsys.readouterr().err) == f"error: {expected}"
 
 
 def test_info_into_a_closed_pipe_ends_quietly(bad_files):
