@@ -536,28 +536,9 @@ def _shell_output(adb, command: str) -> str:
     return "".join(captured)
 
 
-def _listing(adb, folder: str) -> list[str]:
-    """The names `ls -1` prints for a device folder (none when it does not exist)."""
-    text = _shell_output(adb, f"ls -1 {folder} 2>/dev/null || true")
+def _names(text: str) -> list[str]:
+    """The names `ls -1` printed (a line with a space is another command's)."""
     return [line.strip() for line in text.splitlines() if line.strip() and " " not in line.strip()]
-
-
-def _clear_stale_adsp(adb) -> None:
-    """Remove <workspace>/adsp/ if it holds anything: the DSP loader would take a library
-    from there before the one just pushed into <workspace>/."""
-    folder = f"{WORKSPACE}/{ADSP_SUBFOLDER}"
-    stale = _listing(adb, folder)
-    if not stale:
-        return
-    print(
-        f"removing {folder}/ ({', '.join(stale)}): the DSP loader searches it before {WORKSPACE}/, "
-        "so a stale copy there would run instead of the one just pushed",
-        flush=True,
-    )
-    adb.execute(custom_runner_cmd=f"rm -rf {folder}")
-    left = _listing(adb, folder)
-    if left:
-        raise ToolchainError(f"cannot remove the stale copies in {folder}/ ({', '.join(left)}): remove them by hand")
 
 
 def _md5(path: Path) -> str:
@@ -568,12 +549,17 @@ def _md5(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _check_pushed(adb, files: Sequence[Path]) -> None:
-    """Compare the md5 sum of each pushed file on the device with the host's copy."""
+def check_workspace(adb, files: Sequence[Path]) -> None:
+    """After the push, in one shell line: the md5 sum of each pushed file on the device
+    against the host's copy, and <workspace>/adsp/, removed if it holds anything (the DSP
+    loader would take a library from there before the one just pushed into <workspace>/)."""
     on_device = {Path(f).name: f"{WORKSPACE}/{Path(f).name}" for f in files}
-    listing = _shell_output(adb, f"md5sum {' '.join(on_device.values())} 2>/dev/null || true")
+    folder = f"{WORKSPACE}/{ADSP_SUBFOLDER}"
+    text = _shell_output(
+        adb, f"md5sum {' '.join(on_device.values())} 2>/dev/null || true && ls -1 {folder} 2>/dev/null || true"
+    )
     sums = {}
-    for line in listing.splitlines():
+    for line in text.splitlines():
         words = line.split()
         if len(words) >= 2 and re.fullmatch(r"[0-9a-f]{32}", words[0]):
             sums[words[-1]] = words[0]
@@ -589,6 +575,17 @@ def _check_pushed(adb, files: Sequence[Path]) -> None:
                 "land whole, or another copy replaced it; run again"
             )
     print(f"md5 sums of {len(files)} pushed files match the host's", flush=True)
+    stale = _names(text)
+    if not stale:
+        return
+    print(
+        f"removing {folder}/ ({', '.join(stale)}): the DSP loader searches it before {WORKSPACE}/, "
+        "so a stale copy there would run instead of the one just pushed",
+        flush=True,
+    )
+    left = _names(_shell_output(adb, f"rm -rf {folder} && ls -1 {folder} 2>/dev/null || true"))
+    if left:
+        raise ToolchainError(f"cannot remove the stale copies in {folder}/ ({', '.join(left)}): remove them by hand")
 
 
 def run_device(
@@ -640,8 +637,7 @@ def run_device(
         # What ExecuTorch pushed besides them: the runner, its stub, the six signed runtime libraries.
         others = [folders.build / DIRECT_RUNNER, folders.build / DIRECT_STUB]
         others += [lpai_signed_dir(sdk) / name for name in DIRECT_MODE_LIBRARIES]
-        _check_pushed(adb, [pte, *libs, *(p for p in others if p.is_file())])
-        _clear_stale_adsp(adb)
+        check_workspace(adb, [pte, *libs, *(p for p in others if p.is_file())])
         runner = Path(adb.runner).name
         domain_id = get_dsp_id(config.backend)
         if debug:

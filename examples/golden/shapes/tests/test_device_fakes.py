@@ -661,7 +661,7 @@ def test_run_clears_stale_copies_in_the_adsp_folder(phone, capsys, monkeypatch):
     assert not (phone.fakes.device_root / f"data/local/tmp/{NS}/adsp").exists()
     [runner] = _runner_calls(phone)
     shells = [c["argv"][3] for c in phone.fakes.entries("adb") if c["argv"][2:3] == ["shell"]]
-    assert shells.index(f"rm -rf {ws}/adsp") < next(
+    assert shells.index(f"rm -rf {ws}/adsp && ls -1 {ws}/adsp 2>/dev/null || true") < next(
         i for i, c in enumerate(shells) if "./qnn_executor_direct_runner" in c
     )
 
