@@ -10,6 +10,7 @@ target and HEXAGON platform (the PyPI wheel lacks them), and the SDK version que
 
 import enum
 import json
+import re
 import sys
 from types import SimpleNamespace
 
@@ -165,10 +166,17 @@ def test_installed_executorch_capability_is_detected():
 
 
 @pytest.mark.parametrize("argv", [["export"], ["export", "--target", "simulator"], ["run"], ["simulate"]])
-def test_commands_fail_in_one_line_without_the_lpai_target(project, capsys, argv, monkeypatch):
+def test_commands_fail_in_one_line_without_the_lpai_target(project, capsys, argv, monkeypatch, delegated_pte):
     if hasattr(qc_schema().QnnExecuTorchOpPackageTarget, "LPAI"):
         pytest.skip("the installed ExecuTorch has the LPAI op package target")
     monkeypatch.setenv("QNN_SDK_ROOT", "")
+    if argv == ["run"]:
+        # Every argument is checked before the environment: `run` needs a program first.
+        pte = project.artifacts / "device" / f"{NS}.pte"
+        pte.parent.mkdir(parents=True)
+        pte.write_bytes(delegated_pte)
+        calibration = [device_data.random_inputs(s, SHAPE) for s in range(2)]
+        write_sidecar(pte, "device", device_data.Ranges.from_calibration(calibration), PROGRAM_SPEC)
     assert cli.main([*argv, "--project", str(project.root)]) == 1
     _, err = capsys.readouterr()
     line = one_line_error(err)
@@ -340,7 +348,7 @@ def test_run_pushes_runs_pulls_and_compares(phone, capsys):
     assert any(p.endswith("/qnn_executor_direct_runner") for p in pushed)
     assert any(p.endswith("/lib/lpai-v6/signed/libQnnLpai.so") for p in pushed)
     assert sum(p.endswith(".raw") for p in pushed) == device_data.N_INPUTS
-    runner = [c[3] for c in calls if c[2] == "shell" and "qnn_executor_direct_runner" in c[3]]
+    runner = [c[3] for c in calls if c[2] == "shell" and "./qnn_executor_direct_runner" in c[3]]
     assert len(runner) == 1
     assert runner[0].startswith(f"cd {ws} &&")
     for part in (
@@ -371,8 +379,13 @@ def test_run_fails_when_the_runner_fails_and_ignores_old_outputs(phone, capsys, 
         (old / raw.name).write_bytes(raw.read_bytes())
     monkeypatch.setenv("FAKE_RUNNER_FAIL", "1")
     assert cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"]) == 1
-    _, err = capsys.readouterr()
-    assert one_line_error(err).startswith("error: adb command failed:")
+    out, err = capsys.readouterr()
+    # SimpleADB says "adb command failed: [...]", its later name Device "device command failed: [...]".
+    assert re.match(
+        r"error: qnn_executor_direct_runner failed on the device: (adb|device) command failed: \[",
+        one_line_error(err),
+    )
+    assert "Failed to register custom op package through platform" in out  # the runner's own words
     assert not old.exists()
 
 
@@ -513,7 +526,7 @@ def test_run_debug_writes_the_farf_mask_and_captures_logcat(phone, capsys):
     assert runner["farf"] == "0x1f" and runner["cwd_on_device"] == f"/data/local/tmp/{NS}"
     assert "--domain_id 0" in " ".join(runner["argv"])
     shells = [c["argv"][3] for c in phone.fakes.entries("adb") if c["argv"][2:3] == ["shell"]]
-    assert shells.index("logcat -c") < next(i for i, c in enumerate(shells) if "qnn_executor_direct_runner" in c)
+    assert shells.index("logcat -c") < next(i for i, c in enumerate(shells) if "./qnn_executor_direct_runner" in c)
     log = phone.project.root / "build" / "logs" / "logcat.txt"
     assert "qnn_executor_direct_runner: FARF mask 0x1f" in log.read_text()
     assert f"device log (logcat, FARF mask 0x1f): {log}" in out
@@ -527,23 +540,164 @@ def test_run_without_debug_keeps_executorchs_mask_and_writes_no_log(phone, capsy
     assert not (phone.project.root / "build" / "logs").exists()
 
 
-def test_run_uses_executorchs_later_name_device(phone, capsys, monkeypatch):
-    """Later ExecuTorch sources call SimpleADB `Device`, with the same calls."""
-    import executorch.backends.qualcomm.export_utils as export_utils
+def _later_device_class(made):
+    """ExecuTorch's device wrapper as later sources have it (read there): named `Device`
+    (no SimpleADB), a failed command raises "device command failed: [...]", and an
+    output_callback receives the command's output as a str.  Built on whichever class
+    the installed ExecuTorch has, so that the real push/execute/pull logic runs."""
+    import subprocess as sp
 
-    made = []
+    base = device.device_class()
 
-    class Device(export_utils.SimpleADB):
+    class Device(base):
         def __init__(self, **kwargs):
             made.append(kwargs)
             super().__init__(**kwargs)
 
-    monkeypatch.delattr(export_utils, "SimpleADB")
-    monkeypatch.setattr(export_utils, "Device", Device, raising=False)
+        def _adb(self, cmd, output_callback=None):
+            cmds = ["adb", "-s", self.device_id, *cmd]
+            result = sp.run(cmds, stdout=sp.PIPE, stderr=sp.STDOUT, text=True)
+            if output_callback:
+                output_callback(result.stdout)
+            elif result.stdout:
+                print(result.stdout, end="")
+            if result.returncode != 0:
+                raise RuntimeError(f"device command failed: {cmds}")
+
+    return Device
+
+
+@pytest.fixture
+def later_device(monkeypatch):
+    import executorch.backends.qualcomm.export_utils as export_utils
+
+    made = []
+    monkeypatch.setattr(export_utils, "Device", _later_device_class(made), raising=False)
+    monkeypatch.delattr(export_utils, "SimpleADB", raising=False)
+    return made
+
+
+def test_run_uses_executorchs_later_name_device(phone, capsys, later_device):
+    """Later ExecuTorch sources call SimpleADB `Device`, with the same calls."""
+    import executorch.backends.qualcomm.export_utils as export_utils
+
+    assert not hasattr(export_utils, "SimpleADB")
+    _device_outputs(phone, 0.5)
+    code = cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5", "--debug"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert len(later_device) == 1 and later_device[0]["pte_path"] == str(phone.pte)
+    # Its output_callback gets a str: the md5 check and logcat read it.
+    assert "md5 sums of" in out
+    log = phone.project.root / "build" / "logs" / "logcat.txt"
+    assert "qnn_executor_direct_runner: FARF mask 0x1f" in log.read_text()
+
+
+def test_run_fails_in_one_line_with_devices_failure_text(phone, capsys, monkeypatch, later_device):
+    _device_outputs(phone, 0.5)
+    monkeypatch.setenv("FAKE_RUNNER_FAIL", "1")
+    assert cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"]) == 1
+    line = one_line_error(capsys.readouterr().err)
+    assert line.startswith("error: qnn_executor_direct_runner failed on the device: device command failed: [")
+
+
+# --------------------------------------------------------------------------- the PR's device traps
+
+
+def test_run_retries_once_on_eai_err_and_says_so(phone, capsys, monkeypatch):
+    _device_outputs(phone, 0.5)
+    monkeypatch.setenv("FAKE_RUNNER_EAI_ERR", "1")  # the first run: the clock error, all zeros
+    code = cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert len(_runner_calls(phone)) == 2
+    assert "reported `EAI_ERR: Failed to reset global enpu clock level`" in out
+    assert "running it again (once)" in out
+    assert "max abs error: 0\n" in out  # the second run's outputs, not the zeros
+
+
+def test_run_fails_in_one_line_when_eai_err_comes_twice(phone, capsys, monkeypatch):
+    _device_outputs(phone, 0.5)
+    monkeypatch.setenv("FAKE_RUNNER_EAI_ERR", "2")
+    assert cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"]) == 1
+    line = one_line_error(capsys.readouterr().err)
+    assert "EAI_ERR: Failed to reset global enpu clock level` twice in a row" in line
+    assert len(_runner_calls(phone)) == 2  # once more, not forever
+    assert not (phone.pte.parent / "outputs").exists()  # the zeros were never pulled
+
+
+def test_run_refuses_a_push_whose_md5_differs(phone, capsys, monkeypatch):
+    _device_outputs(phone, 0.5)
+    monkeypatch.setenv("FAKE_ADB_CORRUPT", LIB)
+    assert cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"]) == 1
+    line = one_line_error(capsys.readouterr().err)
+    ws = f"/data/local/tmp/{NS}"
+    assert line.startswith(f"error: {ws}/{LIB} on the device differs from {phone.project.signed_dir / LIB} (md5 ")
+    assert _runner_calls(phone) == []
+
+
+def test_run_clears_stale_copies_in_the_adsp_folder(phone, capsys, monkeypatch):
+    """A stale library in <workspace>/adsp/ would win over the one just pushed (the DSP
+    loader searches it first).  A device wrapper whose push keeps the workspace (as with
+    ExecuTorch's skip_push or init_env=False) leaves it there; `run` removes it."""
+    import executorch.backends.qualcomm.export_utils as export_utils
+
+    base = device.device_class()
+
+    class KeepsWorkspace(base):
+        def push(self, inputs=None, files=None, **kwargs):
+            super().push(inputs=inputs, files=files, **kwargs)
+            stale = phone.fakes.device_root / f"data/local/tmp/{NS}/adsp"
+            stale.mkdir(parents=True)
+            (stale / LIB).write_bytes(b"an old build")
+
+    monkeypatch.setattr(export_utils, base.__name__, KeepsWorkspace)
     _device_outputs(phone, 0.5)
     code = cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"])
-    assert code == 0, capsys.readouterr().err
-    assert len(made) == 1 and made[0]["pte_path"] == str(phone.pte)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    ws = f"/data/local/tmp/{NS}"
+    assert f"removing {ws}/adsp/ ({LIB}): the DSP loader searches it before {ws}/" in out
+    assert not (phone.fakes.device_root / f"data/local/tmp/{NS}/adsp").exists()
+    [runner] = _runner_calls(phone)
+    shells = [c["argv"][3] for c in phone.fakes.entries("adb") if c["argv"][2:3] == ["shell"]]
+    assert shells.index(f"rm -rf {ws}/adsp && ls -1 {ws}/adsp 2>/dev/null || true") < next(
+        i for i, c in enumerate(shells) if "./qnn_executor_direct_runner" in c
+    )
+
+
+def test_run_skip_sign_pushes_the_unsigned_libraries(phone, capsys):
+    import shutil
+
+    shutil.rmtree(phone.project.signed_dir)
+    _device_outputs(phone, 0.5)
+    assert cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"]) == 1
+    assert "no signed libraries" in one_line_error(capsys.readouterr().err)
+    phone.fakes.clear()
+    code = cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5", "--skip-sign"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    pushed = [c["argv"][3] for c in phone.fakes.entries("adb") if c["argv"][2] == "push"]
+    assert [p for p in pushed if p.endswith((LIB, ISLAND))] == [str(p) for p in phone.project.dsp_libs]
+    assert "the unsigned (--skip-sign)" in out
+
+
+def test_run_and_export_refuse_without_the_sdks_host_libraries(phone, lowering_recorder, capsys, monkeypatch):
+    """ExecuTorch's QnnConfig aborts the process (exit 134) without libQnnHtp.so, and
+    lowering dlopens libQnnLpai.so by name: one line instead, before ExecuTorch is asked."""
+    host_libs = phone.fakes.qnn_sdk / "lib/x86_64-linux-clang"
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/somewhere/else")
+    assert cli.main(["export", "--project", str(phone.project.root), "--shape", "1,2,4,4"]) == 1
+    line = one_line_error(capsys.readouterr().err)
+    assert f"LD_LIBRARY_PATH does not hold {host_libs}" in line and "bin/envsetup.sh" in line
+    monkeypatch.setenv("LD_LIBRARY_PATH", str(host_libs))
+    (host_libs / "libQnnHtp.so").unlink()
+    assert cli.main(["export", "--project", str(phone.project.root), "--shape", "1,2,4,4"]) == 1
+    assert f"{host_libs / 'libQnnHtp.so'} is missing" in one_line_error(capsys.readouterr().err)
+    assert lowering_recorder.calls == []
+    assert cli.main(["run", "--project", str(phone.project.root)]) == 1
+    assert f"{host_libs / 'libQnnHtp.so'} is missing" in one_line_error(capsys.readouterr().err)
+    assert phone.fakes.entries("adb") == []
 
 
 # --------------------------------------------------------------------------- bad input before the device
@@ -607,7 +761,7 @@ def test_export_refuses_non_finite_calibration(phone, lowering_recorder, capsys,
     assert cli.main(["export", "--project", str(phone.project.root), "--calibration", str(path)]) == 1
     _, err = capsys.readouterr()
     assert one_line_error(err) == (
-        "error: calibration: batch 1 input 0 holds a non-finite value (NaN or inf): "
+        f"error: --calibration {path}: batch 1 input 0 holds a non-finite value (NaN or inf): "
         "the quantizer cannot calibrate on it"
     )
     assert lowering_recorder.calls == []
@@ -827,7 +981,7 @@ def test_export_your_model_refuses_calibration_of_another_shape(phone, lowering_
         == 1
     )
     assert one_line_error(capsys.readouterr().err) == (
-        "error: calibration batch 1: input 0 is float32[1, 2, 4, 5], the program takes float32[1, 2, 4, 4]"
+        f"error: --calibration {bad} batch 1: input 0 is float32[1, 2, 4, 5], the program takes float32[1, 2, 4, 4]"
     )
 
 
@@ -846,6 +1000,13 @@ def test_the_readme_runbook_states_what_the_code_does():
     assert toolchain.EXECUTORCH_DIRECT_BUILD in readme
     assert all(f"`{lib}`" in readme for lib in toolchain.DIRECT_MODE_LIBRARIES)
     assert "EXECUTORCH_REVISION" in readme and toolchain.EXECUTORCH_PR in readme
+    # ExecuTorch after the PR, and the PR's device traps, as `run` handles them.
+    assert "`HEXAGON_TOOLS_ROOT`" in readme and f"`source $QNN_SDK_ROOT/{toolchain.SDK_ENVSETUP}`" in readme
+    assert all(f"`{lib}`" in readme for lib in toolchain.HOST_SDK_LIBRARIES)
+    assert "EAI_ERR: Failed to reset global enpu clock level" in readme and "runs once more" in readme
+    assert f"`<workspace>/{device.ADSP_SUBFOLDER}/`" in readme and "md5" in readme
+    assert "`run --skip-sign`" in readme and "`\\| True`" in readme
+    assert "make -C op_package/ActivationOpPackage sdk-check" in readme
 
 
 # --------------------------------------------------------------------------- how several ops are grouped
@@ -966,8 +1127,7 @@ def test_simulate_exports_runs_the_x86_runner_and_compares(phone, lowering_recor
 
 
 def test_simulate_fails_in_one_line_when_the_runner_fails(phone, lowering_recorder, capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("QNN_SDK_ROOT", str(phone.fakes.qnn_sdk))
-    (phone.fakes.qnn_sdk / "lib/x86_64-linux-clang/libQnnLpai.so").unlink()
+    monkeypatch.setenv("FAKE_RUNNER_FAIL", "1")
     assert (
         cli.main(
             [
@@ -985,8 +1145,7 @@ def test_simulate_fails_in_one_line_when_the_runner_fails(phone, lowering_record
         == 1
     )
     assert one_line_error(capsys.readouterr().err) == (
-        "error: the LPAI x86_64 simulator failed (exit 127): "
-        "qnn_executor_runner: error while loading shared libraries: libQnnLpai.so"
+        "error: the LPAI x86_64 simulator failed (exit 1): [ERROR] Failed to register custom op package through platform"
     )
 
 

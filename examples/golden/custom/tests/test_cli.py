@@ -7,6 +7,7 @@ The fakes (tests/fakes/tools.py) log every invocation; nothing here needs a Qual
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -304,12 +305,24 @@ def test_signer_needs_python_before_3_12(machine, tmp_path, project, capsys, mon
 
 # --------------------------------------------------------------------------- doctor
 
+LAPTOP_CHECKS = [
+    "Python packages of the tests (torch, pytest)",
+    "make",
+    "cc (C suite: host-test)",
+    "zig for Hexagon (python -m ziglang)",
+    "qemu-hexagon",
+]
 EVERY_CHECK = [
+    *LAPTOP_CHECKS,
     "QNN_SDK_ROOT",
     "QNN SDK >= 2.48 (to build an LPAI op package)",
     "QNN SDK >= 2.49 (for the device path)",
     "LPAI op package header",
     "LPAI op package makefiles",
+    # Lowering loads them (ExecuTorch's post-PR source): libQnnLpai.so by bare name, libQnnHtp.so for the SDK check.
+    "SDK host library libQnnHtp.so",
+    "SDK host library libQnnLpai.so",
+    "loader path (LD_LIBRARY_PATH)",
     # The six libraries ExecuTorch's SimpleADB pushes from $QNN_SDK_ROOT/lib/lpai-v6/signed in direct mode.
     "direct-mode runtime libqnn_executorch_backend.so (signed)",
     "direct-mode runtime libqnn_executorch_skel.so (signed)",
@@ -317,7 +330,6 @@ EVERY_CHECK = [
     "direct-mode runtime libQnnSystem.so (signed)",
     "direct-mode runtime libc++abi.so.1 (signed)",
     "direct-mode runtime libc++.so.1 (signed)",
-    "make",
     "gcc (host library)",
     "g++ (host library)",
     "HEXAGON_SDK_ROOT",
@@ -336,6 +348,12 @@ EVERY_CHECK = [
     "DSP libraries built",
     "signed libraries (current)",
 ]
+SDK_CHECK = "this SDK builds the op package (make sdk-check)"
+
+
+def every_module(name):
+    """A stand-in for importlib's find_spec: every Python package installed."""
+    return True
 
 
 class _Enum(list):
@@ -355,8 +373,11 @@ class CapableSchema:
 def test_doctor_on_a_bare_machine_reports_every_missing_piece(tmp_path, project):
     empty = tmp_path / "empty"
     empty.mkdir()
-    checks = run_checks(project, {"PATH": str(empty)}, python_version=(3, 12))
-    assert [c.name for c in checks] == EVERY_CHECK
+    checks = run_checks(project, {"PATH": str(empty)}, python_version=(3, 12), has_module=lambda name: False)
+    # The last one says it has not run: `make sdk-check` needs the SDK.
+    assert [c.name for c in checks] == [*EVERY_CHECK, SDK_CHECK]
+    assert checks[-1].detail == "not run: needs QNN_SDK_ROOT"
+    checks = checks[:-1]
     missing = {c.name for c in checks if not c.ok}
     from norm_ops.toolchain import qc_schema
 
@@ -378,7 +399,10 @@ def test_doctor_on_a_bare_machine_reports_every_missing_piece(tmp_path, project)
             assert check.fix, check.name
     lines = {c.name: c.line() for c in checks}
     assert lines["QNN_SDK_ROOT"].startswith("missing  QNN_SDK_ROOT")
-    assert "not set; fix: install the Qualcomm AI Engine Direct SDK >= 2.49" in lines["QNN_SDK_ROOT"]
+    assert (
+        "not set; fix: install the Qualcomm AI Engine Direct SDK (QAIRT; >= 2.48 to build, >= 2.49 for the device)"
+        in lines["QNN_SDK_ROOT"]
+    )
     assert "imports `imp`" in lines["Python < 3.12 for the signer"]
     if not has_lpai:
         assert "at or after the LPAI custom op pull request" in lines["ExecuTorch op package target LPAI"]
@@ -392,7 +416,7 @@ def test_doctor_on_a_bare_machine_reports_every_missing_piece(tmp_path, project)
 def test_doctor_on_a_complete_machine_is_all_ok(machine, project, capsys):
     _built(machine, project)
     assert cli.main(["sign", "--project", str(project.root)]) == 0
-    checks = run_checks(project, machine.environ(), schema_loader=lambda: CapableSchema)
+    checks = run_checks(project, machine.environ(), schema_loader=lambda: CapableSchema, has_module=every_module)
     assert [c.name for c in checks if not c.ok] == []
     assert all(blockers == [] for blockers in readiness(checks).values())
     adb_calls = [c["argv"] for c in machine.entries("adb")]
@@ -401,7 +425,10 @@ def test_doctor_on_a_complete_machine_is_all_ok(machine, project, capsys):
 
 def test_doctor_sees_an_sdk_good_for_building_only(machine, project):
     (machine.qnn_sdk / "sdk.yaml").write_text("version: 2.48.0.250901\n")
-    checks = {c.name: c for c in run_checks(project, machine.environ(), schema_loader=lambda: CapableSchema)}
+    checks = {
+        c.name: c
+        for c in run_checks(project, machine.environ(), schema_loader=lambda: CapableSchema, has_module=every_module)
+    }
     assert checks["QNN SDK >= 2.48 (to build an LPAI op package)"].ok
     assert not checks["QNN SDK >= 2.49 (for the device path)"].ok
     ready = readiness(list(checks.values()))
@@ -421,7 +448,7 @@ def test_doctor_sees_an_sdk_good_for_building_only(machine, project):
 )
 def test_doctor_names_each_missing_direct_mode_library(machine, project, lib):
     (machine.qnn_sdk / "lib/lpai-v6/signed" / lib).unlink()
-    checks = run_checks(project, machine.environ(), schema_loader=lambda: CapableSchema)
+    checks = run_checks(project, machine.environ(), schema_loader=lambda: CapableSchema, has_module=every_module)
     missing = [
         c
         for c in checks
@@ -447,6 +474,7 @@ def test_doctor_reports_an_unplugged_device(machine, project):
 
 
 def test_doctor_command_prints_each_check_and_fails(tmp_path, project, capsys, monkeypatch):
+    """Nothing on PATH: not even the laptop path is ready, and doctor says so in one line."""
     for name in ALL_VARS:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))
@@ -457,8 +485,108 @@ def test_doctor_command_prints_each_check_and_fails(tmp_path, project, capsys, m
             line.split(None, 1)[1].startswith(name) for line in out.splitlines() if line.startswith(("ok ", "missing "))
         ), name
     assert "device     not ready: " in out
-    assert one_line_error(err).startswith("error: ")
-    assert "checks missing: QNN_SDK_ROOT" in err
+    assert one_line_error(err) == "error: the laptop path is not ready for pytest, host-test: see the fixes above"
+
+
+@pytest.fixture
+def laptop(tmp_path, monkeypatch):
+    """A laptop: make, cc, zig and qemu-hexagon (stand-ins, alone on PATH), no Qualcomm SDK."""
+    from norm_ops import doctor
+
+    tools = tmp_path / "laptop bin"
+    tools.mkdir()
+    for tool in ("make", "cc", "qemu-hexagon"):
+        (tools / tool).write_text("#!/bin/sh\nexit 0\n")
+        (tools / tool).chmod(0o755)
+    for name in ALL_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PATH", str(tools))
+    monkeypatch.setattr(doctor, "_has_module", every_module)
+    return tools
+
+
+def test_doctor_on_a_laptop_is_ready_for_the_laptop_path(laptop, project, capsys):
+    code, out, err = run(capsys, "doctor", "--project", str(project.root))
+    assert code == 0, err
+    assert err == ""  # only the device path is missing: no error
+    lines = out.splitlines()
+    assert "ready: pytest, host-test, hexagon-test" in lines
+    # The laptop path first, then the device path.
+    assert lines.index("ready: pytest, host-test, hexagon-test") < next(
+        i for i, line in enumerate(lines) if "QNN_SDK_ROOT" in line
+    )
+    assert lines[-1].startswith(
+        "summary: the laptop path is ready (pytest, host-test, hexagon-test); the device path lacks "
+    )
+    assert "error" not in lines[-1]
+    # --device: the device path must be ready too.
+    code, out, err = run(capsys, "doctor", "--device", "--project", str(project.root))
+    assert code == 1 and one_line_error(err).startswith("error: --device: the device path is not ready (build, ")
+
+
+def test_doctor_without_zig_or_qemu_names_hexagon_test_only(laptop, project, capsys, monkeypatch):
+    (laptop / "qemu-hexagon").unlink()
+    code, out, err = run(capsys, "doctor", "--project", str(project.root))
+    assert code == 0, err
+    assert "ready: pytest, host-test; not ready: hexagon-test (needs qemu-hexagon)" in out.splitlines()
+
+
+def test_doctor_says_each_fix_once(laptop, project, capsys):
+    code, out, _ = run(capsys, "doctor", "--project", str(project.root))
+    lines = out.splitlines()
+    fixes = [line for line in lines if re.match(r"  \[\d+\] ", line)]
+    texts = [line.split("] ", 1)[1] for line in fixes]
+    assert len(texts) == len(set(texts)) and texts
+    missing = [line for line in lines if line.startswith("missing ")]
+    numbers = {int(m) for line in missing for m in re.findall(r"\[fix (\d+)\]$", line)}
+    assert len(numbers) == len(fixes) and all(re.search(r"\[fix \d+\]$", line) for line in missing)
+    # The six direct-mode libraries share one fix, printed once.
+    build_sh = "backends/qualcomm/scripts/build.sh --build_direct_mode 0 --soc_model SM8850` (builds"
+    assert out.count(build_sh) == 1
+    runtime = [line for line in missing if line.split(None, 1)[1].startswith("direct-mode runtime ")]
+    assert len(runtime) == 6 and len({re.search(r"\[fix (\d+)\]$", line).group(1) for line in runtime}) == 1
+
+
+def test_doctor_gives_one_sdk_minimum_per_purpose(laptop, project, capsys):
+    _, out, _ = run(capsys, "doctor", "--project", str(project.root))
+    said = re.findall(r">= (2\.\d+)([^;,)\]\n]{0,48})", out)
+    assert {version for version, _ in said} == {"2.48", "2.49"}
+    for version, context in said:
+        purpose = "device" if version == "2.49" else "build"
+        other = "build" if version == "2.49" else "device"
+        assert purpose in context.replace("LPAI op packages", "build") and other not in context, (version, context)
+
+
+@pytest.mark.parametrize(
+    "fake, ok, detail",
+    [
+        ({}, True, "{sdk}: passed"),
+        ({"FAKE_MAKE_FAIL": "sdk-check"}, False, "failed against {sdk}: make: *** [sdk-check] Error 1"),
+        ({"FAKE_MAKE_NO_TARGET": "sdk-check"}, False, "op_package/{package}/Makefile has no sdk-check target"),
+    ],
+    ids=["passes", "fails", "no-target"],
+)
+def test_doctor_checks_this_sdk_with_make_sdk_check(machine, project, fake, ok, detail):
+    """With QNN_SDK_ROOT set, doctor runs `make -C op_package/<package> sdk-check` (a fake
+    make here: the SDK is not public; the target itself is tested by the op package's own suite)."""
+    env = machine.environ(**fake)
+    checks = run_checks(project, env, schema_loader=lambda: CapableSchema, has_module=every_module, sdk_check=True)
+    check = {c.name: c for c in checks}[SDK_CHECK]
+    assert check.ok == ok
+    assert check.detail.startswith(detail.format(sdk=machine.qnn_sdk, package=PACKAGE)), check.detail
+    [call] = [c for c in machine.entries("make") if "sdk-check" in c["argv"]]
+    assert call["argv"] == ["-C", str(project.op_dir), "sdk-check"]
+    assert call["env"]["QNN_SDK_ROOT"] == str(machine.qnn_sdk)
+    assert readiness(checks)["build"] == ([] if ok else [SDK_CHECK])
+
+
+def test_doctor_command_runs_the_sdk_check_unless_quick(machine, project, capsys):
+    code, out, err = run(capsys, "doctor", "--project", str(project.root))
+    assert f"checking this SDK: -C {project.op_dir} sdk-check" in out
+    assert [c["argv"][-1] for c in machine.entries("make")] == ["sdk-check"]
+    machine.clear()
+    code, out, err = run(capsys, "doctor", "--quick", "--project", str(project.root))
+    assert "checking this SDK" not in out and machine.entries("make") == []
 
 
 # --------------------------------------------------------------------------- this project's op package
@@ -542,7 +670,7 @@ def _files(base):
     """Bad files of every kind a command reads, and one good program cut in half."""
     import torch
 
-    from norm_ops.device_data import PackageModel, random_inputs
+    from norm_ops.device_data import MAX_FILE_BYTES, N_INPUTS, PackageModel, Ranges, random_inputs
 
     from lowering import lower
 
@@ -556,8 +684,38 @@ def _files(base):
     torch.save({"inputs": [1, 2]}, base / "dict.pt")
     torch.save(["text", 3], base / "strings.pt")
     torch.save([], base / "empty-list.pt")
-    torch.save([(torch.full((1, 2, 2, 2), float("nan")),)], base / "nan.pt")
+    torch.save([tuple(torch.full((1, 2, 2, 2), float("nan")) for _ in range(N_INPUTS))], base / "nan.pt")
     (base / "a file").write_text("x")
+    # Files no command may block on or read without bound, and data no model takes.
+    os.mkfifo(base / "fifo.pte")
+    os.mkfifo(base / "fifo.pt")
+    (base / "zeros.pte").write_bytes(bytes(4096))  # parses as an empty flatbuffer
+    with open(base / "huge.pte", "wb") as f:  # sparse: no disk used, and never read
+        f.truncate(MAX_FILE_BYTES + 1)
+
+    def batch(make):
+        return [tuple(make() for _ in range(N_INPUTS))]
+
+    torch.save(batch(lambda: torch.ones(1, 2, 2, 2, dtype=torch.int64)), base / "int64.pt")
+    torch.save(batch(lambda: torch.ones(1, 2, 2, 2, dtype=torch.complex64)), base / "complex.pt")
+    torch.save(batch(lambda: torch.ones(1, 0, 2, 2)), base / "zero-element.pt")
+    torch.save(batch(lambda: torch.ones((1,) * 9)), base / "rank9.pt")
+    torch.save([tuple(torch.ones(1, 2, 2, 2) for _ in range(N_INPUTS + 1))], base / "wrong-count.pt")
+    good = random_inputs(0, (1, 2, 2, 2))
+    torch.save([good], base / "good-cal.pt")
+    # A program with every op delegated (a stand-in backend) and the sidecar export writes.
+    (base / "good.pte").write_bytes(lower(PackageModel(), good, claim=[op.qualified_name for op in OPS]))
+    ranges = Ranges.from_calibration([good])
+    (base / "good.json").write_text(
+        json.dumps(
+            {
+                "target": "device",
+                "model": None,
+                "inputs": [{"shape": list(t.shape), "dtype": "float32"} for t in good],
+                "ranges": ranges.to_json(),
+            }
+        )
+    )
     return base
 
 
@@ -601,15 +759,15 @@ BAD_COMMAND_LINES = [
     ["export", "--model", "no colon"],
     ["export", "--model", "os:path", "--calibration", "{d}/nan.pt"],
     ["export", "--example-inputs", "{d}/strings.pt"],
-    ["run", "--inputs", "{d}/garbage.pt"],
-    ["run", "--inputs", "{d}/dict.pt"],
-    ["run", "--inputs", "{d}/strings.pt"],
-    ["run", "--inputs", "{d}/folder.pte"],
+    ["run", "--inputs", "{d}/garbage.pt", "--pte", "{d}/good.pte"],
+    ["run", "--inputs", "{d}/dict.pt", "--pte", "{d}/good.pte"],
+    ["run", "--inputs", "{d}/strings.pt", "--pte", "{d}/good.pte"],
+    ["run", "--inputs", "{d}/folder.pte", "--pte", "{d}/good.pte"],
     ["run", "--input-value", "1e39"],
     ["run", "--input-value", "-1e39"],
     ["run", "--input-value", "nan"],
-    ["run", "--shape", "100000,100000,100000"],
-    ["run", "--shape", "1,x"],
+    ["run", "--shape", "100000,100000,100000", "--pte", "{d}/good.pte"],
+    ["run", "--shape", "1,x", "--pte", "{d}/good.pte"],
     ["run", "--tolerance-steps", "-1"],
     ["run", "--tolerance-steps", "nan"],
     ["run", "--pte", "{d}/garbage.pte"],
@@ -618,6 +776,27 @@ BAD_COMMAND_LINES = [
     ["simulate", "--calibration", "{d}/strings.pt"],
     ["simulate", "--shape", "9999999999"],
     ["simulate", "--pte", "{d}/a file/x.pte"],
+    # Files that are not regular files of bounded size: one line, no hang, no unbounded read.
+    ["check-pte", "{d}/fifo.pte"],
+    ["check-pte", "/dev/zero"],
+    ["check-pte", "{d}/zeros.pte"],
+    ["export", "--calibration", "{d}/fifo.pt"],
+    ["export", "--calibration", "/dev/zero"],
+    ["export", "--example-inputs", "{d}/fifo.pt", "--calibration", "{d}/good-cal.pt"],
+    ["run", "--pte", "{d}/good.pte", "--inputs", "/dev/zero"],
+    ["run", "--pte", "{d}/fifo.pte"],
+    # Arguments checked before the environment (the installed wheel lacks LPAI).
+    ["export", "--shape", "1,1,1,1,1,1,1,1,1"],
+    ["export", "--calibration", "{d}/int64.pt"],
+    ["export", "--calibration", "{d}/complex.pt"],
+    ["export", "--calibration", "{d}/zero-element.pt"],
+    ["export", "--calibration", "{d}/rank9.pt"],
+    ["export", "--calibration", "{d}/wrong-count.pt"],
+    ["run", "--pte", "{d}/missing.pte"],
+    ["run", "--pte", "{d}/garbage.pte"],
+    ["run", "--pte", "{d}/good.pte", "--inputs", "{d}/int64.pt"],
+    ["simulate", "--inputs", "{d}/folder.pte"],
+    ["simulate", "--inputs", "{d}/fifo.pt"],
 ]
 
 
@@ -626,8 +805,27 @@ def bad_files(tmp_path_factory):
     return _files(tmp_path_factory.mktemp("fuzz") / "bad files")
 
 
+class Blocked(Exception):
+    """Raised in a command that blocked (not an OSError, which a command may report as a reason)."""
+
+
+@pytest.fixture
+def deadline():
+    """Fail, rather than hang, a command that blocks (a FIFO opened for reading waits for a writer)."""
+    import signal
+
+    def expired(signum, frame):
+        raise Blocked("the command blocked for 60 s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(60)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
 @pytest.mark.parametrize("argv", BAD_COMMAND_LINES, ids=[" ".join(a) or "(none)" for a in BAD_COMMAND_LINES])
-def test_bad_command_lines_fail_in_one_line(project, bad_files, capsys, monkeypatch, argv):
+def test_bad_command_lines_fail_in_one_line(project, bad_files, capsys, monkeypatch, deadline, argv):
     for name in ALL_VARS:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("QNN_SDK_ROOT", "")
@@ -644,6 +842,7 @@ def test_bad_command_lines_fail_in_one_line(project, bad_files, capsys, monkeypa
     assert "Traceback" not in err
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "unexpected" not in lines[0], err  # a reason, not the last-resort handler
     assert sorted(project.root.rglob("*")) == before  # nothing written, nothing deleted
 
 
@@ -654,21 +853,126 @@ def test_bad_command_lines_fail_in_one_line(project, bad_files, capsys, monkeypa
         (["check-pte", "{d}/empty.pte"], "{d}/empty.pte: is empty, not an ExecuTorch program"),
         (["check-pte", "{d}/folder.pte"], "{d}/folder.pte: is a directory, not a .pte file"),
         (["run", "--input-value", "1e39"], "--input-value 1e+39: not a finite float32 value"),
-        (["run", "--inputs", "{d}/strings.pt"], "--inputs {d}/strings.pt: batch 0 is not a tuple of tensors"),
-        (["run", "--shape", "100000,100000,100000"], "--shape 100000,100000,100000: 1000000000000000 elements"),
+        (
+            ["run", "--pte", "{d}/good.pte", "--inputs", "{d}/strings.pt"],
+            "--inputs {d}/strings.pt: batch 0 is not a tuple of tensors",
+        ),
+        (
+            ["run", "--pte", "{d}/good.pte", "--shape", "100000,100000,100000"],
+            "--shape 100000,100000,100000: 1000000000000000 elements",
+        ),
         (["export", "--pte", "{d}/a file/x.pte"], "--pte {d}/a file/x.pte: {d}/a file is a file, not a folder"),
         (
             ["export", "--calibration", "{d}/nan.pt", "--shape", "1,2,2,2"],
-            "calibration: batch 0 input 0 holds a non-finite value",
+            "--calibration {d}/nan.pt: batch 0 input 0 holds a non-finite value",
         ),
+        # Not regular files: one line, never a wait or an unbounded read.
+        (["check-pte", "{d}/fifo.pte"], "{d}/fifo.pte: is a FIFO (named pipe), expected a regular file"),
+        (["check-pte", "/dev/zero"], "/dev/zero: is a character device, expected a regular file"),
+        (["check-pte", "{d}/huge.pte"], "{d}/huge.pte: {huge} bytes, more than the {limit} this command reads"),
+        (["export", "--calibration", "{d}/fifo.pt"], "--calibration {d}/fifo.pt: is a FIFO (named pipe)"),
+        (["export", "--calibration", "/dev/zero"], "--calibration /dev/zero: is a character device"),
+        (["run", "--pte", "{d}/good.pte", "--inputs", "/dev/zero"], "--inputs /dev/zero: is a character device"),
+        (["simulate", "--inputs", "{d}/fifo.pt"], "--inputs {d}/fifo.pt: is a FIFO (named pipe)"),
+        # A file that is not a program says so, not "no delegate" or "no execution plan".
+        (["check-pte", "{d}/zeros.pte"], "{d}/zeros.pte: not an ExecuTorch program"),
+        (["check-pte", "{d}/garbage.pt"], "{d}/garbage.pt: not an ExecuTorch program"),
+        # Every argument before the environment: these name the argument even with an
+        # ExecuTorch that lacks LPAI and no SDK.
+        (["export", "--shape", "1,1,1,1,1,1,1,1,1"], "--shape 1,1,1,1,1,1,1,1,1: 9 dims, LPAI tensors have at most 5"),
+        (
+            ["export", "--calibration", "{d}/int64.pt"],
+            "--calibration {d}/int64.pt batch 0: input 0 is int64[1, 2, 2, 2], the package model takes float32",
+        ),
+        (["export", "--calibration", "{d}/complex.pt"], "--calibration {d}/complex.pt: batch 0 input 0 is complex"),
+        (
+            ["export", "--calibration", "{d}/zero-element.pt"],
+            "--calibration {d}/zero-element.pt: batch 0 input 0 is empty",
+        ),
+        (["export", "--calibration", "{d}/rank9.pt"], "--calibration {d}/rank9.pt: batch 0 input 0 is float32[1, 1, 1"),
+        (
+            ["export", "--calibration", "{d}/wrong-count.pt"],
+            "--calibration {d}/wrong-count.pt batch 0: {n_plus_1} tensor(s), the package model takes {n}",
+        ),
+        (["run", "--pte", "{d}/missing.pte"], "--pte {d}/missing.pte: no such file"),
+        (["run", "--pte", "{d}/garbage.pte"], "--pte {d}/garbage.pte: not an ExecuTorch program"),
+        (["run", "--pte", "{d}/good.pte", "--inputs", "{d}/int64.pt"], "the inputs: input 0 is int64[1, 2, 2, 2]"),
+        (["simulate", "--inputs", "{d}/folder.pte"], "--inputs {d}/folder.pte: is a directory"),
     ],
 )
-def test_bad_input_names_the_argument_and_the_rule(project, bad_files, capsys, argv, reason):
+def test_bad_input_names_the_argument_and_the_rule(project, bad_files, capsys, monkeypatch, deadline, argv, reason):
+    from norm_ops.device_data import MAX_FILE_BYTES, N_INPUTS
+
+    for name in ALL_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("QNN_SDK_ROOT", "")
     argv = [a.format(d=bad_files) for a in argv]
     if argv[0] != "check-pte":
         argv += ["--project", str(project.root)]
     assert cli.main(argv) == 1
-    assert one_line_error(capsys.readouterr().err).startswith("error: " + reason.format(d=bad_files))
+    expected = reason.format(
+        d=bad_files, n=N_INPUTS, n_plus_1=N_INPUTS + 1, huge=MAX_FILE_BYTES + 1, limit=MAX_FILE_BYTES
+    )
+    assert one_line_error(capsys.readouterr().err).startswith("error: " + expected)
+
+
+USER_CODE = {
+    "exits": "import sys\n\n\ndef build():\n    sys.exit(0)\n",
+    "fails": "import sys\n\n\ndef build():\n    sys.exit('no weights')\n",
+    "interrupted": "def build():\n    raise KeyboardInterrupt\n",
+    "exits_on_import": "import sys\n\nsys.exit(3)\n",
+    "exits_in_forward": (
+        "import sys\n\nimport torch\n\n\nclass Net(torch.nn.Module):\n    def forward(self, *xs):\n"
+        "        sys.exit(0)\n\n\ndef build():\n    return Net()\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "module, reason",
+    [
+        ("exits", "--model {name}:build: calling it called sys.exit(0)"),
+        ("fails", "--model {name}:build: calling it called sys.exit('no weights')"),
+        ("interrupted", "--model {name}:build: calling it was interrupted (KeyboardInterrupt)"),
+        ("exits_on_import", "--model {name}:build: importing it called sys.exit(3)"),
+        ("exits_in_forward", "--calibration {cal} batch 0: the model called sys.exit(0)"),
+    ],
+)
+def test_a_model_factory_that_exits_fails_in_one_line(project, bad_files, capsys, monkeypatch, module, reason):
+    """A factory's sys.exit() used to end the command with its status (0: silent success)."""
+    import sys
+
+    name = f"user_factory_{module}"
+    (project.root / f"{name}.py").write_text(USER_CODE[module])
+    monkeypatch.setenv("QNN_SDK_ROOT", "")
+    argv = ["export", "--model", f"{name}:build", "--calibration", str(bad_files / "good-cal.pt")]
+    try:
+        code = cli.main([*argv, "--project", str(project.root)])
+    except BaseException as exc:  # noqa: BLE001 - what escaped is the failure
+        code = f"escaped: {type(exc).__name__}"
+    finally:
+        sys.modules.pop(name, None)
+    assert code == 1
+    expected = reason.format(name=name, cal=bad_files / "good-cal.pt")
+    assert one_line_error(capsys.readouterr().err) == f"error: {expected}"
+
+
+def test_info_into_a_closed_pipe_ends_quietly(bad_files):
+    """`info | head`: the reader leaves early; no BrokenPipeError, no traceback."""
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "norm_ops", "info"],
+        cwd=ROOT.root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "QNN_SDK_ROOT": ""},
+    )
+    proc.stdout.close()  # before the command writes anything: its first write meets a closed pipe
+    err = proc.stderr.read().decode()
+    code = proc.wait(timeout=300)
+    assert err == "", err
+    assert code == 141  # 128 + SIGPIPE, as a program killed by the signal reports it
 
 
 def test_stderr_is_one_line_in_a_real_process(bad_files, project):
@@ -683,7 +987,8 @@ def test_stderr_is_one_line_in_a_real_process(bad_files, project):
     )
     assert proc.returncode == 1
     assert proc.stderr.splitlines() == [
-        f"error: {bad_files / 'garbage.pte'}: not an ExecuTorch program (cannot parse it: struct.error)"
+        f"error: {bad_files / 'garbage.pte'}: not an ExecuTorch program "
+        "(no ExecuTorch file identifier 'ETnn' at byte 4; found b'rbag')"
     ]
 
 

@@ -8,8 +8,11 @@ Plain torch: nothing here imports ExecuTorch.
 from __future__ import annotations
 
 import importlib
+import io
 import math
+import os
 import re
+import stat
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,6 +36,11 @@ POSITIVE_RANGE = (0.1, 2.0)
 CALIBRATION_BATCHES = 4
 # The largest tensor the command line generates or accepts (elements per tensor).
 MAX_ELEMENTS = 1 << 26
+# The largest file the command line reads (a .pte, a torch.save'd file, a sidecar): a
+# bound, so that a device or an endless file cannot be read until memory runs out.
+MAX_FILE_BYTES = 1 << 31
+# LPAI tensors have at most this many dims (LPAI_MAX_RANK, QNN_LPAI_CUSTOM_OP_MAX_LAYOUT_RANK).
+MAX_RANK = 5
 # Output tolerance in 8-bit steps of the calibrated output range: input and output
 # quantization both round (the package model); every quantized layer of your model
 # adds its own rounding, so its default is wider.
@@ -44,6 +52,56 @@ def one_line(exc: BaseException) -> str:
     """An exception as one line of text (the command line's errors are one line)."""
     text = " ".join(str(exc).split())
     return text or type(exc).__name__
+
+
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
+
+
+def read_file(path: Path, what: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of `path`, unless it is not a regular file of at most `limit` bytes (one line).
+
+    Opened without blocking (a FIFO is refused, not waited on) and checked on the open
+    file itself; at most `limit` + 1 bytes are ever read, so a file that grows or never
+    ends (a /proc file, /dev/zero behind a symlink) is refused instead of filling memory."""
+    label = f"{what} {path}" if what else str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise ToolchainError(f"{label}: no such file") from None
+    except IsADirectoryError:
+        raise ToolchainError(f"{label}: is a directory, expected a file") from None
+    except OSError as exc:
+        raise ToolchainError(f"{label}: cannot open it: {exc.strerror or one_line(exc)}") from None
+    with os.fdopen(fd, "rb", buffering=0) as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = _kind(info.st_mode)
+            raise ToolchainError(f"{label}: is {kind}, expected a regular file")
+        if info.st_size > limit:
+            raise ToolchainError(f"{label}: {info.st_size} bytes, more than the {limit} this command reads")
+        chunks, size = [], 0
+        try:
+            while size <= limit:
+                chunk = f.read(min(1 << 24, limit + 1 - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        except OSError as exc:
+            raise ToolchainError(f"{label}: cannot read it: {exc.strerror or one_line(exc)}") from None
+    if size > limit:
+        raise ToolchainError(f"{label}: more than the {limit} bytes this command reads")
+    return b"".join(chunks)
 
 
 class PackageModel(torch.nn.Module):
@@ -98,6 +156,8 @@ def load_model(spec: str | None, root: Path | None = None) -> torch.nn.Module:
         target = importlib.import_module(module_name)
         for part in attr.split("."):
             target = getattr(target, part)
+    except (SystemExit, KeyboardInterrupt) as exc:
+        raise ToolchainError(f"--model {spec}: importing it {_stopped(exc)}") from None
     except Exception as exc:  # noqa: BLE001 - the user's code: any failure is one reason
         raise ToolchainError(f"--model {spec}: cannot load it: {one_line(exc)}") from None
     if isinstance(target, torch.nn.Module):
@@ -105,6 +165,8 @@ def load_model(spec: str | None, root: Path | None = None) -> torch.nn.Module:
     elif callable(target):
         try:
             model = target()
+        except (SystemExit, KeyboardInterrupt) as exc:
+            raise ToolchainError(f"--model {spec}: calling it {_stopped(exc)}") from None
         except Exception as exc:  # noqa: BLE001
             raise ToolchainError(f"--model {spec}: calling it failed: {one_line(exc)}") from None
     else:
@@ -112,6 +174,26 @@ def load_model(spec: str | None, root: Path | None = None) -> torch.nn.Module:
     if not isinstance(model, torch.nn.Module):
         raise ToolchainError(f"--model {spec}: returned a {type(model).__name__}, not an nn.Module")
     return model.eval()
+
+
+def _stopped(exc: BaseException) -> str:
+    """What a SystemExit or KeyboardInterrupt raised by the user's code did, for one line."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r})"
+    return "was interrupted (KeyboardInterrupt)"
+
+
+def run_model(model: torch.nn.Module, batch: Sequence[torch.Tensor], what: str):
+    """model(*batch) without gradients; any failure of the model's code is one line naming `what`."""
+    try:
+        with torch.no_grad():
+            return as_outputs(model(*batch))
+    except ToolchainError:
+        raise
+    except (SystemExit, KeyboardInterrupt) as exc:
+        raise ToolchainError(f"{what}: the model {_stopped(exc)}") from None
+    except Exception as exc:  # noqa: BLE001 - the model's code: any failure is one reason
+        raise ToolchainError(f"{what}: the model fails on it: {type(exc).__name__}: {one_line(exc)[:300]}") from None
 
 
 def as_outputs(result) -> tuple[torch.Tensor, ...]:
@@ -162,6 +244,10 @@ def check_shape(shape: Sequence[int], what: str = "--shape") -> tuple[int, ...]:
     shape = tuple(int(v) for v in shape)
     if not shape or any(v <= 0 for v in shape):
         raise ToolchainError(f"{what} {','.join(map(str, shape))}: every dimension must be positive")
+    if len(shape) > MAX_RANK:
+        raise ToolchainError(
+            f"{what} {','.join(map(str, shape))}: {len(shape)} dims, LPAI tensors have at most {MAX_RANK}"
+        )
     if math.prod(shape) > MAX_ELEMENTS:
         raise ToolchainError(
             f"{what} {','.join(map(str, shape))}: {math.prod(shape)} elements per tensor, more than {MAX_ELEMENTS}"
@@ -218,8 +304,9 @@ def load_batches(path: Path, what: str = "--calibration") -> list[tuple[torch.Te
     """A file saved with torch.save: a tensor, a tuple of tensors (one batch), or a list of such tuples."""
     if path.is_dir():
         raise ToolchainError(f"{what} {path}: is a directory, expected a file saved with torch.save")
+    raw = read_file(path, what)
     try:
-        data = torch.load(path, weights_only=True)
+        data = torch.load(io.BytesIO(raw), weights_only=True)
     except Exception as exc:  # noqa: BLE001 - any unreadable file is one reason
         raise ToolchainError(f"{what} {path}: cannot load it with torch.load: {one_line(exc)}") from None
     if isinstance(data, torch.Tensor):
@@ -240,8 +327,36 @@ def load_batches(path: Path, what: str = "--calibration") -> list[tuple[torch.Te
                 raise ToolchainError(
                     f"{what} {path}: batch {b} input {i} has {t.numel()} elements, more than {MAX_ELEMENTS}"
                 )
+            problem = tensor_problem(t)
+            if problem:
+                raise ToolchainError(f"{what} {path}: batch {b} input {i} is {problem}")
         batches.append(tuple(batch))
     return batches
+
+
+def tensor_problem(t: torch.Tensor) -> str | None:
+    """Why a tensor cannot be a model input of an 8-bit LPAI program (None: it can)."""
+    shape = list(t.shape)
+    if t.is_complex():
+        return f"complex ({str(t.dtype).removeprefix('torch.')}{shape}): the quantizer takes real tensors"
+    if t.numel() == 0:
+        return f"empty ({str(t.dtype).removeprefix('torch.')}{shape}, no element)"
+    if t.dim() > MAX_RANK:
+        return f"{str(t.dtype).removeprefix('torch.')}{shape}: {t.dim()} dims, LPAI tensors have at most {MAX_RANK}"
+    return None
+
+
+def check_package_batch(batch: Sequence[torch.Tensor], what: str) -> None:
+    """One line naming `what` unless the batch can be an input of the package model: one
+    float32 tensor per op input, each op's inputs valid for its shape rule."""
+    if len(batch) != N_INPUTS:
+        raise ToolchainError(f"{what}: {len(batch)} tensor(s), the package model takes {N_INPUTS} (one per op input)")
+    for i, t in enumerate(batch):
+        if t.dtype != torch.float32:
+            raise ToolchainError(
+                f"{what}: input {i} is {str(t.dtype).removeprefix('torch.')}{list(t.shape)}, "
+                "the package model takes float32"
+            )
 
 
 def package_spec(shape: Sequence[int]) -> list[TensorSpec]:
@@ -271,20 +386,19 @@ class Ranges:
 
     @classmethod
     def from_calibration(
-        cls, batches: Sequence[Sequence[torch.Tensor]], model: torch.nn.Module | None = None
+        cls, batches: Sequence[Sequence[torch.Tensor]], model: torch.nn.Module | None = None, what: str = "calibration"
     ) -> Ranges:
         model = model or PackageModel()
         inputs = [
             _observed_range([b[i] for b in batches]) if batches[0][i].is_floating_point() else None
             for i in range(len(batches[0]))
         ]
-        with torch.no_grad():
-            outs = [as_outputs(model(*b)) for b in batches]
+        outs = [run_model(model, b, f"{what} batch {k}") for k, b in enumerate(batches)]
         for b, out in enumerate(outs):
             for i, t in enumerate(out):
                 if t.is_floating_point() and not bool(torch.isfinite(t).all()):
                     raise ToolchainError(
-                        f"calibration batch {b} gives a non-finite value in output {i} of the "
+                        f"{what} batch {b} gives a non-finite value in output {i} of the "
                         "model: the quantizer cannot calibrate on it; calibrate inside the "
                         "ops' domain (e.g. positive inputs for log or sqrt)"
                     )

@@ -4,13 +4,17 @@
 Every command prints what it does and fails with a one-line reason (exit status 1; a
 usage error: exit status 2, also one line).
 
-    doctor      what each step needs, ok/missing with the fix
+    doctor      a checklist: the laptop path (pytest, host-test, hexagon-test), then the
+                device path, one line per missing thing, each fix once; with QNN_SDK_ROOT
+                set it also runs `make sdk-check` (check this SDK; --quick skips it)
     build       the host library (always) and the DSP + island libraries (unless --host-only)
     sign        both DSP libraries with the Hexagon SDK signer, into build/signed/
     export      quantize, lower with the op package registered, write the .pte, check delegation
                 (the package's model, or yours: --model package.module:attr --calibration FILE)
-    run         check the inputs against the program, push, run on the device (direct mode),
-                pull, compare with eager (--debug: FARF mask 0x1f, logcat in build/logs/)
+    run         check the inputs against the program, push, compare md5 sums, clear stale
+                <workspace>/adsp/ copies, run on the device (direct mode; once more on
+                EAI_ERR), pull, compare with eager (--debug: FARF mask 0x1f, logcat in
+                build/logs/; --skip-sign: unsigned DSP libraries)
     simulate    export for and run on the LPAI x86_64 simulator, compare with eager
     info        the ops of this package
     spec        the spec of this project, to edit and pass to copier update --data-file
@@ -63,9 +67,9 @@ def _cmd_check_pte(args: argparse.Namespace) -> None:
     from .device import delegates_of
 
     path = Path(args.pte)
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         raise CommandError(f"{path}: no such file")
-    delegates = delegates_of(path)
+    delegates = delegates_of(path)  # a regular file of bounded size, an ExecuTorch program
     for method, ids in delegates.items():
         print(f"{path}: method {method!r}: every op delegated ({', '.join(ids)})")
 
@@ -79,10 +83,16 @@ def _cmd_doctor(args: argparse.Namespace) -> None:
     except ToolchainError:
         project = None
     print(f"checking what {NAMESPACE} needs (project: {project.root if project else 'not found'})")
-    checks, _ready = doctor(project)
-    missing = [c.name for c in checks if not c.ok]
-    if missing:
-        raise CommandError(f"{len(missing)} of {len(checks)} checks missing: {', '.join(missing)}")
+    from .doctor import HEXAGON_TEST, LAPTOP_STEPS, STEPS
+
+    checks, ready = doctor(project, sdk_check=not args.quick)
+    # The laptop path is what every user needs; hexagon-test is optional (zig, qemu-hexagon).
+    blocked = [s for s in LAPTOP_STEPS if s != HEXAGON_TEST and ready[s]]
+    if blocked:
+        raise CommandError(f"the laptop path is not ready for {', '.join(blocked)}: see the fixes above")
+    if args.device and any(ready[s] for s in STEPS):
+        steps = [s for s in STEPS if ready[s]]
+        raise CommandError(f"--device: the device path is not ready ({', '.join(steps)}): see the fixes above")
 
 
 def _cmd_build(args: argparse.Namespace) -> None:
@@ -129,6 +139,37 @@ def _steps(args) -> float | None:
     return steps
 
 
+@dataclass
+class _Data:
+    """Calibration batches and example inputs, with the argument each came from (for messages)."""
+
+    batches: list
+    example: tuple | None
+    what: str
+    example_what: str
+
+
+def _calibration_data(args, shape) -> _Data:
+    """The calibration batches and example inputs of an export, each checked for what the
+    model takes (the package model: one float32 tensor per op input) before any tool."""
+    from . import device_data
+
+    batches, example = _calibration(args, shape)
+    if args.calibration:
+        what = f"--calibration {args.calibration}"
+    elif args.calibration_value is not None:
+        what = f"--calibration-value {args.calibration_value!r}"
+    else:
+        what = "the generated calibration"
+    example_what = f"--example-inputs {args.example_inputs}" if args.example_inputs else f"{what} (batch 0)"
+    if not args.model:
+        for b, batch in enumerate(batches):
+            device_data.check_package_batch(batch, f"{what} batch {b}")
+        if example is not None:
+            device_data.check_package_batch(example, example_what)
+    return _Data(batches, example, what, example_what)
+
+
 def _calibration(args, shape):
     """Calibration batches and example inputs; for your model both come from you."""
     from . import device_data
@@ -157,15 +198,24 @@ def _calibration(args, shape):
     return batches, (example[0] if example else None)
 
 
-def _inputs(args, pte: Path, shape):
+def _inputs_file(args) -> tuple | None:
+    """The batch of --inputs FILE (None without it): read and checked before any tool."""
+    from . import device_data
+
+    if not getattr(args, "inputs", None):
+        return None
+    batches = device_data.load_batches(Path(args.inputs), "--inputs")
+    if len(batches) != 1:
+        raise CommandError(f"--inputs {args.inputs}: holds {len(batches)} batches, run takes one")
+    return batches[0]
+
+
+def _inputs(args, pte: Path, shape, given: tuple | None = None):
     """Inference inputs: --inputs FILE, --input-value V, the example inputs export saved, or generated."""
     from . import device, device_data
 
     if args.inputs:
-        batches = device_data.load_batches(Path(args.inputs), "--inputs")
-        if len(batches) != 1:
-            raise CommandError(f"--inputs {args.inputs}: holds {len(batches)} batches, run takes one")
-        return batches[0]
+        return given if given is not None else _inputs_file(args)
     value = _value(args.input_value, "--input-value")
     model = _exported_model(pte)
     if model is not None and args.shape:
@@ -194,17 +244,23 @@ class _Lowering:
     model: object
     calibration: list
     example: tuple | None
+    ranges: object = None
 
 
 def _lowering(args, project, target) -> _Lowering:
     from . import device, device_data
 
     shape = _shape(args.shape, device_data.DEFAULT_SHAPE)
-    calibration, example = _calibration(args, shape)
-    device.check_data(calibration, example)
+    data = _calibration_data(args, shape)
+    device.check_data(data.batches, data.example, data.what, data.example_what)
     model = device_data.load_model(args.model, project.root)
     device.check_output_path(_pte(args, project, target))
-    return _Lowering(model, calibration, example)
+    # The model on every batch, in eager mode: data it cannot take is refused here, naming
+    # the argument, and the calibrated ranges are what export records.
+    ranges = device_data.Ranges.from_calibration(data.batches, model, data.what)
+    if data.example is not None:
+        device_data.run_model(model, data.example, data.example_what)
+    return _Lowering(model, data.batches, data.example, ranges)
 
 
 def _export(args, project, target, folders, lowering: _Lowering, serial=None):
@@ -222,6 +278,7 @@ def _export(args, project, target, folders, lowering: _Lowering, serial=None):
         model_spec=args.model,
         example=lowering.example,
         model=lowering.model,
+        ranges=lowering.ranges,
     )
     print(f"wrote {pte}; delegation check passed ({device_data.delegate_summary(delegates)})")
     return pte
@@ -258,15 +315,30 @@ def _cmd_run(args: argparse.Namespace) -> None:
 
     project = _project(args)
     pte = _pte(args, project, device.DEVICE)
+    what = "--pte" if args.pte else ""
     _steps(args)
+    _value(args.input_value, "--input-value")
+    # Every argument before the environment: the program, then the inputs against it.
+    device.check_program(pte, device.DEVICE, what)
+    given = _inputs_file(args)
     shape = _shape(args.shape, _exported_shape(pte))
-    inputs = _inputs(args, pte, shape)
+    inputs = _inputs(args, pte, shape, given)
+    prepared = device.prepare_run(project, pte, inputs, device.DEVICE, what)
     registration.require_op_package_support(for_device=True)
     serial = device.serial_from(args.device)
     folders = device.device_folders(args.build_folder, args.direct_build_folder)
     print(f"running {pte} on device {serial} (LPAI, direct mode)")
     comparison, delegates = device.run_device(
-        project, pte, inputs, folders, serial, args.adb_host, debug=args.debug, steps=_steps(args)
+        project,
+        pte,
+        inputs,
+        folders,
+        serial,
+        args.adb_host,
+        debug=args.debug,
+        steps=_steps(args),
+        skip_sign=args.skip_sign,
+        prepared=prepared,
     )
     _finish(comparison, delegates)
 
@@ -305,11 +377,12 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
     project = _project(args)
     _steps(args)
     _value(args.input_value, "--input-value")
+    given = _inputs_file(args)
     lowering = _lowering(args, project, device.SIMULATOR)
     registration.require_op_package_support(for_device=False)
     folders = device.simulator_folders(args.build_folder)
     pte = _export(args, project, device.SIMULATOR, folders, lowering)
-    inputs = _inputs(args, pte, _shape(args.shape, _exported_shape(pte)))
+    inputs = _inputs(args, pte, _shape(args.shape, _exported_shape(pte)), given)
     print(f"running {pte} on the LPAI x86_64 simulator")
     comparison, delegates = device.run_simulator(project, pte, inputs, folders, steps=_steps(args))
     _finish(comparison, delegates)
@@ -405,7 +478,15 @@ def build_parser() -> argparse.ArgumentParser:
     command("spec", _cmd_spec, "print the spec of this project (for copier update --data-file)", project=False)
     p = command("check-pte", _cmd_check_pte, "fail unless every op is delegated in a .pte", project=False)
     p.add_argument("pte", help="path of the lowered program")
-    command("doctor", _cmd_doctor, "check the SDKs, tools, ExecuTorch and the device")
+    p = command("doctor", _cmd_doctor, "check the SDKs, tools, ExecuTorch and the device")
+    p.add_argument(
+        "--device",
+        action="store_true",
+        help="fail (exit status 1) unless the device path is ready too (default: only the laptop path must be)",
+    )
+    p.add_argument(
+        "--quick", action="store_true", help="do not run `make sdk-check` (check this SDK) even with QNN_SDK_ROOT set"
+    )
     p = command("build", _cmd_build, "build the op package libraries with make")
     p.add_argument("--host-only", action="store_true", help="only the x86_64 host library (simulator)")
     command("sign", _cmd_sign, "sign both DSP libraries into build/signed/")
@@ -429,6 +510,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--debug",
         action="store_true",
         help="FARF mask 0x1f next to the runner; the device log (logcat) lands in build/logs/logcat.txt",
+    )
+    p.add_argument(
+        "--skip-sign",
+        action="store_true",
+        help="push the unsigned DSP libraries (build/ output, no `sign`): only for a device that does not "
+        "enforce signing",
     )
     data_options(p, calibration=False)
     p = command("simulate", _cmd_simulate, "export for and run on the LPAI x86_64 simulator, compare with eager")
@@ -464,6 +551,17 @@ def _quiet_imports() -> None:
         warnings.filterwarnings("ignore", category=category)
 
 
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's flush at exit cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     import os
 
@@ -473,12 +571,21 @@ def main(argv: list[str] | None = None) -> int:
     _quiet_imports()
     try:
         args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+    except BrokenPipeError:
+        # `info | head`: the reader left; say nothing more, as `cat` does.
+        _drop_stdout()
+        return 141
     except (CommandError, ToolchainError) as exc:
         print("error: " + " ".join(str(exc).splitlines()), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+    except SystemExit as exc:
+        # Code of yours (a model, a factory) that called sys.exit() while this command ran.
+        print(f"error: {args.command}: stopped by sys.exit({exc.code!r}) in code it ran", file=sys.stderr)
+        return 1
     except Exception as exc:  # noqa: BLE001 - the last resort: one line, the traceback on request
         if os.environ.get(TRACEBACK_ENV):
             raise

@@ -15,8 +15,10 @@ generated (see `device_data.input_ranges`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -38,6 +40,7 @@ from .device_data import (
     load_model,
     one_line,
     output_names,
+    read_file,
     reference_outputs,
     spec_of,
     tolerances,
@@ -47,7 +50,9 @@ from .registration import op_package_options, require_op_package_support
 from .toolchain import (
     BUILD_FOLDER_ENV,
     DIRECT_BUILD_FOLDER_ENV,
+    DIRECT_MODE_LIBRARIES,
     DIRECT_RUNNER,
+    DIRECT_STUB,
     EXECUTORCH_SOURCE_HINT,
     MIN_SDK_BUILD,
     MIN_SDK_DEVICE,
@@ -61,6 +66,8 @@ from .toolchain import (
     env_path,
     env_value,
     hexagon_tools_root,
+    lpai_signed_dir,
+    require_host_runtime,
     require_qnn_sdk,
     run_command,
 )
@@ -124,16 +131,28 @@ def qnn_config(target: str, folders: Folders, serial: str | None = None, host: s
         raise ToolchainError(f"ExecuTorch QnnConfig: {one_line(exc)}") from None
 
 
-def read_program(pte: Path):
-    """The deserialized program; one line if the file is not a readable ExecuTorch program."""
+def read_pte(pte: Path, what: str = "") -> bytes:
+    """The bytes of a .pte file: a regular file of bounded size that starts like an
+    ExecuTorch program (a flatbuffer whose file identifier is `ET` and two digits, as
+    ExecuTorch's runtime checks); one line otherwise."""
+    label = f"{what} {pte}" if what else str(pte)
     if pte.is_dir():
-        raise ToolchainError(f"{pte}: is a directory, not a .pte file")
-    try:
-        data = pte.read_bytes()
-    except OSError as exc:
-        raise ToolchainError(f"{pte}: cannot read it: {exc.strerror or one_line(exc)}") from None
+        raise ToolchainError(f"{label}: is a directory, not a .pte file")
+    data = read_file(pte, what)
     if not data:
-        raise ToolchainError(f"{pte}: is empty, not an ExecuTorch program")
+        raise ToolchainError(f"{label}: is empty, not an ExecuTorch program")
+    magic = data[4:8]
+    if len(data) < 8 or magic[:2] != b"ET" or not magic[2:].isdigit():
+        raise ToolchainError(
+            f"{label}: not an ExecuTorch program (no ExecuTorch file identifier 'ETnn' at byte 4; found {magic!r})"
+        )
+    return data
+
+
+def read_program(pte: Path, what: str = "", data: bytes | None = None):
+    """The deserialized program; one line if the file is not a readable ExecuTorch program."""
+    label = f"{what} {pte}" if what else str(pte)
+    data = read_pte(pte, what) if data is None else data
     from executorch.exir._serialize._program import deserialize_pte_binary
 
     try:
@@ -141,17 +160,20 @@ def read_program(pte: Path):
     except Exception as exc:  # noqa: BLE001 - any parse failure means "not a program"
         kind = type(exc)
         raise ToolchainError(
-            f"{pte}: not an ExecuTorch program (cannot parse it: {kind.__module__}.{kind.__qualname__})"
+            f"{label}: not an ExecuTorch program (cannot parse it: {kind.__module__}.{kind.__qualname__})"
         ) from None
 
 
-def delegates_of(pte: Path) -> dict[str, list[str]]:
+def delegates_of(pte: Path, what: str = "") -> dict[str, list[str]]:
     """check_delegated on a .pte, every failure as a one-line ToolchainError."""
     from .delegation import DelegationError, check_delegated
 
-    read_program(pte)  # a file that is not a program fails here, in one line
+    data = read_pte(pte, what)
+    program = read_program(pte, what, data)  # a file that is not a program fails here, in one line
+    if not program.execution_plan:
+        raise ToolchainError(f"{f'{what} {pte}' if what else pte}: not an ExecuTorch program (no method)")
     try:
-        return check_delegated(pte)
+        return check_delegated(data)
     except DelegationError as exc:
         raise ToolchainError(one_line(exc)) from None
 
@@ -171,9 +193,9 @@ _SCALAR_TYPES = {
 }
 
 
-def program_inputs(pte: Path, method: str = "forward") -> list[TensorSpec]:
+def program_inputs(pte: Path, method: str = "forward", what: str = "") -> list[TensorSpec]:
     """The inputs the program's method takes, read from the .pte itself."""
-    program = read_program(pte)
+    program = read_program(pte, what)
     plans = {plan.name: plan for plan in program.execution_plan}
     if method not in plans:
         raise ToolchainError(f"{pte}: has no method {method!r} (has {', '.join(plans) or 'none'})")
@@ -214,15 +236,20 @@ def check_output_path(pte: Path) -> None:
 
 
 def check_data(
-    calibration: Sequence[Sequence[torch.Tensor]], example: Sequence[torch.Tensor] | None = None
+    calibration: Sequence[Sequence[torch.Tensor]],
+    example: Sequence[torch.Tensor] | None = None,
+    what: str = "calibration",
+    example_what: str = "example inputs",
 ) -> list[TensorSpec]:
-    """The example's input specs, unless a calibration batch differs from it or a value is not finite."""
+    """The example's input specs, unless a calibration batch differs from it or a value is not finite.
+
+    `what` and `example_what` name where the data came from (`--calibration FILE`, ...)."""
     example = tuple(example) if example is not None else tuple(calibration[0])
     spec = spec_of(example)
     for b, batch in enumerate(calibration):
-        check_batch(batch, spec, f"calibration batch {b}")
-    check_finite(calibration, "calibration")
-    check_finite([example], "example inputs")
+        check_batch(batch, spec, f"{what} batch {b}")
+    check_finite(calibration, what)
+    check_finite([example], example_what)
     return spec
 
 
@@ -236,6 +263,7 @@ def export(
     model_spec: str | None = None,
     example: tuple[torch.Tensor, ...] | None = None,
     model: torch.nn.Module | None = None,
+    ranges: Ranges | None = None,
 ) -> dict[str, list[str]]:
     """Quantize, lower with the op package registered, write the .pte, check delegation.
 
@@ -248,10 +276,11 @@ def export(
     model = model if model is not None else load_model(model_spec, project.root)
     example = tuple(example) if example is not None else tuple(calibration[0])
     spec = check_data(calibration, example)
-    ranges = Ranges.from_calibration(calibration, model)
+    ranges = ranges if ranges is not None else Ranges.from_calibration(calibration, model)
     check_output_path(pte)
     require_op_package_support(for_device)
-    require_qnn_sdk(minimum=MIN_SDK_DEVICE if for_device else MIN_SDK_BUILD)
+    sdk = require_qnn_sdk(minimum=MIN_SDK_DEVICE if for_device else MIN_SDK_BUILD)
+    require_host_runtime(sdk)
     if not project.host_lib.is_file():
         raise ToolchainError(f"{project.host_lib} is missing: run `python -m {NAMESPACE} build --host-only`")
     options = op_package_options(project, for_device)
@@ -335,14 +364,14 @@ def read_sidecar(pte: Path, target: str) -> Exports:
     if not path.is_file():
         raise ToolchainError(f"{path} is missing: {hint}")
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(read_file(path, "", 1 << 24).decode("utf-8"))
         exports = Exports(
             data["target"],
             data.get("model"),
             [TensorSpec(tuple(i["shape"]), i["dtype"]) for i in data["inputs"]],
             Ranges.from_json(data["ranges"]),
         )
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise ToolchainError(f"{path}: unreadable ({type(exc).__name__}): {hint}") from None
     if exports.target != target:
         raise ToolchainError(f"{pte} was exported for the {exports.target}, not the {target}")
@@ -371,14 +400,21 @@ class Prepared:
     model: torch.nn.Module
 
 
-def prepare_run(project: Project, pte: Path, inputs: Sequence[torch.Tensor], target: str) -> Prepared:
+def check_program(pte: Path, target: str, what: str = "") -> tuple[dict[str, list[str]], Exports]:
+    """The program `run` and `simulate` take, before any input or tool: it exists, is a
+    program whose every op is delegated, and has the sidecar export wrote for `target`."""
+    label = f"{what} {pte}" if what else str(pte)
+    if not pte.exists() and not pte.is_symlink():
+        raise ToolchainError(f"{label}: no such file: run `python -m {NAMESPACE} export --target {target}`")
+    delegates = delegates_of(pte, what)
+    return delegates, read_sidecar(pte, target)
+
+
+def prepare_run(project: Project, pte: Path, inputs: Sequence[torch.Tensor], target: str, what: str = "") -> Prepared:
     """Everything `run` and `simulate` check before anything is pushed or started: the
     program, its delegation, and the inputs' count, shapes and dtypes against it."""
-    if not pte.exists():
-        raise ToolchainError(f"{pte} is missing: run `python -m {NAMESPACE} export --target {target}`")
-    delegates = delegates_of(pte)
-    exports = read_sidecar(pte, target)
-    program = program_inputs(pte)
+    delegates, exports = check_program(pte, target, what)
+    program = program_inputs(pte, what=what)
     if program != exports.inputs:
         raise ToolchainError(
             f"{sidecar(pte)} does not describe {pte.name} (inputs "
@@ -444,6 +480,114 @@ def _text(result) -> str:
     return result if isinstance(result, str) else (getattr(result, "stdout", "") or "")
 
 
+# The PR's device traps (its README), handled by `run`:
+# - a transient `EAI_ERR: Failed to reset global enpu clock level` in the runner's output
+#   comes with an all-zero output: run once more;
+# - the DSP loader searches <workspace>/adsp/ before <workspace>/: a stale copy there wins;
+# - a push can leave another copy on the device than the host's: compare md5 sums.
+EAI_ERR = re.compile(r"EAI_ERR\b[^\n]*")
+ADSP_SUBFOLDER = "adsp"
+
+
+def _run_once(adb, debug: bool, domain_id: int) -> tuple[str, BaseException | None]:
+    """One run of the runner: its output (printed as it is captured) and the failure, if any."""
+    captured: list[str] = []
+
+    def keep(result) -> None:
+        text = _text(result)
+        captured.append(text)
+        if text:
+            print(text, end="" if text.endswith("\n") else "\n", flush=True)
+
+    try:
+        if debug:
+            adb.execute(custom_runner_cmd=debug_runner_command(adb, domain_id), output_callback=keep)
+        else:
+            adb.execute(output_callback=keep)
+    except (AssertionError, RuntimeError, ValueError) as exc:
+        return "".join(captured), exc
+    return "".join(captured), None
+
+
+def _run_with_retry(adb, debug: bool, domain_id: int, runner: str) -> None:
+    """Run; when the runner reports EAI_ERR (its output is then all zeros), run once more and say so."""
+    for attempt in (1, 2):
+        output, failure = _run_once(adb, debug, domain_id)
+        match = EAI_ERR.search(output)
+        if match is None:
+            if failure is not None:
+                raise ToolchainError(f"{runner} failed on the device: {one_line(failure)}")
+            return
+        if attempt == 1:
+            print(
+                f"{runner} reported `{match.group(0).strip()}`: the PR's transient LPAI clock error, "
+                "whose output is all zeros; running it again (once)",
+                flush=True,
+            )
+    raise ToolchainError(
+        f"{runner} reported `{match.group(0).strip()}` twice in a row (the output is all zeros): "
+        "reboot the device or wait, then run again"
+    )
+
+
+def _shell_output(adb, command: str) -> str:
+    captured: list[str] = []
+    adb.execute(custom_runner_cmd=command, output_callback=lambda r: captured.append(_text(r)))
+    return "".join(captured)
+
+
+def _names(text: str) -> list[str]:
+    """The names `ls -1` printed (a line with a space is another command's)."""
+    return [line.strip() for line in text.splitlines() if line.strip() and " " not in line.strip()]
+
+
+def _md5(path: Path) -> str:
+    digest = hashlib.md5(usedforsecurity=False)
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def check_workspace(adb, files: Sequence[Path]) -> None:
+    """After the push, in one shell line: the md5 sum of each pushed file on the device
+    against the host's copy, and <workspace>/adsp/, removed if it holds anything (the DSP
+    loader would take a library from there before the one just pushed into <workspace>/)."""
+    on_device = {Path(f).name: f"{WORKSPACE}/{Path(f).name}" for f in files}
+    folder = f"{WORKSPACE}/{ADSP_SUBFOLDER}"
+    text = _shell_output(
+        adb, f"md5sum {' '.join(on_device.values())} 2>/dev/null || true && ls -1 {folder} 2>/dev/null || true"
+    )
+    sums = {}
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) >= 2 and re.fullmatch(r"[0-9a-f]{32}", words[0]):
+            sums[words[-1]] = words[0]
+    for f in files:
+        remote = on_device[Path(f).name]
+        want = _md5(Path(f))
+        got = sums.get(remote)
+        if got is None:
+            raise ToolchainError(f"{remote} is not on the device after the push (no md5 sum): run again")
+        if got != want:
+            raise ToolchainError(
+                f"{remote} on the device differs from {f} (md5 {got} != {want}): the push did not "
+                "land whole, or another copy replaced it; run again"
+            )
+    print(f"md5 sums of {len(files)} pushed files match the host's", flush=True)
+    stale = _names(text)
+    if not stale:
+        return
+    print(
+        f"removing {folder}/ ({', '.join(stale)}): the DSP loader searches it before {WORKSPACE}/, "
+        "so a stale copy there would run instead of the one just pushed",
+        flush=True,
+    )
+    left = _names(_shell_output(adb, f"rm -rf {folder} && ls -1 {folder} 2>/dev/null || true"))
+    if left:
+        raise ToolchainError(f"cannot remove the stale copies in {folder}/ ({', '.join(left)}): remove them by hand")
+
+
 def run_device(
     project: Project,
     pte: Path,
@@ -453,14 +597,27 @@ def run_device(
     host: str | None = None,
     debug: bool = False,
     steps: float | None = None,
+    skip_sign: bool = False,
+    prepared: Prepared | None = None,
 ) -> tuple[Comparison, dict[str, list[str]]]:
-    """Push the .pte, inputs and both signed libraries (SimpleADB/Device, direct mode), run, pull, compare."""
-    prepared = prepare_run(project, pte, inputs, DEVICE)
+    """Push the .pte, inputs and both signed libraries (SimpleADB/Device, direct mode), run, pull, compare.
+
+    `skip_sign`: push the unsigned DSP libraries (a device that does not enforce signing)."""
+    prepared = prepared or prepare_run(project, pte, inputs, DEVICE)
     require_op_package_support(for_device=True)
-    require_qnn_sdk(minimum=MIN_SDK_DEVICE)
-    signed = check_signed(project)
+    sdk = require_qnn_sdk(minimum=MIN_SDK_DEVICE)
+    # ExecuTorch's QnnConfig loads libQnnHtp.so to read the SDK version (and aborts without it).
+    require_host_runtime(sdk, lowering=False)
+    if skip_sign:
+        libs = list(project.dsp_libs)
+        missing = [str(p) for p in libs if not p.is_file()]
+        if missing:
+            raise ToolchainError(f"--skip-sign: {', '.join(missing)} missing: run `python -m {NAMESPACE} build`")
+    else:
+        libs = check_signed(project)
     # SimpleADB reads HEXAGON_TOOLS_ROOT in direct mode; derive it from the SDK and version.
-    os.environ.setdefault("HEXAGON_TOOLS_ROOT", str(hexagon_tools_root()))
+    if not env_value("HEXAGON_TOOLS_ROOT"):
+        os.environ["HEXAGON_TOOLS_ROOT"] = str(hexagon_tools_root())
     config = qnn_config(DEVICE, folders, serial, host)
     device_cls = device_class()
     from executorch.backends.qualcomm.export_utils import get_dsp_id
@@ -471,12 +628,18 @@ def run_device(
     log_dir = project.root / "build" / "logs"
     try:
         adb = device_cls(qnn_config=config, pte_path=str(pte), workspace=WORKSPACE)
+        which = "unsigned (--skip-sign)" if skip_sign else "signed"
         print(
-            f"pushing {pte.name}, the inputs and {', '.join(p.name for p in signed)} to {serial}:{WORKSPACE}",
+            f"pushing {pte.name}, the inputs and the {which} {', '.join(p.name for p in libs)} to {serial}:{WORKSPACE}",
             flush=True,
         )
-        adb.push(inputs=[tuple(inputs)], files=[str(p) for p in signed])
+        adb.push(inputs=[tuple(inputs)], files=[str(p) for p in libs])
+        # What ExecuTorch pushed besides them: the runner, its stub, the six signed runtime libraries.
+        others = [folders.build / DIRECT_RUNNER, folders.build / DIRECT_STUB]
+        others += [lpai_signed_dir(sdk) / name for name in DIRECT_MODE_LIBRARIES]
+        check_workspace(adb, [pte, *libs, *(p for p in others if p.is_file())])
         runner = Path(adb.runner).name
+        domain_id = get_dsp_id(config.backend)
         if debug:
             adb.execute(custom_runner_cmd="logcat -c")
             print(
@@ -484,10 +647,9 @@ def run_device(
                 f"in {WORKSPACE}/{runner}.farf)",
                 flush=True,
             )
-            adb.execute(custom_runner_cmd=debug_runner_command(adb, get_dsp_id(config.backend)))
         else:
             print(f"running {runner} on the aDSP (direct mode, ADSP_LIBRARY_PATH=.)", flush=True)
-            adb.execute()
+        _run_with_retry(adb, debug, domain_id, runner)
         adb.pull(host_output_path=str(pte.parent))
     except (AssertionError, RuntimeError, ValueError) as exc:
         raise ToolchainError(one_line(exc)) from None

@@ -1,19 +1,26 @@
 # This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
-"""`doctor`: what the build, sign, export, simulate and device steps need, one line each.
+"""`doctor`: a checklist, the laptop path first, then the device path, one line each.
 
-Every check is `ok` or `missing`, with what it found and, when missing, the fix.  The
-last lines say which steps are ready.  Nothing here changes anything.
+The laptop path (no Qualcomm SDK): `python -m pytest`, `make host-test` (the C suite
+against the host emulator) and `make hexagon-test` (the kernels built for Hexagon by
+`python -m ziglang`, run under `qemu-hexagon`).  The device path: build, build-dsp,
+sign, export, simulate, device.  Every check is `ok` or `missing`, with what it found
+and, when missing, a reference to its fix; each fix is printed once, after the list.
+The last lines say which steps are ready and sum it up.  With QNN_SDK_ROOT set, doctor
+also runs `make -C op_package/<package> sdk-check` ("check this SDK": the op package
+built and tested against the SDK's own headers); nothing else here changes anything.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._package import NAMESPACE, SOC_MODEL
+from ._package import NAMESPACE, PACKAGE_NAME, SOC_MODEL
 from .toolchain import (
     BUILD_FOLDER_ENV,
     DIRECT_BUILD_FOLDER_ENV,
@@ -25,10 +32,14 @@ from .toolchain import (
     EXECUTORCH_REVISION,
     EXECUTORCH_SOURCE_HINT,
     HEXAGON_TOOLS,
+    HOST_SDK_LIB_DIR,
+    HOST_SDK_LIBRARIES,
+    LOADER_PATH_ENV,
     LPAI_HEADER,
     LPAI_MAKEFILES,
     MIN_SDK_BUILD,
     MIN_SDK_DEVICE,
+    SDK_ENVSETUP,
     SERIAL_ENV,
     SIGNER,
     SIGNER_MAX_PYTHON,
@@ -41,6 +52,7 @@ from .toolchain import (
     env_path,
     env_value,
     format_version,
+    loader_path_has,
     lpai_signed_dir,
     qc_schema,
     qnn_sdk_version,
@@ -48,9 +60,20 @@ from .toolchain import (
     which,
 )
 
-# The steps a check is needed for, in the order the README runs them.
+# The steps a check is needed for, in the order the README runs them: the laptop path
+# (no Qualcomm SDK) first, then the device path.
+LAPTOP_STEPS = ("pytest", "host-test", "hexagon-test")
+PYTEST, HOST_TEST, HEXAGON_TEST = LAPTOP_STEPS
 STEPS = ("build", "build-dsp", "sign", "export", "simulate", "device")
 BUILD, DSP, SIGN, EXPORT, SIMULATE, DEVICE = STEPS
+SDK_CHECK_TARGET = "sdk-check"
+# The purpose of each SDK minimum, said once wherever a fix names it.
+BUILD_SDK_FIX = f"install QNN SDK >= {format_version(MIN_SDK_BUILD)} (the first with LPAI op packages)"
+DEVICE_SDK_FIX = f"install QNN SDK >= {format_version(MIN_SDK_DEVICE)} (the first whose device path runs op packages)"
+SDK_ROOT_FIX = (
+    f"install the Qualcomm AI Engine Direct SDK (QAIRT; >= {format_version(MIN_SDK_BUILD)} to build, "
+    f">= {format_version(MIN_SDK_DEVICE)} for the device) and export QNN_SDK_ROOT=<sdk folder>"
+)
 
 
 @dataclass
@@ -98,29 +121,17 @@ def check_qnn_sdk(env: Mapping[str, str]) -> list[Check]:
     """The QNN SDK: its folder and version, the LPAI header and makefiles, the signed direct-mode runtime."""
     checks: list[Check] = []
     add = checks.append
-    need_sdk_fix = (
-        f"install the Qualcomm AI Engine Direct SDK >= {format_version(MIN_SDK_DEVICE)} "
-        "and export QNN_SDK_ROOT=<sdk folder>"
-    )
-    sdk_check = _folder_check("QNN_SDK_ROOT", env, (), need_sdk_fix, (BUILD, EXPORT, SIMULATE, DEVICE))
+    sdk_check = _folder_check("QNN_SDK_ROOT", env, (), SDK_ROOT_FIX, (BUILD, EXPORT, SIMULATE, DEVICE))
     add(sdk_check)
     sdk, sdk_ok = env_path("QNN_SDK_ROOT", env), sdk_check.ok
     version, source = qnn_sdk_version(sdk) if sdk_ok else (None, "no SDK")
     shown = format_version(version) if version else f"unknown ({source})"
-    for minimum, what, needed in (
-        (MIN_SDK_BUILD, "to build an LPAI op package", (BUILD, EXPORT, SIMULATE)),
-        (MIN_SDK_DEVICE, "for the device path", (DEVICE,)),
+    for minimum, what, needed, fix in (
+        (MIN_SDK_BUILD, "to build an LPAI op package", (BUILD, EXPORT, SIMULATE), BUILD_SDK_FIX),
+        (MIN_SDK_DEVICE, "for the device path", (DEVICE,), DEVICE_SDK_FIX),
     ):
         ok = version is not None and version[:2] >= minimum
-        add(
-            Check(
-                f"QNN SDK >= {format_version(minimum)} ({what})",
-                ok,
-                f"version {shown}",
-                f"install QNN SDK >= {format_version(minimum)}",
-                needed,
-            )
-        )
+        add(Check(f"QNN SDK >= {format_version(minimum)} ({what})", ok, f"version {shown}", fix, needed))
     for rel, what in ((LPAI_HEADER, "LPAI op package header"), (LPAI_MAKEFILES, "LPAI op package makefiles")):
         path = sdk / rel if sdk_ok else None
         ok = path is not None and (path.is_file() if rel == LPAI_HEADER else path.is_dir())
@@ -129,10 +140,37 @@ def check_qnn_sdk(env: Mapping[str, str]) -> list[Check]:
                 what,
                 ok,
                 str(path) if path else f"$QNN_SDK_ROOT/{rel} (no SDK)",
-                "use QNN SDK >= 2.48, the first with LPAI op packages",
+                BUILD_SDK_FIX,
                 (BUILD,),
             )
         )
+    # Lowering on this machine: ExecuTorch dlopens libQnnLpai.so by its bare name, and its
+    # QnnConfig aborts the process (exit 134) without libQnnHtp.so (read in its post-PR source).
+    lib_dir = sdk / HOST_SDK_LIB_DIR if sdk_ok else None
+    for lib in HOST_SDK_LIBRARIES:
+        path = lib_dir / lib if lib_dir else None
+        add(
+            Check(
+                f"SDK host library {lib}",
+                bool(path and path.is_file()),
+                str(path) if path else f"$QNN_SDK_ROOT/{HOST_SDK_LIB_DIR}/{lib} (no SDK)",
+                "use a complete QAIRT SDK: lowering loads its x86_64 host libraries",
+                (EXPORT, SIMULATE, DEVICE),
+            )
+        )
+    on_path = lib_dir is not None and loader_path_has(lib_dir, env)
+    add(
+        Check(
+            f"loader path ({LOADER_PATH_ENV})",
+            on_path,
+            (f"holds {lib_dir}" if on_path else f"does not hold {lib_dir}")
+            if lib_dir
+            else f"needs $QNN_SDK_ROOT/{HOST_SDK_LIB_DIR} (no SDK)",
+            f"`source $QNN_SDK_ROOT/{SDK_ENVSETUP}` in the shell you export from (it puts "
+            f"$QNN_SDK_ROOT/{HOST_SDK_LIB_DIR} on {LOADER_PATH_ENV}; ExecuTorch dlopens libQnnLpai.so by name)",
+            (EXPORT, SIMULATE),
+        )
+    )
     # The six signed libraries ExecuTorch's SimpleADB pushes in direct mode; the SDK does
     # not ship them signed: ExecuTorch's build.sh builds and signs them into the SDK.
     signed_dir = lpai_signed_dir(sdk) if sdk_ok else None
@@ -153,11 +191,115 @@ def check_qnn_sdk(env: Mapping[str, str]) -> list[Check]:
     return checks
 
 
-def check_host_compilers(env: Mapping[str, str]) -> list[Check]:
-    """Make, gcc and g++ for the host library."""
+def _has_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def check_laptop(env: Mapping[str, str], has_module: Callable[[str], bool] = _has_module) -> list[Check]:
+    """The laptop path: the Python packages of the tests, make and a C compiler for the C
+    suite, zig (`python -m ziglang`) and qemu-hexagon for the Hexagon build of the kernels."""
     checks: list[Check] = []
     add = checks.append
-    for tool, what in (("make", "make"), ("gcc", "gcc (host library)"), ("g++", "g++ (host library)")):
+    absent = [m for m in ("torch", "pytest") if not has_module(m)]
+    add(
+        Check(
+            "Python packages of the tests (torch, pytest)",
+            not absent,
+            f"{sys.executable} lacks {', '.join(absent)}" if absent else sys.executable,
+            "python -m pip install -e '.[test]' (or the packages the README's Quick start names)",
+            (PYTEST,),
+        )
+    )
+    for tool, what, needed, fix in (
+        ("make", "make", (HOST_TEST, HEXAGON_TEST, BUILD), "install make (e.g. apt-get install build-essential)"),
+        ("cc", "cc (C suite: host-test)", (HOST_TEST,), "install a C compiler (e.g. apt-get install build-essential)"),
+    ):
+        found = which(tool, env)
+        add(Check(what, found is not None, found or "not on PATH", fix, needed))
+    zig = has_module("ziglang")
+    add(
+        Check(
+            "zig for Hexagon (python -m ziglang)",
+            zig,
+            "the ziglang package is installed" if zig else f"{sys.executable} cannot import ziglang",
+            "python -m pip install ziglang",
+            (HEXAGON_TEST,),
+        )
+    )
+    qemu = which("qemu-hexagon", env)
+    add(
+        Check(
+            "qemu-hexagon",
+            qemu is not None,
+            qemu or "not on PATH",
+            "install qemu-user (Debian, Ubuntu: apt-get install qemu-user), which ships qemu-hexagon",
+            (HEXAGON_TEST,),
+        )
+    )
+    return checks
+
+
+def check_this_sdk(project: Project | None, env: Mapping[str, str], run: bool = True) -> list[Check]:
+    """ "Check this SDK": `make -C op_package/<package> sdk-check` with QNN_SDK_ROOT set (the
+    host library built without warnings, the inference sources at -Werror with gcc and
+    clang, the C suite against the SDK's own headers)."""
+    name = f"this SDK builds the op package (make {SDK_CHECK_TARGET})"
+    sdk = env_path("QNN_SDK_ROOT", env)
+    if project is None:
+        return []
+    if sdk is None or not sdk.is_dir():
+        return [Check(name, False, "not run: needs QNN_SDK_ROOT", SDK_ROOT_FIX, (BUILD,))]
+    if not run:
+        return []  # doctor --quick
+    make = which("make", env)
+    if make is None:
+        return [Check(name, False, "not run: make is not on PATH", "install make", (BUILD,))]
+    argv = [make, "-C", str(project.op_dir), SDK_CHECK_TARGET]
+    print(f"checking this SDK: {' '.join(argv[1:])} (QNN_SDK_ROOT={sdk}) ...", flush=True)
+    try:
+        proc = subprocess.run(
+            argv,
+            capture_output=True,
+            text=True,
+            timeout=1800,
+            env={**dict(env), "QNN_SDK_ROOT": str(sdk)},
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return [Check(name, False, f"make failed to run: {exc}", "run it by hand to see why", (BUILD,))]
+    output = (proc.stdout or "") + (proc.stderr or "")
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    if proc.returncode == 0:
+        return [Check(name, True, f"{sdk}: passed", "", (BUILD,))]
+    if f"No rule to make target '{SDK_CHECK_TARGET}'" in output:
+        return [
+            Check(
+                name,
+                False,
+                f"op_package/{PACKAGE_NAME}/Makefile has no {SDK_CHECK_TARGET} target",
+                f"`copier update` this project to a template release with `make {SDK_CHECK_TARGET}`",
+                (BUILD,),
+            )
+        ]
+    last = lines[-1] if lines else f"exit {proc.returncode}"
+    return [
+        Check(
+            name,
+            False,
+            f"failed against {sdk}: {last[:200]}",
+            f"run `make -C op_package/{PACKAGE_NAME} {SDK_CHECK_TARGET}` to see the whole output",
+            (BUILD,),
+        )
+    ]
+
+
+def check_host_compilers(env: Mapping[str, str]) -> list[Check]:
+    """gcc and g++ for the host library (make: the laptop path's check)."""
+    checks: list[Check] = []
+    add = checks.append
+    for tool, what in (("gcc", "gcc (host library)"), ("g++", "g++ (host library)")):
         found = which(tool, env)
         add(
             Check(
@@ -384,12 +526,16 @@ def run_checks(
     environ: Mapping[str, str] | None = None,
     schema_loader: Callable[[], object] | None = None,
     python_version: tuple[int, int] | None = None,
+    has_module: Callable[[str], bool] | None = None,
+    sdk_check: bool = False,
 ) -> list[Check]:
-    """Every check, one area after the other (the order `doctor` prints them in)."""
+    """Every check, the laptop path's first, then one area after the other (the order
+    `doctor` prints them in).  `sdk_check`: also run `make sdk-check` (with QNN_SDK_ROOT)."""
     import os
 
     env = os.environ if environ is None else environ
     return [
+        *check_laptop(env, has_module or _has_module),
         *check_qnn_sdk(env),
         *check_host_compilers(env),
         *check_hexagon_sdk(env, python_version or sys.version_info[:2]),
@@ -397,6 +543,7 @@ def run_checks(
         *check_executorch_builds(env),
         *check_device(env),
         *(check_artifacts(project) if project is not None else []),
+        *(check_this_sdk(project, env, run=sdk_check) if project is not None else []),
     ]
 
 
@@ -406,10 +553,14 @@ _ARTIFACT_CHECKS = {"host library built", "DSP libraries built", "signed librari
 
 
 def readiness(checks: list[Check]) -> dict[str, list[str]]:
-    """Per step: the names of the missing tool checks it needs, in check order (empty: ready)."""
+    """Per step (laptop steps first): the names of the missing tool checks it needs, in
+    check order (empty: ready)."""
     # The DSP build needs the host build's tools; the simulator needs the host build and
-    # export; the device needs all of it and the signer.
+    # export; the device needs all of it and the signer.  pytest runs the C suite too.
     implied = {
+        PYTEST: (PYTEST, HOST_TEST),
+        HOST_TEST: (HOST_TEST,),
+        HEXAGON_TEST: (HEXAGON_TEST,),
         BUILD: (BUILD,),
         DSP: (BUILD, DSP),
         SIGN: (SIGN,),
@@ -418,7 +569,7 @@ def readiness(checks: list[Check]) -> dict[str, list[str]]:
         DEVICE: (BUILD, DSP, SIGN, EXPORT, DEVICE),
     }
     result = {}
-    for step in STEPS:
+    for step in (*LAPTOP_STEPS, *STEPS):
         result[step] = [
             c.name
             for c in checks
@@ -427,16 +578,68 @@ def readiness(checks: list[Check]) -> dict[str, list[str]]:
     return result
 
 
-def doctor(project: Project | None, environ: Mapping[str, str] | None = None, **kwargs) -> tuple[list[Check], dict]:
-    checks = run_checks(project, environ, **kwargs)
+def is_laptop(check: Check) -> bool:
+    return any(s in LAPTOP_STEPS for s in check.needed_for)
+
+
+def checklist(checks: list[Check]) -> list[str]:
+    """The lines doctor prints: the laptop path, its readiness, the device path, each fix
+    once (numbered; a missing line names its fix by number), the device steps, a summary."""
+    fixes: dict[str, int] = {}
     for check in checks:
-        print(check.line())
+        if not check.ok and check.fix:
+            fixes.setdefault(check.fix, len(fixes) + 1)
+
+    def line(check: Check) -> str:
+        status = "ok" if check.ok else "missing"
+        text = f"{status:<8} {check.name:<48} {check.detail}"
+        if not check.ok and check.fix:
+            text += f"  [fix {fixes[check.fix]}]"
+        return text
+
     ready = readiness(checks)
-    print()
+    laptop = [c for c in checks if is_laptop(c)]
+    device = [c for c in checks if not is_laptop(c)]
+    ready_laptop = [s for s in LAPTOP_STEPS if not ready[s]]
+    blocked_laptop = [s for s in LAPTOP_STEPS if ready[s]]
+    lines = ["the laptop path (no Qualcomm SDK):", *(line(c) for c in laptop)]
+    verdict = f"ready: {', '.join(ready_laptop)}" if ready_laptop else "ready: nothing yet"
+    if blocked_laptop:
+        verdict += "; not ready: " + "; ".join(f"{s} (needs {', '.join(ready[s])})" for s in blocked_laptop)
+    lines += [verdict, "", "the device path (Qualcomm SDKs, ExecuTorch from source, a device):"]
+    lines += [line(c) for c in device]
+    if fixes:
+        lines += ["", "fixes:"]
+        lines += [f"  [{n}] {fix}" for fix, n in fixes.items()]
+    lines.append("")
+    by_name = {c.name: c for c in checks}
     for step in STEPS:
         blockers = ready[step]
-        print(f"{step:<10} {'ready' if not blockers else 'not ready: ' + ', '.join(blockers)}")
-    return checks, ready
+        numbers = sorted({fixes[by_name[name].fix] for name in blockers if by_name[name].fix})
+        refs = f" (fix {', '.join(map(str, numbers))})" if numbers else ""
+        lines.append(f"{step:<10} {'ready' if not blockers else f'not ready: {len(blockers)} missing{refs}'}")
+    missing_device = [c for c in device if not c.ok]
+    lines.append("")
+    if not missing_device:
+        device_text = "the device path is ready"
+    else:
+        device_text = f"the device path lacks {len(missing_device)} of its {len(device)} checks (fixes above)"
+    laptop_text = (
+        f"the laptop path is ready ({', '.join(LAPTOP_STEPS)})"
+        if not blocked_laptop
+        else f"the laptop path is ready for {', '.join(ready_laptop) or 'nothing'}, not for {', '.join(blocked_laptop)}"
+    )
+    lines.append(f"summary: {laptop_text}; {device_text}")
+    return lines
 
 
-__all__ = ["Check", "doctor", "run_checks", "readiness", "STEPS"]
+def doctor(
+    project: Project | None, environ: Mapping[str, str] | None = None, **kwargs
+) -> tuple[list[Check], dict[str, list[str]]]:
+    checks = run_checks(project, environ, **kwargs)
+    for text in checklist(checks):
+        print(text)
+    return checks, readiness(checks)
+
+
+__all__ = ["Check", "doctor", "run_checks", "readiness", "checklist", "STEPS", "LAPTOP_STEPS"]

@@ -40,10 +40,19 @@ def log(tool, stdin=None, extra=None):
         f.write(json.dumps(entry) + "\\n")
 """
 
-# make: writes the files FAKE_MAKE_OUTPUTS lists for the target it is asked to build.
+# make: writes the files FAKE_MAKE_OUTPUTS lists for the target it is asked to build
+# (`-C DIR` as make reads it); FAKE_MAKE_NO_TARGET names a target the Makefile lacks.
 _MAKE = """
 log("make")
-target = next((a for a in sys.argv[1:] if "=" not in a and not a.startswith("-")), "all")
+args = sys.argv[1:]
+if "-C" in args:
+    where = args.index("-C")
+    os.chdir(args[where + 1])
+    args = args[:where] + args[where + 2 :]
+target = next((a for a in args if "=" not in a and not a.startswith("-")), "all")
+if os.environ.get("FAKE_MAKE_NO_TARGET") == target:
+    print(f"make: *** No rule to make target '{target}'.  Stop.", file=sys.stderr)
+    sys.exit(2)
 if os.environ.get("FAKE_MAKE_FAIL") == target:
     print(f"gcc: error: fake failure while building {target}", file=sys.stderr)
     print(f"make: *** [{target}] Error 1", file=sys.stderr)
@@ -79,11 +88,16 @@ print(f"Signed {lib.name}")
 """
 
 # adb: a device is a folder (FAKE_DEVICE_ROOT).  `adb shell` runs its one command line
-# like the device's shell does for the commands ExecuTorch sends: `a && b && ...`, each of
-# cd, chmod, export, mkdir -p, rm -rf, `echo V > FILE`, logcat -c / -d, and the runner.
+# like the device's shell does for the commands ExecuTorch and `run` send: `a && b && ...`,
+# each of cd, chmod, export, mkdir -p, rm -rf, `echo V > FILE`, logcat -c / -d, `ls -1 DIR`,
+# `md5sum FILE...` (toybox's format: `<md5>  <path>`), the runner; `2>/dev/null` is
+# dropped and `X || true` never fails.  A failed command ends the line with its status.
 # The runner logs the FARF mask it finds next to itself, appends a line to the device
-# log (what logcat -d prints) and writes FAKE_DEVICE_OUTPUTS/* as its outputs.
+# log (what logcat -d prints) and writes FAKE_DEVICE_OUTPUTS/* as its outputs; its first
+# FAKE_RUNNER_EAI_ERR runs print the LPAI clock error instead and write all-zero outputs
+# (the PR's transient trap).  `push` of the file named FAKE_ADB_CORRUPT lands altered.
 _ADB = """
+import hashlib
 args = sys.argv[1:]
 if args[:1] == ["-H"]:
     args = args[2:]
@@ -107,45 +121,89 @@ def on_device(path, cwd="/"):
 def shell(line):
     cwd = "/"
     for command in [c.strip() for c in line.split("&&")]:
-        words = command.split()
-        if words[0] == "cd":
-            cwd = words[1]
-        elif words[0] in ("chmod", "export"):
-            pass
-        elif words[:2] == ["rm", "-rf"]:
-            shutil.rmtree(on_device(words[2], cwd), ignore_errors=True)
-        elif words[:2] == ["mkdir", "-p"]:
-            on_device(words[2], cwd).mkdir(parents=True, exist_ok=True)
-        elif words[0] == "echo" and len(words) == 4 and words[2] == ">":
-            on_device(words[3], cwd).write_text(words[1] + "\\n")
-        elif words[:2] == ["logcat", "-c"]:
-            logcat.write_text("")
-        elif words[:2] == ["logcat", "-d"]:
-            print(logcat.read_text() if logcat.is_file() else "", end="")
-        elif words[0].startswith("./"):
-            runner = on_device(words[0][2:], cwd)
-            farf = runner.with_name(runner.name + ".farf")
-            mask = farf.read_text().strip() if farf.is_file() else None
-            log("runner", extra={"cwd_on_device": cwd, "farf": mask, "argv": words[1:]})
-            with open(logcat, "a") as f:
-                f.write(f"11-30 12:00:00.000 I/adsprpc: {runner.name}: FARF mask {mask}\\n")
-            if os.environ.get("FAKE_RUNNER_FAIL"):
-                print("[ERROR] Failed to register custom op package through platform", file=sys.stderr)
-                sys.exit(255)
-            out = words[words.index("--output_folder_path") + 1]
-            outputs = on_device(out, cwd)
-            outputs.mkdir(parents=True, exist_ok=True)
-            for raw in sorted(Path(os.environ["FAKE_DEVICE_OUTPUTS"]).iterdir()):
+        tolerant = command.endswith("|| true")
+        words = command.removesuffix("|| true").split()
+        quiet = "2>/dev/null" in words
+        words = [w for w in words if w != "2>/dev/null"]
+        stderr = sys.stderr
+        if quiet:
+            sys.stderr = open(os.devnull, "w")
+        try:
+            status = run_one(words, cwd)
+        finally:
+            sys.stderr = stderr
+        if isinstance(status, str):
+            cwd = status
+        elif status and not tolerant:
+            sys.exit(status)
+def run_one(words, cwd):
+    if words[0] == "cd":
+        return words[1]
+    elif words[0] == "ls" and words[1:2] == ["-1"]:
+        folder = on_device(words[2], cwd)
+        if not folder.is_dir():
+            print(f"ls: {words[2]}: No such file or directory", file=sys.stderr)
+            return 1
+        for entry in sorted(folder.iterdir()):
+            print(entry.name)
+    elif words[0] == "md5sum":
+        status = 0
+        for name in words[1:]:
+            path = on_device(name, cwd)
+            if not path.is_file():
+                print(f"md5sum: {name}: No such file or directory", file=sys.stderr)
+                status = 1
+                continue
+            print(f"{hashlib.md5(path.read_bytes()).hexdigest()}  {name}")
+        return status
+    elif words[0] in ("chmod", "export"):
+        pass
+    elif words[:2] == ["rm", "-rf"]:
+        shutil.rmtree(on_device(words[2], cwd), ignore_errors=True)
+    elif words[:2] == ["mkdir", "-p"]:
+        on_device(words[2], cwd).mkdir(parents=True, exist_ok=True)
+    elif words[0] == "echo" and len(words) == 4 and words[2] == ">":
+        on_device(words[3], cwd).write_text(words[1] + "\\n")
+    elif words[:2] == ["logcat", "-c"]:
+        logcat.write_text("")
+    elif words[:2] == ["logcat", "-d"]:
+        print(logcat.read_text() if logcat.is_file() else "", end="")
+    elif words[0].startswith("./"):
+        runner = on_device(words[0][2:], cwd)
+        farf = runner.with_name(runner.name + ".farf")
+        mask = farf.read_text().strip() if farf.is_file() else None
+        log("runner", extra={"cwd_on_device": cwd, "farf": mask, "argv": words[1:]})
+        with open(logcat, "a") as f:
+            f.write(f"11-30 12:00:00.000 I/adsprpc: {runner.name}: FARF mask {mask}\\n")
+        if os.environ.get("FAKE_RUNNER_FAIL"):
+            print("[ERROR] Failed to register custom op package through platform", file=sys.stderr)
+            sys.exit(255)
+        out = words[words.index("--output_folder_path") + 1]
+        outputs = on_device(out, cwd)
+        outputs.mkdir(parents=True, exist_ok=True)
+        runs = root / ".runs"
+        count = int(runs.read_text()) + 1 if runs.is_file() else 1
+        runs.write_text(str(count))
+        eai_err = count <= int(os.environ.get("FAKE_RUNNER_EAI_ERR", "0"))
+        if eai_err:
+            print("[ERROR] [Qnn ExecuTorch]: EAI_ERR: Failed to reset global enpu clock level")
+        for raw in sorted(Path(os.environ["FAKE_DEVICE_OUTPUTS"]).iterdir()):
+            if eai_err:
+                (outputs / raw.name).write_bytes(bytes(raw.stat().st_size))
+            else:
                 shutil.copy2(raw, outputs / raw.name)
-        else:
-            print(f"/system/bin/sh: {words[0]}: inaccessible or not found", file=sys.stderr)
-            sys.exit(127)
+    else:
+        print(f"/system/bin/sh: {words[0]}: inaccessible or not found", file=sys.stderr)
+        return 127
+    return 0
 if args[0] == "get-state":
     print("device")
 elif args[0] == "push":
     src, dst = Path(args[1]), on_device(args[2])
     dst.mkdir(parents=True, exist_ok=True)
     shutil.copy2(src, dst / src.name)
+    if src.name == os.environ.get("FAKE_ADB_CORRUPT"):
+        (dst / src.name).write_bytes(src.read_bytes()[:-1] + b"?")
 elif args[0] == "pull":
     src, dst = on_device(args[-2]), Path(args[-1])
     if not src.exists():
@@ -162,7 +220,7 @@ else:
 
 # qnn_executor_runner for x86_64 (the LPAI simulator): reads its input list, writes
 # FAKE_DEVICE_OUTPUTS/* into --output_folder_path; fails without the SDK's libraries on
-# LD_LIBRARY_PATH, like the real one.
+# LD_LIBRARY_PATH, like the real one, and as a refused registration with FAKE_RUNNER_FAIL.
 _X86_RUNNER = """
 args = sys.argv[1:]
 log("x86-runner")
@@ -170,6 +228,9 @@ libs = os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep)
 if not any(Path(p, "libQnnLpai.so").is_file() for p in libs if p):
     print("qnn_executor_runner: error while loading shared libraries: libQnnLpai.so", file=sys.stderr)
     sys.exit(127)
+if os.environ.get("FAKE_RUNNER_FAIL"):
+    print("[ERROR] Failed to register custom op package through platform", file=sys.stderr)
+    sys.exit(1)
 inputs = Path(args[args.index("--input_list_path") + 1]).read_text().split()
 missing = [p for p in inputs if not Path(p).is_file()]
 if not inputs or missing:
@@ -233,6 +294,8 @@ class Fakes:
             "EXECUTORCH_BUILD_FOLDER": str(self.build_android),
             "EXECUTORCH_DIRECT_BUILD_FOLDER": str(self.build_direct),
             "EXECUTORCH_X86_BUILD_FOLDER": str(self.build_x86),
+            # What the SDK's bin/envsetup.sh puts on the loader path.
+            "LD_LIBRARY_PATH": str(self.qnn_sdk / "lib/x86_64-linux-clang"),
         }
         env.update(extra)
         return env
@@ -243,6 +306,7 @@ def make_fakes(base: Path, sdk_version: str = "2.49.0.260101", with_lpai: bool =
     bin_dir = base / "bin"
     _script(bin_dir / "make", _MAKE)
     _script(bin_dir / "adb", _ADB)
+    _script(bin_dir / "qemu-hexagon", 'log("qemu-hexagon")\n')  # for doctor's laptop path only
     # The QNN SDK: the version file, the LPAI op package header and makefiles, and the six
     # direct-mode runtime libraries ExecuTorch's sign_library.sh --direct_mode signs into it.
     qnn = base / "qairt" / sdk_version
@@ -275,7 +339,9 @@ def make_fakes(base: Path, sdk_version: str = "2.49.0.260101", with_lpai: bool =
     _touch(direct / "backends/qualcomm/qnn_executorch/direct_mode/libqnn_executorch_skel.so")
     x86 = base / "executorch" / "build-x86"
     _script(x86 / X86_RUNNER, _X86_RUNNER)
+    # The SDK's x86_64 host libraries: lowering dlopens libQnnLpai.so, QnnConfig loads libQnnHtp.so.
     _touch(qnn / "lib/x86_64-linux-clang/libQnnLpai.so")
+    _touch(qnn / "lib/x86_64-linux-clang/libQnnHtp.so")
     device_root = base / "device"
     device_root.mkdir(parents=True, exist_ok=True)
     outputs = base / "device-outputs"

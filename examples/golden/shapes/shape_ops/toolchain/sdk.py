@@ -81,6 +81,17 @@ DIRECT_MODE_LIBRARIES = (
 EXECUTORCH_DIRECT_BUILD = f"backends/qualcomm/scripts/build.sh --build_direct_mode 0 --soc_model {SOC_MODEL}"
 
 
+# Lowering on the host, read in ExecuTorch's post-PR source: the backend dlopens
+# libQnnLpai.so by its bare name (so the SDK's host library folder must be on the loader
+# path, LD_LIBRARY_PATH, as the SDK's bin/envsetup.sh sets it), and QnnConfig's SDK check
+# loads libQnnHtp.so from that folder and aborts the whole Python process (an assert in
+# C++, exit status 134) when it is missing.
+HOST_SDK_LIB_DIR = "lib/x86_64-linux-clang"
+HOST_SDK_LIBRARIES = ("libQnnHtp.so", "libQnnLpai.so")
+LOADER_PATH_ENV = "LD_LIBRARY_PATH"
+SDK_ENVSETUP = "bin/envsetup.sh"
+
+
 def lpai_signed_dir(sdk: Path) -> Path:
     """$QNN_SDK_ROOT/lib/lpai-v<hw>/signed for this SoC: where SimpleADB takes the direct-mode runtime."""
     return sdk / "lib" / f"lpai-v{LPAI_HW_VERSION}" / "signed"
@@ -162,6 +173,36 @@ def require_qnn_sdk(environ: Mapping[str, str] | None = None, minimum: tuple[int
             f">= {format_version(minimum)} (read from {source})"
         )
     return root
+
+
+def loader_path_has(folder: Path, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether LD_LIBRARY_PATH names `folder` (resolved: a symlinked path counts)."""
+    entries = [e for e in (env_value(LOADER_PATH_ENV, environ) or "").split(os.pathsep) if e]
+    want = os.path.realpath(folder)
+    return any(os.path.realpath(e) == want for e in entries)
+
+
+def host_runtime_problems(sdk: Path, environ: Mapping[str, str] | None = None, lowering: bool = True) -> list[str]:
+    """What lowering on this machine lacks from the SDK: its host libraries, the loader
+    path (`lowering` False: only what QnnConfig's SDK check loads, for `run`)."""
+    lib_dir = sdk / HOST_SDK_LIB_DIR
+    names = HOST_SDK_LIBRARIES if lowering else HOST_SDK_LIBRARIES[:1]
+    problems = [f"{lib_dir / name} is missing" for name in names if not (lib_dir / name).is_file()]
+    if lowering and not loader_path_has(lib_dir, environ):
+        problems.append(f"{LOADER_PATH_ENV} does not hold {lib_dir}")
+    return problems
+
+
+def require_host_runtime(sdk: Path, environ: Mapping[str, str] | None = None, lowering: bool = True) -> None:
+    """One line, before ExecuTorch is asked to lower, instead of its abort (exit 134) or a
+    failed dlopen of libQnnLpai.so deep inside lowering."""
+    problems = host_runtime_problems(sdk, environ, lowering)
+    if problems:
+        raise ToolchainError(
+            f"{'; '.join(problems)}: lowering loads the SDK's host libraries from there "
+            f"(ExecuTorch aborts the process without libQnnHtp.so); use a complete SDK and run "
+            f"`source {sdk / SDK_ENVSETUP}` (or export {LOADER_PATH_ENV}={sdk / HOST_SDK_LIB_DIR}:${LOADER_PATH_ENV})"
+        )
 
 
 def require_hexagon_sdk(environ: Mapping[str, str] | None = None) -> Path:
