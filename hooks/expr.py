@@ -17,6 +17,8 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from .names import shown as _shown
+
 MAX_LENGTH = 500
 MAX_NODES = 200
 MAX_DEPTH = 32
@@ -171,9 +173,9 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
         if node.id in names:
             return Var(node.id, names[node.id])
         if node.id in FUNCTIONS:
-            raise ExprError(f"function {node.id!r} must be called")
+            raise ExprError(f"function {_shown(node.id)} must be called")
         allowed = ", ".join(names) or "none"
-        raise ExprError(f"unknown name {node.id!r} (allowed: the op's inputs and params: {allowed})")
+        raise ExprError(f"unknown name {_shown(node.id)} (allowed: the op's inputs and params: {allowed})")
     if isinstance(node, ast.UnaryOp):
         if isinstance(node.op, ast.USub):
             return Neg(_convert(node.operand, names, d))
@@ -190,7 +192,7 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
             raise ExprError("only plain function calls are allowed (no attributes or computed callees)")
         func = node.func.id
         if func not in FUNCTIONS:
-            raise ExprError(f"function {func!r} is not allowed (allowed: {', '.join(FUNCTIONS)})")
+            raise ExprError(f"function {_shown(func)} is not allowed (allowed: {', '.join(FUNCTIONS)})")
         if node.keywords:
             raise ExprError(f"function {func!r} takes no keyword arguments")
         if any(isinstance(a, ast.Starred) for a in node.args):

@@ -96,10 +96,16 @@ UNSUPPORTED_OP_KEYS = {
 UNSUPPORTED_OUTPUT_KEYS = {"dtype": DTYPE_WORKAROUND, "type": DTYPE_WORKAROUND}
 
 
+MAX_FIELD_SHOWN = 100
+
+
 class SpecError(ValueError):
     """An invalid spec: `field` is the path of the offending value, `rule` the reason."""
 
     def __init__(self, field: str, rule: str):
+        # A field path holds the spec's keys: a 10,000-character key stays readable.
+        if len(field) > MAX_FIELD_SHOWN:
+            field = f"{field[: MAX_FIELD_SHOWN - 3]}..."
         self.field = field
         self.rule = rule
         super().__init__(f"{field}: {rule}")
@@ -1227,14 +1233,23 @@ def validate(raw: Any) -> Package:
         op = _validate_op(f"ops[{i}]", op_raw, namespace)
         if op.name in seen_names:
             raise SpecError(f"ops[{i}].name", f"duplicate op name {op.name!r} (also {seen_names[op.name]})")
-        if op.qnn_type in seen_types:
-            raise SpecError(
-                f"ops[{i}].qnn_type", f"duplicate qnn_type {op.qnn_type!r} (also {seen_types[op.qnn_type]})"
+        # Case-insensitively: the header guard is upper case (<QNNTYPE>_USER_H) and a
+        # case-insensitive disk (macOS, Windows) holds one file for Foo.c and FOO.c.
+        if op.qnn_type.lower() in seen_types:
+            also, other = seen_types[op.qnn_type.lower()]
+            same = (
+                ""
+                if other == op.qnn_type
+                else f", {other!r} differs only in case: one header guard, one file on a case-insensitive disk"
             )
-        if op.qnn_type == package_name:
-            raise SpecError(f"ops[{i}].qnn_type", "must differ from package_name (the C symbols would clash)")
+            raise SpecError(f"ops[{i}].qnn_type", f"duplicate qnn_type {op.qnn_type!r} (also {also}{same})")
+        if op.qnn_type.lower() == package_name.lower():
+            raise SpecError(
+                f"ops[{i}].qnn_type",
+                "must differ from package_name, also in case (the C symbols and files would clash)",
+            )
         seen_names[op.name] = f"ops[{i}]"
-        seen_types[op.qnn_type] = f"ops[{i}]"
+        seen_types[op.qnn_type.lower()] = (f"ops[{i}]", op.qnn_type)
         ops.append(op)
     return Package(package_name, namespace, soc_model, arch, dtype, tuple(ops))
 
@@ -1518,6 +1533,7 @@ def op_name_reserved() -> dict[str, str]:
     _, namespace_attrs = names.torch_ops_attributes()
     return _merge(
         names.generated_globals(),
+        names.package_modules(),
         {
             n: "is an attribute of torch.ops.<namespace>, so torch.ops.<namespace>.<op> would not reach the op"
             for n in namespace_attrs
@@ -1557,7 +1573,7 @@ def _param_default(fp: str, ptype: str, value: Any) -> float | int | bool:
     if ptype == "int":
         if isinstance(value, float):
             if not value.is_integer():
-                raise SpecError(fp, f"must be an integer for an int param, got {value!r}")
+                raise SpecError(fp, f"must be an integer for an int param, got {names.shown(value)}")
             value = int(value)
         if not 0 <= value <= UINT32_MAX:
             raise SpecError(

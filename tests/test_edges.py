@@ -1,0 +1,95 @@
+"""The edges of issue 22 that the hooks decide: names that would shadow the package's
+own modules, QNN types that collide case-insensitively, echoed values cut to a readable
+length, and the strict spec reader of `scripts/new` (hooks/spec_file.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hooks import names, spec
+
+from conftest import EXAMPLES
+
+
+def minimal(**op):
+    base = {"name": "mul3", "inputs": ["input"], "expr": "input * 3"}
+    base.update(op)
+    return {"package_name": "ScaleOpPackage", "namespace": "my_ops", "ops": [base]}
+
+
+# The modules an adversarial run found an op could shadow (issue 22).
+FOUND_BY_THE_RUN = (
+    "device cli ops quant toolchain doctor shapes user registration delegation device_data op_package_xml".split()
+)
+
+
+@pytest.mark.parametrize("name", FOUND_BY_THE_RUN)
+def test_an_op_named_like_a_module_of_the_package_is_refused(name):
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.name: "):
+        spec.validate(minimal(name=name, kind="custom", inputs=["x"], expr=None))
+
+
+def test_every_module_of_a_rendered_package_is_refused_as_an_op_name():
+    """Read from a real render (the golden one), not from the hook's own listing."""
+    package = EXAMPLES / "golden" / "scale" / "my_ops"
+    found = {p.stem for p in package.iterdir() if p.suffix == ".py" or (p.is_dir() and p.name != "__pycache__")}
+    assert {"device", "toolchain", "user", "eager"} <= found
+    for name in sorted(found):
+        if not names.SNAKE_RE.match(name) or "__" in name:
+            continue
+        with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.name: "):
+            spec.validate(minimal(name=name))
+
+
+def test_a_new_module_of_the_package_template_is_reserved_without_a_list(tmp_path, monkeypatch):
+    (tmp_path / "telemetry.py").write_text("")
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "notes.yaml.jinja").write_text("")
+    monkeypatch.setattr(names, "PACKAGE_DIR", tmp_path)
+    names.package_modules.cache_clear()
+    try:
+        assert set(names.package_modules()) == {"telemetry", "plugins"}
+    finally:
+        names.package_modules.cache_clear()
+
+
+@pytest.mark.parametrize("second", ["MYNORM", "Mynorm", "MyNORM"])
+def test_qnn_types_that_differ_only_in_case_are_refused(second):
+    raw = minimal()
+    raw["ops"] = [
+        {"name": "a1", "qnn_type": "MyNorm", "inputs": ["x"], "expr": "x"},
+        {"name": "a2", "qnn_type": second, "inputs": ["x"], "expr": "x"},
+    ]
+    with pytest.raises(spec.SpecError, match=r"^ops\[1\]\.qnn_type: .*differs only in case"):
+        spec.validate(raw)
+
+
+def test_a_qnn_type_equal_to_the_package_name_in_another_case_is_refused():
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.qnn_type: .*also in case"):
+        spec.validate(minimal(qnn_type="SCALEOPPACKAGE"))
+
+
+HUGE = "a" * 10_000
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"package_name": "A" * 10_000, "namespace": "my_ops", "ops": [{}]},
+        {"package_name": "P", "namespace": HUGE, "ops": [{}]},
+        minimal(name=HUGE),
+        minimal(inputs=[HUGE]),
+        minimal(qnn_type="Q" * 10_000),
+        minimal(params=[{"name": HUGE, "type": "int", "default": 1}]),
+        minimal(**{HUGE: 1}),
+        {"package_name": "P", "namespace": "my_ops", "ops": [{}], HUGE: 1},
+        minimal(expr="input * " + "b" * 490),
+        minimal(expr="input * " + "b" * 470 + "(input)"),
+        minimal(outputs=[{"name": "o", "shape": {"like": HUGE}}], kind="custom", expr=None),
+        minimal(params=[{"name": "n", "type": "int", "default": 0.5 + 2**40}]),
+    ],
+)
+def test_an_echoed_value_is_cut_to_a_readable_length(raw):
+    with pytest.raises(spec.SpecError) as info:
+        spec.validate(raw)
+    assert len(str(info.value)) < 400, str(info.value)[:500]
