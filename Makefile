@@ -3,9 +3,11 @@ PYTHON ?= python3
 SPEC ?= examples/scale.yaml
 DEST ?= build/example
 
-.PHONY: help setup example test golden lint format
+.PHONY: help setup new example test golden lint format
 
 help:
+	@echo "make new SPEC=my_spec.yaml DEST=my-project"
+	@echo "              read SPEC strictly (one line per problem), then copier copy it into DEST (scripts/new)"
 	@echo "make example [SPEC=examples/scale.yaml] [DEST=build/example]"
 	@echo "              install, render SPEC into DEST (replacing it) and run its tests"
 	@echo "make test     install and run the template's whole test suite"
@@ -16,6 +18,12 @@ help:
 
 setup:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+
+# A new project: the spec read strictly and checked first (hooks/new.py), then
+# `copier copy --trust --defaults`; COPIER_ARGS go to copier (e.g. --vcs-ref v1.0.0).
+COPIER_ARGS ?=
+new:
+	$(PYTHON) hooks/new.py "$(SPEC)" "$(DEST)" $(COPIER_ARGS)
 
 # The absolute template path is recorded in DEST/.copier-answers.yml, so that
 # `copier update` works later (a relative path does not).

@@ -93,3 +93,53 @@ def test_an_echoed_value_is_cut_to_a_readable_length(raw):
     with pytest.raises(spec.SpecError) as info:
         spec.validate(raw)
     assert len(str(info.value)) < 400, str(info.value)[:500]
+
+
+# --- the entry point: hooks/new.py (scripts/new, make new) ----------------------------
+
+
+def run_new(*args: str, cwd=None):
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    return subprocess.run(
+        [sys.executable, str(ROOT / "hooks" / "new.py"), *args], capture_output=True, text=True, cwd=cwd, timeout=60
+    )
+
+
+def test_the_entry_point_renders_a_valid_spec_with_copier(template_repo, tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import EXAMPLES
+
+    dest = tmp_path / "project"
+    result = subprocess.run(
+        [sys.executable, str(template_repo / "hooks" / "new.py"), str(EXAMPLES / "scale.yaml"), str(dest), "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert (dest / "my_ops" / "ops.py").is_file()
+    assert "_src_path:" in (dest / ".copier-answers.yml").read_text()
+
+
+def test_the_entry_point_refuses_a_fifo_and_a_device_without_reading(tmp_path):
+    import os
+
+    fifo = tmp_path / "spec.yaml"
+    os.mkfifo(fifo)
+    for path in (fifo, "/dev/zero", tmp_path):
+        result = run_new("--check", str(path))
+        assert result.returncode == 1
+        assert result.stderr.startswith("Invalid op spec: spec: ") and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_the_entry_point_says_how_to_call_it():
+    for args in ([], ["only-a-spec.yaml"], ["--check"], ["--check", "a", "b"]):
+        result = run_new(*args)
+        assert result.returncode == 2 and result.stderr.startswith("usage: scripts/new SPEC DEST"), args
+    assert run_new("--help").returncode == 0
