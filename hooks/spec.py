@@ -878,6 +878,14 @@ class Op:
         return _py_call("check_user_result", args, 4)
 
     @property
+    def py_check_user_signature(self) -> str:
+        """eager.py, a custom op: the check that the user's math takes the spec's
+        arguments (after a `copier update` that added, removed or renamed one)."""
+        where = f'"{self.namespace}/user/{self.name}.py"'
+        names_ = [f'"{n}"' for n in self._py_call_args]
+        return _py_call("check_user_signature", [f'"{self.qualified_name}"', where, f"_user_{self.name}", *names_], 4)
+
+    @property
     def py_user_import(self) -> str:
         """eager.py's import of a custom op's eager math, as ruff's import sorting leaves
         it: one line when it fits, else the name in parentheses with a trailing comma."""
