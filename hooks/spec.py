@@ -51,6 +51,9 @@ MAX_OUTPUTS = 4
 # reduce dim must name one of these axes.
 MAX_RANK = 5
 MAX_PARAMS = 8
+# The rank the rendered project runs every op at (<namespace>/device_data.py DEFAULT_SHAPE,
+# the tests' make_inputs): a reduce rule must take an input of at most this many dims.
+MODEL_RANK = 4
 # The longest row of a `rowwise: true` custom op: LPAI_ROW_MAX of include/lpai_package.h,
 # which sizes the kernel's stack buffer; the docs compute that buffer from it.
 LPAI_ROW_MAX = 256
@@ -294,6 +297,19 @@ class OutputShape:
             return f"the shape of {self.source.name}"
         kept = ", kept as 1" if self.keepdim else ""
         return f"the shape of {self.source.name} reduced over dims {list(self.dims)}{kept}"
+
+    @property
+    def min_rank(self) -> int | None:
+        """The fewest dims an input can have for this rule (a reduce needs every dim it
+        names, distinct, and a dim left over unless keepdim); None when no rank up to
+        MAX_RANK takes it."""
+        if self.kind != "reduce":
+            return 0
+        for rank in range(1, MAX_RANK + 1):
+            fits = all(-rank <= d < rank for d in self.dims) and len({d % rank for d in self.dims}) == len(self.dims)
+            if fits and (self.keepdim or len(self.dims) < rank):
+                return rank
+        return None
 
     def answers(self) -> dict[str, Any]:
         if self.kind == "like":
@@ -1285,6 +1301,9 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
     if doc is None:
         doc = f"Custom op {name}." if kind == "custom" else f"Elementwise op {name}."
     _check_doc(f"{path}.doc", doc)
+    # Stripped: a docstring or comment with trailing spaces is a lint finding (W291) in
+    # every rendered file it lands in.
+    doc = doc.strip()
 
     inputs_raw = op.get("inputs")
     if inputs_raw is None:
@@ -1353,6 +1372,16 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
             raise SpecError(f"{path}.expr", str(exc)) from None
         expr_text = expr_text.strip()
 
+    if (
+        tree is not None
+        and expr_mod.first_finite(tree, [i.name for i in inputs], {p.name: p.default for p in params}) is None
+    ):
+        lo, hi = expr_mod.CALIBRATION_RANGE
+        raise SpecError(
+            f"{path}.expr",
+            f"is not finite (NaN or inf) for any input in [{lo:g}, {hi:g}] at the param defaults: nothing to "
+            "calibrate, every output code would saturate; check the expression and the param defaults",
+        )
     outputs = _validate_outputs(path, op, kind, inputs, used)
     rowwise = _validate_rowwise(path, op, kind, outputs)
     model = Op(namespace, name, qnn_type, kind, doc, tuple(inputs), tuple(params), expr_text, tree, outputs, rowwise)
@@ -1468,7 +1497,17 @@ def _validate_shape(fp: str, raw: Any, inputs: dict[str, Input]) -> OutputShape:
     keepdim = _given(raw, "keepdim", False)
     if not isinstance(keepdim, bool):
         raise SpecError(f"{fp}.keepdim", f"must be true or false, got {keepdim!r:.40}")
-    return OutputShape("reduce", inputs[source], tuple(dims), keepdim)
+    shape = OutputShape("reduce", inputs[source], tuple(dims), keepdim)
+    need = shape.min_rank
+    if need is None or need > MODEL_RANK:
+        takes = "no input of up to 5 dims" if need is None else f"only an input of {need} dims"
+        raise SpecError(
+            f"{fp}.dims",
+            f"{takes} takes dims {list(dims)}{' with keepdim' if keepdim else ''} (two dims may not be the same "
+            f"and a reduction must leave a dim unless keepdim); the project's model and tests run the op at "
+            f"{MODEL_RANK} dims: name distinct dims a {MODEL_RANK}-dim input has and keep one (or set keepdim: true)",
+        )
+    return shape
 
 
 def _validate_rowwise(path: str, op: dict, kind: str, outputs: tuple[Output, ...]) -> bool:

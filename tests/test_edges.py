@@ -143,3 +143,101 @@ def test_the_entry_point_says_how_to_call_it():
         result = run_new(*args)
         assert result.returncode == 2 and result.stderr.startswith("usage: scripts/new SPEC DEST"), args
     assert run_new("--help").returncode == 0
+
+
+# --- every accepted spec is green, or refused -------------------------------------------
+
+
+def test_evaluate_is_float32_ieee_arithmetic_like_numpy():
+    """hooks/expr.py evaluate, against numpy's float32 (an independent implementation)."""
+    import numpy as np
+
+    from hooks import expr
+
+    cases = [
+        ("(x + 1e6) - 1e6", 0.3),
+        ("log(x * 0)", 1.0),
+        ("sqrt(x * 0 - 1)", 1.0),
+        ("x * 1e30 * 1e30", 1.5),
+        ("x / (x - x)", 1.0),
+        ("(x - x) / (x - x)", 1.0),
+        ("-x / (x - x)", 1.0),
+        ("exp(x * 100)", 2.0),
+        ("sigmoid(-x * 1e30)", 1.0),
+        ("clamp(x, 1, -1)", 0.5),
+        ("min(x, log(x * 0))", 1.0),
+        ("max(sqrt(-x), x)", 1.0),
+        ("relu(sqrt(-x))", 1.0),
+        ("tanh(x * 1e30)", 1.0),
+        ("abs(-x) * 3 - 0.1", 0.7),
+    ]
+    fns = {
+        "log": np.log,
+        "sqrt": np.sqrt,
+        "exp": np.exp,
+        "tanh": np.tanh,
+        "abs": np.abs,
+        "min": np.minimum,
+        "max": np.maximum,
+        "clamp": lambda a, lo, hi: np.minimum(np.maximum(a, lo), hi),
+        "sigmoid": lambda a: np.float32(1) / (np.float32(1) + np.exp(-a)),
+        "relu": lambda a: np.maximum(a, np.float32(0)),
+    }
+    for text, x in cases:
+        with np.errstate(all="ignore"):
+            want = eval(
+                text.replace("1e6", "np.float32(1e6)").replace("1e30", "np.float32(1e30)"),
+                {**fns, "np": np},
+                {"x": np.float32(x)},
+            )  # noqa: S307
+        got = expr.evaluate(expr.parse(text, ["x"], []), {"x": x})
+        assert (np.isnan(want) and got != got) or np.float32(got) == want, (text, got, want)
+
+
+@pytest.mark.parametrize(
+    "text, params, finite",
+    [
+        ("log(x * 0)", {}, False),
+        ("sqrt(x * 0 - 1)", {}, False),
+        ("x + 1 / p", {"p": 0.0}, False),
+        ("x / 0", {}, False),
+        ("min(x, 1 / p)", {"p": 0.0}, True),
+        ("sqrt(x - 1)", {}, True),
+        ("log(x)", {}, True),
+        ("(x + 1e6) - 1e6", {}, True),
+    ],
+)
+def test_an_op_finite_nowhere_in_the_calibration_range_is_refused(text, params, finite):
+    raw = minimal(
+        inputs=["x"], expr=text, params=[{"name": k, "type": "float", "default": v} for k, v in params.items()]
+    )
+    if finite:
+        spec.validate(raw)
+    else:
+        with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.expr: is not finite \(NaN or inf\) for any input"):
+            spec.validate(raw)
+
+
+def test_the_minimum_rank_of_a_reduce_rule_is_what_torch_takes():
+    import itertools
+
+    import torch
+
+    for n in (1, 2, 3):
+        for dims in itertools.permutations([-5, -4, -3, -2, -1, 0, 1, 2, 3, 4], n):
+            for keepdim in (False, True):
+                shape = spec.OutputShape("reduce", None, tuple(dims), keepdim)
+                want = None
+                for rank in range(1, 6):
+                    try:
+                        out = torch.zeros((2,) * rank).sum(dim=list(dims), keepdim=keepdim)
+                    except (IndexError, RuntimeError):
+                        continue
+                    if out.dim() > 0:  # the project refuses a reduction to no dim
+                        want = rank
+                        break
+                assert shape.min_rank == want, (dims, keepdim)
+
+
+def test_a_doc_is_stripped_of_surrounding_spaces():
+    assert spec.validate(minimal(doc="  Spaces around.   ")).ops[0].doc == "Spaces around."
