@@ -35,7 +35,8 @@ ALLOWED_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "nul
 
 
 def _line(node: yaml.Node) -> str:
-    return f"line {node.start_mark.line + 1}"
+    mark = node.start_mark
+    return f"line {mark.line + 1}, column {mark.column + 1}"
 
 
 def _tag(tag: str) -> str:
@@ -106,7 +107,10 @@ def loads(data: bytes | str) -> dict[str, Any]:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or type(exc).__name__
+        problem = getattr(exc, "problem", None) or getattr(exc, "reason", None) or type(exc).__name__
+        if isinstance(exc, yaml.reader.ReaderError):  # bytes that are not UTF-8 (or UTF-16 with a BOM)
+            char = f"0x{exc.character:02x}" if isinstance(exc.character, int) else repr(exc.character)
+            problem = f"byte {char} at position {exc.position} is not {exc.encoding} ({exc.reason})"
         raise SpecError("spec", f"is not valid YAML{where}: {shown(str(problem), 80)[1:-1]}") from None
     except RecursionError:
         raise SpecError("spec", "is nested too deeply to be a spec") from None

@@ -48,7 +48,7 @@ THROUGH_NEW = "# through: scripts/new"
 
 def through_new(path: Path) -> bool:
     """Only the strict reader of hooks/new.py can give this file one line."""
-    lines = path.read_text().splitlines()
+    lines = path.read_bytes().decode("utf-8", "replace").splitlines()
     return len(lines) > 1 and lines[1].startswith(THROUGH_NEW)
 
 
@@ -73,7 +73,7 @@ CLI_CASES = (
 
 
 def expectation(path: Path) -> tuple[str, str]:
-    first = path.read_text().splitlines()[0]
+    first = path.read_bytes().decode("utf-8", "replace").splitlines()[0]  # a file may be bad UTF-8 on purpose
     assert first.startswith("# expect: "), f"{path.name}: first line must be '# expect: FIELD | RULE'"
     field, fragment = first[len("# expect: ") :].split(" | ", 1)
     return field.strip(), fragment.strip()
