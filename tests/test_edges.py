@@ -241,3 +241,51 @@ def test_the_minimum_rank_of_a_reduce_rule_is_what_torch_takes():
 
 def test_a_doc_is_stripped_of_surrounding_spaces():
     assert spec.validate(minimal(doc="  Spaces around.   ")).ops[0].doc == "Spaces around."
+
+
+def _rendered_module(rel: str, tmp_path):
+    """A template file rendered for examples/scale.yaml and imported from `tmp_path`."""
+    import importlib.util
+    import sys
+
+    import jinja2
+
+    from conftest import ROOT
+
+    pkg = spec.load(EXAMPLES / "scale.yaml")
+    env = jinja2.Environment(keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    text = env.from_string((ROOT / "template" / rel).read_text()).render(pkg=pkg)
+    path = tmp_path / rel.removesuffix(".jinja").replace("/", "_")
+    path.write_text(text)
+    module_spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[path.stem] = module  # dataclasses look their module up
+    module_spec.loader.exec_module(module)
+    return module
+
+
+def test_int_params_are_sampled_from_a_bounded_set(tmp_path):
+    """An int default of 4294967295 built a list of 4.3e9 ints (tests/op_package_host.py)."""
+    import time
+
+    import torch
+
+    host = _rendered_module("tests/op_package_host.py.jinja", tmp_path)
+    gen = torch.Generator().manual_seed(0)
+    start = time.perf_counter()
+    for default in (0, 1, 7, 2**31, 2**32 - 2, 2**32 - 1):
+        for _ in range(20):
+            [value] = host.random_params([("n", "int", default)], gen)
+            assert isinstance(value, int) and 0 <= value <= 2**32 - 1 and value != default
+    assert time.perf_counter() - start < 2.0
+
+
+def test_the_oracle_quantizes_like_the_exported_graph_at_odd_zero_point_ties(tmp_path):
+    import torch
+    import torch.ao.quantization.fx._decomposed  # noqa: F401  (registers quantized_decomposed)
+
+    host = _rendered_module("tests/op_package_host.py.jinja", tmp_path)
+    values = (torch.arange(-300, 300, dtype=torch.float64) + 0.5).to(torch.float32)
+    for zp in (1, 125, 131, 255):
+        graph = torch.ops.quantized_decomposed.quantize_per_tensor(values, 1.0, zp, 0, 255, torch.uint8)
+        assert torch.equal(host.quantize(values, 1.0, zp), graph)
