@@ -229,12 +229,20 @@ def dequantize(codes: torch.Tensor, scale: float, zero_point: int) -> torch.Tens
 
 
 def quantize(values: torch.Tensor, scale: float, zero_point: int) -> torch.Tensor:
-    """torch.quantize_per_tensor, plus the kernels' NaN rule (qnn-op-template/docs/spec.md): NaN
-    becomes the lowest code, 0. torch itself has no rule: quantize_per_tensor gives
-    the highest code on x86 and quantized_decomposed.quantize_per_tensor (the op of
-    the exported graph) converts NaN to an integer, which is undefined (0 on x86)."""
-    codes = torch.quantize_per_tensor(values, scale, zero_point, torch.quint8).int_repr()
-    return torch.where(torch.isnan(values), torch.zeros_like(codes), codes)
+    """The quantization of the exported graph (torch's quantized_decomposed.quantize_per_tensor
+    and ExecuTorch's quantize_per_tensor kernel): round half to even of value * (1 / scale)
+    in float32, then add the zero point, then clamp; plus the kernels' NaN rule
+    (qnn-op-template/docs/spec.md): NaN becomes the lowest code, 0.
+
+    Not torch.quantize_per_tensor: on quint8 tensors (FBGEMM) it adds the zero point
+    before rounding, so at an exact tie with an odd zero point it is one code off both
+    (test_the_oracle_rounds_like_the_exported_graph_at_odd_zero_point_ties). torch has
+    no NaN rule: quantize_per_tensor gives the highest code on x86 and quantized_decomposed
+    converts NaN to an integer, which is undefined (0 on x86)."""
+    inv_scale = torch.tensor(1.0 / scale, dtype=torch.float32)
+    codes = torch.round(values.to(torch.float32) * inv_scale) + zero_point
+    codes = torch.where(torch.isnan(values), torch.zeros_like(codes), codes)
+    return codes.clamp(0, 255).to(torch.uint8)
 
 
 def compare(
@@ -269,17 +277,26 @@ def random_scale(gen: torch.Generator) -> float:
     return float(torch.tensor(math.pow(2.0, exponent), dtype=torch.float32))
 
 
+UINT32_MAX = 2**32 - 1  # an int param is a uint32 (ExecuTorch sends QNN_DATATYPE_UINT_32)
+
+
 def random_params(params, gen: torch.Generator) -> list[object]:
     """Values other than the defaults for `(name, type, default)` params, drawn from
     `gen`: a kernel that ignores a param, or reads it as its default, fails on them.
     Floats keep the default's sign and move by a factor in [1.5, 3] either way (or to
-    [0.25, 1] from 0), float32-exact; ints stay >= 0; bools flip."""
+    [0.25, 1] from 0), float32-exact; ints are drawn from a bounded set in [0, 2^32 - 1]
+    (what ExecuTorch can send): small values, the neighbours, half and double of the
+    default, and one random value up to twice the default, never a list as long as
+    the default (an int default of 4294967295 is a valid spec); bools flip."""
     values: list[object] = []
     for _name, kind, default in params:
         if kind == "bool":
             values.append(not default)
         elif kind == "int":
-            choices = [v for v in range(max(int(default), 0) + 4) if v != default]
+            top = min(2 * int(default) + 4, UINT32_MAX)
+            drawn = int(torch.randint(0, top + 1, (1,), generator=gen, dtype=torch.int64))
+            candidates = {0, 1, 2, 3, default // 2, default - 1, default + 1, 2 * default, drawn}
+            choices = sorted(v for v in candidates if 0 <= v <= UINT32_MAX and v != default)
             values.append(choices[int(torch.randint(len(choices), (1,), generator=gen))])
         else:
             u = float(torch.empty(1).uniform_(1.5, 3.0, generator=gen))
