@@ -3,10 +3,12 @@ PYTHON ?= python3
 SPEC ?= examples/scale.yaml
 DEST ?= build/example
 
-.PHONY: help setup tags example test golden lint format
+.PHONY: help setup tags new example test golden lint format
 
 help:
 	@echo "make setup    install requirements.txt (torch from PyTorch's CPU index when it answers)"
+	@echo "make new SPEC=my_spec.yaml DEST=my-project"
+	@echo "              read SPEC strictly (one line per problem), then copier copy it into DEST (scripts/new)"
 	@echo "make example [SPEC=examples/scale.yaml] [DEST=build/example]"
 	@echo "              install, render SPEC into DEST (replacing it) and run its tests"
 	@echo "make tags     recreate the release tags v1.0.0, ... from CHANGELOG.md and scripts/releases.txt (offline)"
@@ -29,6 +31,12 @@ setup:
 # Idempotent and offline (scripts/tags.py).
 tags:
 	$(PYTHON) scripts/tags.py
+
+# A new project: the spec read strictly and checked first (hooks/new.py), then
+# `copier copy --trust --defaults`; COPIER_ARGS go to copier (e.g. --vcs-ref v1.0.0).
+COPIER_ARGS ?=
+new:
+	$(PYTHON) hooks/new.py "$(SPEC)" "$(DEST)" $(COPIER_ARGS)
 
 # The absolute template path is recorded in DEST/.copier-answers.yml, so that
 # `copier update` works later (a relative path does not).

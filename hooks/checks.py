@@ -16,10 +16,16 @@ MAX_RAW_VALUES = 20_000
 MAX_RAW_TEXT = 200_000
 
 
+MAX_FIELD_SHOWN = 100
+
+
 class SpecError(ValueError):
     """An invalid spec: `field` is the path of the offending value, `rule` the reason."""
 
     def __init__(self, field: str, rule: str):
+        # A field path holds the spec's keys: a 10,000-character key stays readable.
+        if len(field) > MAX_FIELD_SHOWN:
+            field = f"{field[: MAX_FIELD_SHOWN - 3]}..."
         self.field = field
         self.rule = rule
         super().__init__(f"{field}: {rule}")

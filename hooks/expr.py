@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import ast
 import math
+import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+
+from .names import shown as _shown
 
 MAX_LENGTH = 500
 MAX_NODES = 200
@@ -25,6 +28,31 @@ MAX_DEPTH = 32
 # literal is a compile-time overflow/underflow warning, and -Werror turns it fatal).
 MAX_LITERAL = 1e30
 MIN_LITERAL = 1e-30
+
+
+def _nan_or(f: Callable[..., float]) -> Callable[..., float]:
+    """NaN in, NaN out (torch.minimum, torch.clamp, ...), unlike Python's min and max."""
+    return lambda *a: math.nan if any(math.isnan(v) for v in a) else f(*a)
+
+
+def _finite_or(f: Callable[[float], int]) -> Callable[[float], float]:
+    """round, floor, ceil: an infinity or NaN stays as it is (Python's raise on them)."""
+    return lambda a: a if math.isnan(a) or math.isinf(a) else float(f(a))
+
+
+def _exp(a: float) -> float:
+    try:
+        return math.exp(a)
+    except OverflowError:
+        return math.inf
+
+
+def _log(a: float) -> float:
+    return math.nan if math.isnan(a) or a < 0 else -math.inf if a == 0 else math.log(a)
+
+
+def _sqrt(a: float) -> float:
+    return math.nan if math.isnan(a) or a < 0 else math.sqrt(a)
 
 
 @dataclass(frozen=True)
@@ -38,13 +66,20 @@ class Function:
     c: str  # float C; the lpai_* helpers live in the rendered C headers
     cost: int  # instructions per evaluation, scalar (callgrind, gcc -O2, host)
     library_call: bool = False  # a libm call: keeps the kernel's blocked loop from vectorising
+    # IEEE float value in Python (NaN and infinities, never an exception), for the
+    # validation's sampling of the op (`evaluate`).
+    python: Callable[..., float] | None = None
 
 
 # The one table of functions: parse, to_torch, to_numpy, to_c and cost read it.
 FUNCTION_TABLE: tuple[Function, ...] = (
-    Function("abs", 1, "torch.abs({0})", "np.abs({0})", "fabsf({0})", 1),
-    Function("min", 2, "torch.minimum({0}, {1})", "np.minimum({0}, {1})", "lpai_minf({0}, {1})", 4),
-    Function("max", 2, "torch.maximum({0}, {1})", "np.maximum({0}, {1})", "lpai_maxf({0}, {1})", 4),
+    Function("abs", 1, "torch.abs({0})", "np.abs({0})", "fabsf({0})", 1, python=abs),
+    Function(
+        "min", 2, "torch.minimum({0}, {1})", "np.minimum({0}, {1})", "lpai_minf({0}, {1})", 4, python=_nan_or(min)
+    ),
+    Function(
+        "max", 2, "torch.maximum({0}, {1})", "np.maximum({0}, {1})", "lpai_maxf({0}, {1})", 4, python=_nan_or(max)
+    ),
     Function(
         "clamp",
         3,
@@ -52,22 +87,55 @@ FUNCTION_TABLE: tuple[Function, ...] = (
         "np.minimum(np.maximum({0}, {1}), {2})",
         "lpai_minf(lpai_maxf({0}, {1}), {2})",
         8,
+        python=_nan_or(lambda a, lo, hi: min(max(a, lo), hi)),
     ),
-    Function("exp", 1, "torch.exp({0})", "np.exp({0})", "lpai_expf({0})", 24),
-    Function("log", 1, "torch.log({0})", "np.log({0})", "logf({0})", 30, library_call=True),
-    Function("sqrt", 1, "torch.sqrt({0})", "np.sqrt({0})", "sqrtf({0})", 20, library_call=True),
-    Function("tanh", 1, "torch.tanh({0})", "np.tanh({0})", "lpai_tanhf({0})", 40),
-    Function("sigmoid", 1, "torch.sigmoid({0})", "(1.0 / (1.0 + np.exp(-({0}))))", "lpai_sigmoidf({0})", 30),
-    Function("relu", 1, "torch.relu({0})", "np.maximum({0}, 0.0)", "lpai_reluf({0})", 1),
+    Function("exp", 1, "torch.exp({0})", "np.exp({0})", "lpai_expf({0})", 24, python=_exp),
+    Function("log", 1, "torch.log({0})", "np.log({0})", "logf({0})", 30, library_call=True, python=_log),
+    Function("sqrt", 1, "torch.sqrt({0})", "np.sqrt({0})", "sqrtf({0})", 20, library_call=True, python=_sqrt),
+    Function("tanh", 1, "torch.tanh({0})", "np.tanh({0})", "lpai_tanhf({0})", 40, python=math.tanh),
+    Function(
+        "sigmoid",
+        1,
+        "torch.sigmoid({0})",
+        "(1.0 / (1.0 + np.exp(-({0}))))",
+        "lpai_sigmoidf({0})",
+        30,
+        python=_nan_or(lambda a: 1.0 / (1.0 + _exp(-a))),
+    ),
+    Function(
+        "relu",
+        1,
+        "torch.relu({0})",
+        "np.maximum({0}, 0.0)",
+        "lpai_reluf({0})",
+        1,
+        python=_nan_or(lambda a: max(a, 0.0)),
+    ),
     # Half to even, like torch.round and np.rint (the C helper rounds by adding 2^23
     # under the default rounding mode: no libm call, the same on every target).
-    Function("round", 1, "torch.round({0})", "np.rint({0})", "lpai_roundf({0})", 6),
-    Function("floor", 1, "torch.floor({0})", "np.floor({0})", "lpai_floorf({0})", 8),
-    Function("ceil", 1, "torch.ceil({0})", "np.ceil({0})", "lpai_ceilf({0})", 8),
+    Function("round", 1, "torch.round({0})", "np.rint({0})", "lpai_roundf({0})", 6, python=_finite_or(round)),
+    Function("floor", 1, "torch.floor({0})", "np.floor({0})", "lpai_floorf({0})", 8, python=_finite_or(math.floor)),
+    Function("ceil", 1, "torch.ceil({0})", "np.ceil({0})", "lpai_ceilf({0})", 8, python=_finite_or(math.ceil)),
     # torch.sign(NaN) is 0 (np.sign gives NaN): the numpy form maps NaN to 0 first.
-    Function("sign", 1, "torch.sign({0})", "np.sign(np.nan_to_num({0}, nan=0.0))", "lpai_signf({0})", 4),
+    Function(
+        "sign",
+        1,
+        "torch.sign({0})",
+        "np.sign(np.nan_to_num({0}, nan=0.0))",
+        "lpai_signf({0})",
+        4,
+        python=lambda a: 0.0 if math.isnan(a) or a == 0 else math.copysign(1.0, a),
+    ),
     # The condition is a comparison (Cmp below), nothing else.
-    Function("where", 3, "torch.where({0}, {1}, {2})", "np.where({0}, {1}, {2})", "({0} ? {1} : {2})", 2),
+    Function(
+        "where",
+        3,
+        "torch.where({0}, {1}, {2})",
+        "np.where({0}, {1}, {2})",
+        "({0} ? {1} : {2})",
+        2,
+        python=lambda c, a, b: a if c else b,
+    ),
 )
 _BY_NAME: Mapping[str, Function] = {f.name: f for f in FUNCTION_TABLE}
 
@@ -159,6 +227,7 @@ def parse(text: object, inputs: list[str], params: list[str]) -> Node:
     names = {n: True for n in inputs} | {n: False for n in params}
     node = _convert(tree.body, names, depth=0)
     _check_constant_divisions(node)
+    _check_constant_range(node)
     used = _names(node)
     missing = [n for n in inputs if n not in used]
     if missing:
@@ -193,9 +262,9 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
         if node.id in names:
             return Var(node.id, names[node.id])
         if node.id in FUNCTIONS:
-            raise ExprError(f"function {node.id!r} must be called")
+            raise ExprError(f"function {_shown(node.id)} must be called")
         allowed = ", ".join(names) or "none"
-        raise ExprError(f"unknown name {node.id!r} (allowed: the op's inputs and params: {allowed})")
+        raise ExprError(f"unknown name {_shown(node.id)} (allowed: the op's inputs and params: {allowed})")
     if isinstance(node, ast.UnaryOp):
         if isinstance(node.op, ast.USub):
             return Neg(_convert(node.operand, names, d))
@@ -212,7 +281,7 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
             raise ExprError("only plain function calls are allowed (no attributes or computed callees)")
         func = node.func.id
         if func not in FUNCTIONS:
-            raise ExprError(f"function {func!r} is not allowed (allowed: {', '.join(FUNCTIONS)})")
+            raise ExprError(f"function {_shown(func)} is not allowed (allowed: {', '.join(FUNCTIONS)})")
         if node.keywords:
             raise ExprError(f"function {func!r} takes no keyword arguments")
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -298,6 +367,105 @@ def _check_constant_divisions(node: Node) -> None:
     elif isinstance(node, Call):
         for arg in node.args:
             _check_constant_divisions(arg)
+
+
+# float32's range: the C kernel computes every constant subexpression in float.
+FLT_MAX = 3.4028234663852886e38
+FLT_MIN_NORMAL = 1.1754943508222875e-38
+
+
+def _check_constant_range(node: Node) -> None:
+    """Every constant subexpression, each step of it, within float32's normal range (or
+    0): the kernel folds `1e30 * 1e30` in float to inf and `1e-30 * 1e-30` to 0 (then
+    `x / 0` is inf), where Python, torch and numpy fold in float64 to finite values."""
+    if isinstance(node, Bin):
+        _check_constant_range(node.left)
+        _check_constant_range(node.right)
+        value = _python_constant(node)
+        if value is None:
+            return
+        text = _shown(to_torch(node), 50).strip("'")
+        if math.isnan(value) or math.isinf(value) or abs(value) > FLT_MAX:
+            raise ExprError(
+                f"the constant {text} = {value:g} overflows float32 (largest {FLT_MAX:.3g}), in which the "
+                "kernel computes it; write the value meant"
+            )
+        if value != 0 and abs(value) < FLT_MIN_NORMAL:
+            raise ExprError(
+                f"the constant {text} = {value:g} underflows float32 (smallest normal {FLT_MIN_NORMAL:.3g}), "
+                "in which the kernel computes it (to 0 or a denormal); write the value meant"
+            )
+    elif isinstance(node, Cmp):
+        _check_constant_range(node.left)
+        _check_constant_range(node.right)
+    elif isinstance(node, Neg):
+        _check_constant_range(node.operand)
+    elif isinstance(node, Call):
+        for arg in node.args:
+            _check_constant_range(arg)
+
+
+def _f32(value: float) -> float:
+    """`value` rounded to float32 (beyond its range: an infinity), as the kernel holds it."""
+    if math.isnan(value) or math.isinf(value):
+        return value
+    try:
+        return struct.unpack("f", struct.pack("f", value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
+def _divide(a: float, b: float) -> float:
+    if b != 0 or math.isnan(b):
+        return a / b
+    if a == 0 or math.isnan(a):
+        return math.nan
+    return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
+
+def evaluate(node: Node, env: Mapping[str, float]) -> float:
+    """The value of `node` in float32 IEEE arithmetic (every step rounded to float32; NaN
+    and infinities, never an exception), at the inputs and params of `env`."""
+    if isinstance(node, Num):
+        return _f32(node.value)
+    if isinstance(node, Var):
+        return _f32(env[node.name])
+    if isinstance(node, Neg):
+        return -evaluate(node.operand, env)
+    if isinstance(node, Bin):
+        a, b = evaluate(node.left, env), evaluate(node.right, env)
+        if node.op == "/":
+            return _f32(_divide(a, b))
+        return _f32({"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b}[node.op]())
+    if isinstance(node, Cmp):
+        # IEEE: every comparison with NaN is false but !=, as in Python, torch and C.
+        a, b = evaluate(node.left, env), evaluate(node.right, env)
+        return float({"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[node.op])
+    if isinstance(node, Call):
+        return _f32(_BY_NAME[node.func].python(*(evaluate(a, env) for a in node.args)))
+    raise TypeError(node)
+
+
+# The inputs a project calibrates its package model on when an op is not finite on
+# (-2, 2): <namespace>/device_data.py POSITIVE_RANGE.
+CALIBRATION_RANGE = (0.1, 2.0)
+
+
+def first_finite(node: Node, inputs: list[str], params: Mapping[str, float]) -> dict[str, float] | None:
+    """Inputs in CALIBRATION_RANGE (the same value for all, then seeded random tuples) at
+    which `node` is finite at these param values; None when it is finite at none of them
+    (`log(x * 0)`, `sqrt(x * 0 - 1)`, `x + 1 / p` at p = 0): nothing to calibrate."""
+    import random
+
+    lo, hi = CALIBRATION_RANGE
+    rng = random.Random(22)
+    points = [[lo + (hi - lo) * k / 8] * len(inputs) for k in range(9)]
+    points += [[rng.uniform(lo, hi) for _ in inputs] for _ in range(32)]
+    for values in points:
+        env = {**params, **dict(zip(inputs, values))}
+        if math.isfinite(evaluate(node, env)):
+            return env
+    return None
 
 
 def _short(value: int) -> str:

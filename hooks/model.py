@@ -45,6 +45,9 @@ MAX_OUTPUTS = 4
 # reduce dim must name one of these axes.
 MAX_RANK = 5
 MAX_PARAMS = 8
+# The rank the rendered project runs every op at (<namespace>/device_data.py DEFAULT_SHAPE,
+# the tests' make_inputs): a reduce rule must take an input of at most this many dims.
+MODEL_RANK = 4
 # The longest row of a `rowwise: true` custom op: LPAI_ROW_MAX of include/lpai_package.h,
 # which sizes the kernel's stack buffer; the docs compute that buffer from it.
 LPAI_ROW_MAX = 256
@@ -136,6 +139,19 @@ class OutputShape:
             return f"the shape of {self.source.name}"
         kept = ", kept as 1" if self.keepdim else ""
         return f"the shape of {self.source.name} reduced over dims {list(self.dims)}{kept}"
+
+    @property
+    def min_rank(self) -> int | None:
+        """The fewest dims an input can have for this rule (a reduce needs every dim it
+        names, distinct, and a dim left over unless keepdim); None when no rank up to
+        MAX_RANK takes it."""
+        if self.kind != "reduce":
+            return 0
+        for rank in range(1, MAX_RANK + 1):
+            fits = all(-rank <= d < rank for d in self.dims) and len({d % rank for d in self.dims}) == len(self.dims)
+            if fits and (self.keepdim or len(self.dims) < rank):
+                return rank
+        return None
 
     def answers(self) -> dict[str, Any]:
         if self.kind == "like":

@@ -75,6 +75,20 @@ TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "template"
 IMPORT_ROOTS = (".", "tests")
 
 
+# The most of a value an error message echoes: enough to recognise it, never a screenful.
+MAX_SHOWN = 60
+
+
+def shown(value: object, limit: int = MAX_SHOWN) -> str:
+    """`repr(value)`, cut to `limit` characters with its length said (`'xxxx...' (10000
+    characters)`): what an error message echoes of a value from the spec."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value)} characters)" if isinstance(value, str) else ""
+    return f"{text[: limit - 3]}...{size}"
+
+
 class NameError_(ValueError):
     """A name broke a rule; the message is the rule (the caller adds the field)."""
 
@@ -83,15 +97,15 @@ def _check_identifier(value: object, pattern: re.Pattern, style: str, max_len: i
     if isinstance(value, bool):
         # YAML 1.1 (PyYAML, copier) reads on/off/yes/no/y/n/true/false as booleans.
         raise NameError_(
-            f"must be a string, got {value!r}: YAML reads on/off/yes/no/y/n unquoted "
+            f"must be a string, got {shown(value)}: YAML reads on/off/yes/no/y/n unquoted "
             "as a boolean, quote the name ('on')"
         )
     if not isinstance(value, str):
         raise NameError_(f"must be a string, got {type(value).__name__}")
     if not pattern.match(value):
-        raise NameError_(f"{value!r} is not a {style}")
+        raise NameError_(f"{shown(value)} is not a {style}")
     if len(value) > max_len:
-        raise NameError_(f"{value!r} is longer than {max_len} characters")
+        raise NameError_(f"{shown(value)} is longer than {max_len} characters")
     _check_reserved(value)
     return value
 
@@ -255,6 +269,32 @@ def generated_modules() -> dict[str, str]:
                     f"is a module of the rendered project ({'' if root == '.' else root + '/'}{where}); "
                     "the package would shadow it"
                 )
+    return out
+
+
+# The folder of the rendered Python package (`<namespace>/`).
+PACKAGE_DIR = TEMPLATE_DIR / "{{pkg.namespace}}"
+
+
+@functools.cache
+def package_modules() -> dict[str, str]:
+    """The modules and subpackages of the rendered package (`device`, `toolchain`,
+    `user`, ...), read from the template's `{{pkg.namespace}}/` folder: an op of that
+    name is assigned in the package's `__init__.py` and replaces the submodule there
+    (`<namespace>.device` would become the op function)."""
+    out: dict[str, str] = {}
+    for entry in sorted(PACKAGE_DIR.iterdir()):
+        if entry.name == "__pycache__":
+            continue
+        name = _rendered_name(Path(entry.name))
+        if entry.is_file() and not entry.name.removesuffix(".jinja").endswith(".py"):
+            continue  # data files (spec.yaml) are no attribute of the package
+        if name.isidentifier():
+            where = entry.name.removesuffix(".jinja") + ("/" if entry.is_dir() else "")
+            out[name] = (
+                f"is a module of the generated package (<namespace>/{where}); "
+                "the op would replace it in <namespace>/__init__.py"
+            )
     return out
 
 

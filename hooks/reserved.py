@@ -38,6 +38,7 @@ def op_name_reserved() -> dict[str, str]:
     _, namespace_attrs = names.torch_ops_attributes()
     return _merge(
         names.generated_globals(),
+        names.package_modules(),
         {
             n: "is an attribute of torch.ops.<namespace>, so torch.ops.<namespace>.<op> would not reach the op"
             for n in namespace_attrs

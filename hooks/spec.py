@@ -102,19 +102,28 @@ def validate(raw: Any) -> Package:
 
     ops: list[Op] = []
     seen_names: dict[str, str] = {}
-    seen_types: dict[str, str] = {}
+    seen_types: dict[str, tuple[str, str]] = {}
     for i, op_raw in enumerate(ops_raw):
         op = _validate_op(f"ops[{i}]", op_raw, namespace)
         if op.name in seen_names:
             raise SpecError(f"ops[{i}].name", f"duplicate op name {op.name!r} (also {seen_names[op.name]})")
-        if op.qnn_type in seen_types:
-            raise SpecError(
-                f"ops[{i}].qnn_type", f"duplicate qnn_type {op.qnn_type!r} (also {seen_types[op.qnn_type]})"
+        # Case-insensitively: the header guard is upper case (<QNNTYPE>_USER_H) and a
+        # case-insensitive disk (macOS, Windows) holds one file for Foo.c and FOO.c.
+        if op.qnn_type.lower() in seen_types:
+            also, other = seen_types[op.qnn_type.lower()]
+            same = (
+                ""
+                if other == op.qnn_type
+                else f", {other!r} differs only in case: one header guard, one file on a case-insensitive disk"
             )
-        if op.qnn_type == package_name:
-            raise SpecError(f"ops[{i}].qnn_type", "must differ from package_name (the C symbols would clash)")
+            raise SpecError(f"ops[{i}].qnn_type", f"duplicate qnn_type {op.qnn_type!r} (also {also}{same})")
+        if op.qnn_type.lower() == package_name.lower():
+            raise SpecError(
+                f"ops[{i}].qnn_type",
+                "must differ from package_name, also in case (the C symbols and files would clash)",
+            )
         seen_names[op.name] = f"ops[{i}]"
-        seen_types[op.qnn_type] = f"ops[{i}]"
+        seen_types[op.qnn_type.lower()] = (f"ops[{i}]", op.qnn_type)
         ops.append(op)
     return Package(package_name, namespace, soc_model, arch, dtype, tuple(ops))
 

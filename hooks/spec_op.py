@@ -18,6 +18,7 @@ from .model import (
     MAX_OUTPUTS,
     MAX_PARAMS,
     MAX_RANK,
+    MODEL_RANK,
     OUT_ARGUMENT,
     PARAM_TYPES,
     UINT32_MAX,
@@ -87,6 +88,9 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
     if doc is None:
         doc = f"Custom op {name}." if kind == "custom" else f"Elementwise op {name}."
     _check_doc(f"{path}.doc", doc)
+    # Stripped: a docstring or comment with trailing spaces is a lint finding (W291) in
+    # every rendered file it lands in.
+    doc = doc.strip()
 
     inputs_raw = op.get("inputs")
     if inputs_raw is None:
@@ -155,6 +159,16 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
             raise SpecError(f"{path}.expr", str(exc)) from None
         expr_text = expr_text.strip()
 
+    if (
+        tree is not None
+        and expr_mod.first_finite(tree, [i.name for i in inputs], {p.name: p.default for p in params}) is None
+    ):
+        lo, hi = expr_mod.CALIBRATION_RANGE
+        raise SpecError(
+            f"{path}.expr",
+            f"is not finite (NaN or inf) for any input in [{lo:g}, {hi:g}] at the param defaults: nothing to "
+            "calibrate, every output code would saturate; check the expression and the param defaults",
+        )
     outputs = _validate_outputs(path, op, kind, inputs, used)
     rowwise = _validate_rowwise(path, op, kind, outputs)
     model = Op(namespace, name, qnn_type, kind, doc, tuple(inputs), tuple(params), expr_text, tree, outputs, rowwise)
@@ -277,7 +291,17 @@ def _validate_shape(fp: str, raw: Any, inputs: dict[str, Input]) -> OutputShape:
     keepdim = _given(raw, "keepdim", False)
     if not isinstance(keepdim, bool):
         raise SpecError(f"{fp}.keepdim", f"must be true or false, got {keepdim!r:.40}")
-    return OutputShape("reduce", inputs[source], tuple(dims), keepdim)
+    shape = OutputShape("reduce", inputs[source], tuple(dims), keepdim)
+    need = shape.min_rank
+    if need is None or need > MODEL_RANK:
+        takes = "no input of up to 5 dims" if need is None else f"only an input of {need} dims"
+        raise SpecError(
+            f"{fp}.dims",
+            f"{takes} takes dims {list(dims)}{' with keepdim' if keepdim else ''} (two dims may not be the same "
+            f"and a reduction must leave a dim unless keepdim); the project's model and tests run the op at "
+            f"{MODEL_RANK} dims: name distinct dims a {MODEL_RANK}-dim input has and keep one (or set keepdim: true)",
+        )
+    return shape
 
 
 def _validate_rowwise(path: str, op: dict, kind: str, outputs: tuple[Output, ...]) -> bool:
@@ -330,7 +354,7 @@ def _param_default(fp: str, ptype: str, value: Any) -> float | int | bool:
     if ptype == "int":
         if isinstance(value, float):
             if not value.is_integer():
-                raise SpecError(fp, f"must be an integer for an int param, got {value!r}")
+                raise SpecError(fp, f"must be an integer for an int param, got {names.shown(value)}")
             value = int(value)
         if not 0 <= value <= UINT32_MAX:
             raise SpecError(

@@ -22,12 +22,27 @@ temporary folder, exactly as copier does, and decides per file:
 
 Either of the last two refuses the whole update in one line naming the files and the
 way on; nothing has been written at that point.
+
+Two more ways an update could break the project without a word:
+
+- a new custom op whose stub path already holds a file of the user's (an op `helpers`
+  next to their own `<namespace>/user/helpers.py`): copier keeps the user's file
+  (`_skip_if_exists`) and the package no longer imports.  Refused in one line naming
+  the op and the file.
+- a custom op whose inputs or params change: the user's math keeps its old signature.
+  The update goes on (the new signature, the args struct and the fresh stub exist only
+  after it; refusing would ask the user to write against code not yet generated and
+  leave the current project broken meanwhile), and says which user function must
+  change, naming the file and the new arguments; the generated eager.py then refuses
+  the first call of that op with the same words (`check_user_signature`), and the C
+  compiler refuses an `args-><name>` the new args struct no longer has.
 """
 
 from __future__ import annotations
 
 import re
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -209,6 +224,88 @@ def _at_risk(project: Path, answers_file: str, pkg: Any) -> tuple[list[str], dic
     return risky, answers
 
 
+def _old_package(answers: dict[str, Any]) -> Any | None:
+    """The recorded answers validated by this version's rules; None when they no longer
+    validate."""
+    from . import spec as spec_mod
+
+    try:
+        return spec_mod.validate({k: v for k, v in answers.items() if not str(k).startswith("_")})
+    except Exception:
+        return None
+
+
+def taken_stubs(project: Path, answers: dict[str, Any], pkg: Any) -> list[tuple[str, str]]:
+    """(op, path) of each custom op new in `pkg` whose user stub path already holds a
+    file that the recorded version did not generate (the user's own)."""
+    old_pkg = _old_package(answers)
+    # When the old spec fails today's rules, its op names still say what it generated.
+    old_paths = user_paths(old_pkg) if old_pkg is not None else set()
+    old_custom = {str(op.get("name")) for op in answers.get("ops") or [] if isinstance(op, dict)}
+    out = []
+    for (_, op), rel in sorted(_renderings(pkg).items(), key=lambda item: item[1]):
+        if op is None or rel in old_paths or (old_pkg is None and op in old_custom):
+            continue
+        if (project / rel).exists() or (project / rel).is_symlink():
+            out.append((op, rel))
+    return out
+
+
+# Comments and string literals of C, which may name a member without using it.
+_C_COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
+_ARGS_MEMBER = re.compile(r"\bargs\s*->\s*([A-Za-z_]\w*)")
+
+
+def _callable_with(source: str, func: str, count: int) -> tuple[bool, str] | None:
+    """Whether the top-level `def func` in `source` takes `count` positional arguments,
+    and its parameter list as written; None when there is no such def to read."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == func:
+            a = node.args
+            positional = [*a.posonlyargs, *a.args]
+            required = len(positional) - len(a.defaults)
+            kw_required = [k for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+            fits = required <= count and (a.vararg is not None or count <= len(positional)) and not kw_required
+            return fits, ast.unparse(a)
+    return None
+
+
+def changed_signatures(project: Path, pkg: Any) -> list[str]:
+    """What the user must change after an update to `pkg`: each custom op's eager math
+    in the project whose def cannot take the op's new arguments, and each `args-><name>`
+    of its kernel math that the new args struct lacks."""
+    notes = []
+    for op in pkg.custom_ops:
+        rel = f"{pkg.namespace}/user/{op.name}.py"
+        path = project / rel
+        if path.is_file():
+            wanted = [*(i.name for i in op.inputs), *(p.name for p in op.params)]
+            found = _callable_with(path.read_text(encoding="utf-8", errors="replace"), op.name, len(wanted))
+            if found is not None and not found[0]:
+                notes.append(f"{rel}: def {op.name}({found[1]}) must take ({', '.join(wanted)})")
+        members = set(op.input_names) | set(op.output_names) | {p.name for p in op.params}
+        members |= {f"{n}_shape" for n in [*op.input_names, *op.output_names]}
+        from . import spec as spec_mod
+
+        members |= {f.name for f in spec_mod.ARGS_STRUCT_FIELDS}
+        for c_path in sorted((project / "op_package" / pkg.package_name / "user").glob(f"{op.qnn_type}_*.c")):
+            text = _C_COMMENT.sub(" ", c_path.read_text(encoding="utf-8", errors="replace"))
+            gone = sorted({m for m in _ARGS_MEMBER.findall(text) if m not in members})
+            if gone:
+                c_rel = c_path.relative_to(project).as_posix()
+                notes.append(
+                    f"{c_rel}: args->{', args->'.join(gone)} no longer exist{'s' if len(gone) == 1 else ''} "
+                    f"in {op.qnn_type}_args"
+                )
+    return notes
+
+
 def check(context: dict[str, Any], pkg: Any) -> None:
     """Raise `UserMessageError` if this update would delete or orphan the user's work."""
     if _operation() != "update":
@@ -222,8 +319,22 @@ def check(context: dict[str, Any], pkg: Any) -> None:
     if key in _checked:
         return
     try:
+        answers_path = project / answers_file
+        recorded = (yaml.safe_load(answers_path.read_text()) or {}) if answers_path.is_file() else {}
+        taken = taken_stubs(project, recorded, pkg) if recorded else []
+        if taken:
+            raise UserMessageError(
+                "copier update refused, nothing changed: "
+                + "; ".join(
+                    f"the new custom op {op!r} gets its stub at {rel}, which already holds your file"
+                    for op, rel in taken
+                )
+                + ". Copier would keep your file and the project would no longer import: rename the op (or its "
+                "qnn_type) in the spec, or move your file away (git mv), commit, then run the update again."
+            )
         risky, answers = _at_risk(project, answers_file, pkg)
         commands = suggestions(answers, pkg, risky) if risky else []
+        notes = [] if risky else changed_signatures(project, pkg)
     except UserMessageError:
         raise
     except Exception as exc:  # refuse rather than risk the user's files
@@ -240,4 +351,12 @@ def check(context: dict[str, Any], pkg: Any) -> None:
             "an op, the namespace or the package (git mv, and rename the functions inside"
             + (f"; here: {'; '.join(commands)}" if commands else "")
             + "), or remove it (git rm; git history keeps it); commit, then run the update again."
+        )
+    if notes:
+        # Not an error: the update goes on, and the project refuses the call (eager.py's
+        # check_user_signature) or the build (the C compiler) until the user changes these.
+        print(
+            "copier update: the spec changed the arguments of your custom ops; change your math to match, "
+            "the project's tests fail until you do: " + "; ".join(notes),
+            file=sys.stderr,
         )

@@ -218,6 +218,16 @@ class PyOp:
         return _py_call("check_user_result", args, 4)
 
     @property
+    def check_user_signature(self) -> str:
+        """eager.py, a custom op: the check that the user's math takes the spec's
+        arguments (after a `copier update` that added, removed or renamed one)."""
+        where = f'"{self.op.namespace}/user/{self.op.name}.py"'
+        names_ = [f'"{n}"' for n in self._call_args]
+        return _py_call(
+            "check_user_signature", [f'"{self.op.qualified_name}"', where, f"_user_{self.op.name}", *names_], 4
+        )
+
+    @property
     def user_import(self) -> str:
         """eager.py's import of a custom op's eager math, as ruff's import sorting leaves
         it: one line when it fits, else the name in parentheses with a trailing comma."""

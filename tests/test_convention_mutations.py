@@ -43,6 +43,13 @@ MUTATIONS = {
         "",
     ),
     "C3 ties rounded up, not to even": (HEADER, "return (x + magic) - magic;", "(void)magic; return floorf(x + 0.5f);"),
+    # torch.quantize_per_tensor's order (zero point, then rounding) instead of the exported
+    # graph's: one code off at exact ties with an odd zero point (test_requant_ties).
+    "C3 zero point added before rounding": (
+        HEADER,
+        "const int32_t code = (int32_t)lpai_round_half_even(c);",
+        "const int32_t code = (int32_t)lpai_round_half_even(c + (float)(int32_t)r->offset_u) - (int32_t)r->offset_u;",
+    ),
     "C5 strides read in layout order, not per logical dimension": (
         HEADER,
         "v->stride[order[i]] = layout_stride[i];",

@@ -662,3 +662,80 @@ def test_rejected_hunk_fails_the_projects_check(releases, fresh_v1, tmp_path):
     )
     assert script.returncode == 1
     assert f"{QUANT}.rej: rejected hunk" in script.stdout
+
+
+# --- updates that would break the user's math without a word (issue 22) ----------------
+
+
+def with_twice(**changes) -> dict:
+    return {**SPEC, "ops": [{**op, **changes} if op["name"] == "twice" else op for op in SPEC["ops"]]}
+
+
+def call_twice(project: Path) -> subprocess.CompletedProcess:
+    code = f"import torch, {NS}; print({NS}.twice(torch.ones(3)))"
+    return subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True, timeout=300)
+
+
+def test_adding_a_param_to_a_custom_op_names_the_function_to_change_and_its_first_call_fails_so(
+    releases, fresh_v1, tmp_path
+):
+    """The update goes on (the new signature exists only after it), says which user
+    function must change, and the project refuses the op's first call in the same words."""
+    project = clone_fresh(fresh_v1, tmp_path / "project")
+    write_user_work(project)
+    commit_all(project, "my work")
+    mine = user_files(project)
+    assert call_twice(project).returncode == 0
+    param = {"name": "gain", "type": "float", "default": 2.0}
+    spec = write_spec(tmp_path / "spec-v2.yaml", with_twice(params=[param]))
+
+    result = update(project, "--data-file", str(spec))
+
+    assert_updated(result, project)
+    assert f"{NS}/user/twice.py: def twice(x: torch.Tensor) must take (x, gain)" in result.stderr, result.stderr
+    assert {rel: user_files(project)[rel] for rel in mine} == mine, "the update rewrote the user's math"
+    call = call_twice(project)
+    assert call.returncode != 0
+    assert f"{NS}/user/twice.py defines twice(x: torch.Tensor)" in call.stderr, call.stderr[-2000:]
+    assert "change it to take (x, gain)" in call.stderr
+
+
+def test_renaming_a_custom_ops_input_names_the_kernel_line_to_change(releases, fresh_v1, tmp_path):
+    project = clone_fresh(fresh_v1, tmp_path / "project")
+    write_user_work(project)
+    commit_all(project, "my work")
+    spec = write_spec(tmp_path / "spec-v2.yaml", with_twice(inputs=["y"]))
+
+    result = update(project, "--data-file", str(spec))
+
+    assert_updated(result, project)
+    [kernel] = twice_files(project)[1:]
+    assert f"{kernel}: args->x no longer exists in Twice_args" in result.stderr, result.stderr
+    # ... and the compiler says so too: the kernel math no longer builds.
+    pkg = project / f"op_package/{PKG}"
+    build = subprocess.run(
+        ["gcc", "-fsyntax-only", "-std=c11", f"-I{pkg}/include", f"-I{pkg}/host", f"-I{pkg}", str(project / kernel)],
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode != 0 and "x" in build.stderr, build.stderr
+
+
+def test_a_new_custom_op_whose_stub_path_holds_a_users_file_refuses(releases, fresh_v1, tmp_path):
+    project = clone_fresh(fresh_v1, tmp_path / "project")
+    helper = f"{NS}/user/helpers.py"
+    (project / helper).write_text("# mine: shared helpers of my math\nSCALE = 2.0\n")
+    commit_all(project, "a helper module of mine")
+    before = files(project)
+    added = {"name": "helpers", "kind": "custom", "inputs": ["x"]}
+    spec = write_spec(tmp_path / "spec-v2.yaml", {**SPEC, "ops": [*SPEC["ops"], added]})
+
+    result = update(project, "--data-file", str(spec))
+
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = [x for x in result.stderr.splitlines() if x.strip() and not x.startswith("Updating to template version")]
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert f"the new custom op 'helpers' gets its stub at {helper}, which already holds your file" in lines[0]
+    assert files(project) == before, "a refused update changed the project"
+    assert commit_of(project) == "v1.0.0"

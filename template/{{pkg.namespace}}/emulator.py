@@ -261,9 +261,17 @@ def dequantize(codes: torch.Tensor, scale: float, zero_point: int) -> torch.Tens
 
 
 def quantize(values: torch.Tensor, scale: float, zero_point: int) -> torch.Tensor:
-    """torch.quantize_per_tensor, plus the kernels' NaN rule (qnn-op-template/docs/spec.md): NaN
-    becomes the lowest code, 0. torch itself has no rule: quantize_per_tensor gives
-    the highest code on x86 and quantized_decomposed.quantize_per_tensor (the op of
-    the exported graph) converts NaN to an integer, which is undefined (0 on x86)."""
-    codes = torch.quantize_per_tensor(values, scale, zero_point, torch.quint8).int_repr()
-    return torch.where(torch.isnan(values), torch.zeros_like(codes), codes)
+    """The quantization of the exported graph (torch's quantized_decomposed.quantize_per_tensor
+    and ExecuTorch's quantize_per_tensor kernel): round half to even of value * (1 / scale)
+    in float32, then add the zero point, then clamp; plus the kernels' NaN rule
+    (qnn-op-template/docs/spec.md): NaN becomes the lowest code, 0.
+
+    Not torch.quantize_per_tensor: on quint8 tensors (FBGEMM) it adds the zero point
+    before rounding, so at an exact tie with an odd zero point it is one code off both
+    (test_the_oracle_rounds_like_the_exported_graph_at_odd_zero_point_ties). torch has
+    no NaN rule: quantize_per_tensor gives the highest code on x86 and quantized_decomposed
+    converts NaN to an integer, which is undefined (0 on x86)."""
+    inv_scale = torch.tensor(1.0 / scale, dtype=torch.float32)
+    codes = torch.round(values.to(torch.float32) * inv_scale) + zero_point
+    codes = torch.where(torch.isnan(values), torch.zeros_like(codes), codes)
+    return codes.clamp(0, 255).to(torch.uint8)

@@ -9,6 +9,8 @@ comparison alone never proves that the op package ran: that is what delegation.p
 
 from __future__ import annotations
 
+import inspect
+
 import torch
 
 from .shapes import RULES, output_shapes
@@ -18,6 +20,34 @@ def _scalar(value: float) -> torch.Tensor:
     # Params become 0-d float32 tensors: torch functions such as minimum() need tensors,
     # and a 0-d tensor never changes the dtype of the result.
     return torch.tensor(float(value), dtype=torch.float32)
+
+
+_SIGNATURES_CHECKED: set = set()
+
+
+def check_user_signature(op: str, where: str, fn, *names: str) -> None:
+    """Your math takes the spec's arguments: its inputs, then its params, in order.
+
+    A `copier update` that adds, removes or renames an input or a param regenerates this
+    file but never yours (user/ is yours): this says which function must change, at its
+    first call, instead of a bare TypeError from inside the call.
+    """
+    if fn in _SIGNATURES_CHECKED:
+        return
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # no signature to read (a builtin): the call decides
+        return
+    try:
+        signature.bind(*names)
+    except TypeError:
+        wanted = ", ".join(names)
+        raise TypeError(
+            f"{op}: {where} defines {getattr(fn, '__name__', 'the math')}{signature}, which cannot take the "
+            f"spec's arguments ({wanted}): the op's inputs or params changed (a copier update?); "
+            f"change it to take ({wanted}), the inputs then the params in the spec's order"
+        ) from None
+    _SIGNATURES_CHECKED.add(fn)
 
 
 def check_user_result(op: str, where: str, result, expected: tuple) -> None:

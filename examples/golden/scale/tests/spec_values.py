@@ -44,6 +44,26 @@ def expected_output_shapes(op, tensors):
     return shapes
 
 
+def min_rank(op):
+    """The fewest dims the op's inputs may have, from the spec's rules: a reduce rule
+    needs each dim it names, distinct, and a dim left over unless keepdim."""
+    need = 0
+    for _name, rule in SPEC_OUTPUTS[op.name]:
+        if rule[0] == "reduce":
+            _, _source, dims, keepdim = rule
+            need = max(
+                need,
+                next(
+                    r
+                    for r in range(1, 6)
+                    if all(-r <= d < r for d in dims)
+                    and len({d % r for d in dims}) == len(dims)
+                    and (keepdim or len(dims) < r)
+                ),
+            )
+    return need
+
+
 def other_params(op):
     """Non-default values for every param, so that a dropped param cannot go unnoticed."""
     values = []

@@ -5,8 +5,8 @@ Every kernel runs on all 256 codes of each input (a 256 x 256 grid for binary op
 dense random sample of 4,096 code tuples for three or four inputs) with random scales
 and zero points, at the param defaults and at random other values of the params, on
 the fast path and on the reference path, and must match torch: the eager op on the
-dequantized inputs, quantized with torch.quantize_per_tensor (ties to even), every
-output. Identical codes, or one code off only where the float result is within 1e-4 of
+dequantized inputs, quantized as the exported graph quantizes (ties to even, then the
+zero point: op_package_host.quantize), every output. Identical codes, or one code off only where the float result is within 1e-4 of
 a rounding tie. Inputs of different shapes broadcast as in torch (all code pairs on
 broadcast shapes, in permuted and padded layouts too); outputs take the shapes the
 op's fake kernel gives.
@@ -21,7 +21,7 @@ from my_ops.ops import OPS
 
 import op_package_host as host
 
-# torch 2.13 deprecates quint8 tensors, which are the oracle here on purpose.
+# torch 2.13 deprecates quint8 tensors, which dequantize the codes here on purpose.
 pytestmark = pytest.mark.filterwarnings("ignore:.*quantized tensor creation functions")
 
 ALL_IDS = [op.name for op in OPS]
@@ -258,6 +258,25 @@ def pr_qparams(op):
         pytest.skip("the op is constant on the calibration range")
     out_scale = float(torch.tensor((hi - lo) / 255.0, dtype=torch.float32))
     return in_scale, in_zp, out_scale, int(round(-lo / out_scale))
+
+
+def test_the_oracle_rounds_like_the_exported_graph_at_odd_zero_point_ties():
+    """Exact ties (k + 0.5) with odd zero points: the oracle is torch's
+    quantized_decomposed.quantize_per_tensor (the exported graph's op), which adds the
+    zero point after rounding, as the kernels do (the C suite's test_requant_ties holds
+    them to it on every path); torch.quantize_per_tensor adds it before rounding and is
+    one code off at half of these ties."""
+    import torch.ao.quantization.fx._decomposed  # noqa: F401  (registers quantized_decomposed)
+
+    for scale in (1.0, 0.25, 0.1):
+        for zp in (1, 125, 131, 255, 128):
+            values = (torch.arange(-300, 300, dtype=torch.float64) + 0.5) * scale
+            values = values.to(torch.float32)
+            graph = torch.ops.quantized_decomposed.quantize_per_tensor(values, scale, zp, 0, 255, torch.uint8)
+            assert torch.equal(host.quantize(values, scale, zp), graph), (scale, zp)
+            if scale == 1.0:
+                legacy = torch.quantize_per_tensor(values, scale, zp, torch.quint8).int_repr()
+                assert bool((legacy != graph).any()) == (zp % 2 == 1), (scale, zp)
 
 
 @pytest.mark.parametrize("op", ELEMENTWISE, ids=[op.name for op in ELEMENTWISE])

@@ -233,7 +233,11 @@ static inline lpai_status lpai_view_init(lpai_view *v, uint32_t rank, const uint
 }
 
 /* ---- C3: saturate the code, in float, then re-bias ----------------------------
- * Round half to even like torch.quantize_per_tensor: `(int)(v + 0.5f)` rounds ties up
+ * Round half to even, then add the zero point, as the exported graph quantizes
+ * (torch's quantized_decomposed.quantize_per_tensor and ExecuTorch's quantize kernel:
+ * zero_point + nearbyint(inv_scale * value)); torch.quantize_per_tensor on quint8
+ * adds the zero point before rounding and differs at exact ties with an odd zero
+ * point (qnn-op-template/docs/spec.md, "Rounding"). `(int)(v + 0.5f)` rounds ties up
  * and disagreed with torch on about 1,300 of 20,000 random scale pairs x 256 codes.
  * Adding and subtracting 1.5 * 2^23 rounds in the current (default: nearest-even)
  * mode and is exact for |x| < 2^22; the caller has clamped x to the code window. */
@@ -265,7 +269,8 @@ static inline lpai_status lpai_requant_init(lpai_requant *r, const lpai_quant *o
 }
 
 /* value -> stored word. The value is multiplied by the reciprocal of the scale, as
- * torch's quantize_per_tensor does, so ties fall on the same side.
+ * torch's and ExecuTorch's quantize do, so ties fall on the same side; the code is
+ * rounded before the offset re-biases it (the zero point comes after rounding).
  *
  * The clamp compares in float *before* the conversion: converting NaN or an
  * out-of-range float to an integer is undefined behaviour and no later clamp can

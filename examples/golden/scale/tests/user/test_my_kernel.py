@@ -51,11 +51,16 @@ def test_kernel_at_the_default_params():
     assert torch.allclose(got, want, atol=step * 1.01), (got, want)
 
 
+def other_int(d):
+    """Another uint32 (what ExecuTorch can send an int param as): d + 1, or d - 1 at the top."""
+    return d + 1 if d < 2**32 - 1 else d - 1
+
+
 def test_kernel_at_other_params():
     # Values of your choice; these are the defaults moved, so that a kernel that
     # ignores a param fails here.
     got, want, step = run_both(
-        [(not d) if kind == "bool" else (d + 1 if kind == "int" else d * 1.5 + 0.25) for _, kind, d in OP.params]
+        [(not d) if kind == "bool" else (other_int(d) if kind == "int" else d * 1.5 + 0.25) for _, kind, d in OP.params]
         if OP
         else None
     )

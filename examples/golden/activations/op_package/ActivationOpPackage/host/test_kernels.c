@@ -1466,6 +1466,152 @@ static void test_custom_walks(void)
     }
 }
 
+/* ---- C3 at exact ties, odd zero points, every path ----------------------------------
+ * The kernels requantize as ExecuTorch's quantize_per_tensor kernel and torch's
+ * quantized_decomposed.quantize_per_tensor (the op of the exported graph) do: round
+ * half to even of value / scale, then add the zero point. torch.quantize_per_tensor
+ * (quint8 tensors, FBGEMM) adds the zero point first; at an exact tie with an odd zero
+ * point the two differ by one (qnn-op-template/docs/spec.md, "Rounding"). An identity
+ * math with input scale 2^-k and output scale 2^(1-k) puts every other code exactly on
+ * a tie; the expected code is integer arithmetic, independent of the kernel. */
+static float tie_ident1(float a, const float *p)
+{
+    (void)p;
+    return a;
+}
+
+static float tie_ident_v(const float *v, const float *p)
+{
+    (void)p;
+    return v[0];
+}
+
+static float tie_add2(float a, float b, const float *p)
+{
+    (void)p;
+    return a + b;
+}
+
+static float tie_add_v(const float *v, const float *p)
+{
+    (void)p;
+    return v[0] + v[1];
+}
+
+static int tie_copy(const lpai_custom_call *c)
+{
+    for (uint64_t e = 0; e < c->in_shape[0].count; ++e) {
+        c->out[0][e] = c->in[0][e];
+    }
+    return 0;
+}
+
+/* zp_out + round-half-even((q - zp_in) / 2), clamped to the 8-bit codes. */
+static uint8_t tie_expected(int32_t q, int32_t zp_in, int32_t zp_out)
+{
+    const int32_t d = q - zp_in;
+    int32_t r = d / 2; /* truncates toward zero */
+    if (d % 2 != 0) {
+        const int32_t other = d > 0 ? r + 1 : r - 1;
+        r = (r % 2 == 0) ? r : other;
+    }
+    const int32_t code = r + zp_out;
+    return (uint8_t)(code < 0 ? 0 : code > 255 ? 255 : code);
+}
+
+static void test_requant_ties(void)
+{
+    static const int32_t zps[5] = {1, 125, 131, 255, 128};
+    static const float in_scales[2] = {0.5f, 0.125f};
+    static const char *const modes[4] = {"auto", "reference", "direct", "table"};
+    static const int mode_values[4] = {0, LPAI_HOST_REFERENCE, LPAI_HOST_FORCE_DIRECT, LPAI_HOST_FORCE_TABLE};
+    static const lpai_shape_rule like0 = {LPAI_SHAPE_LIKE, 0u, 0u, 0u, {0, 0, 0, 0, 0}};
+    uint8_t codes[256], zero[1], got[256];
+    static float rows[2u * LPAI_ROW_MAX];
+    for (uint32_t e = 0; e < 256u; ++e) {
+        codes[e] = (uint8_t)e;
+    }
+    const int saved = lpai_host_use_reference;
+    for (uint32_t z = 0; z < 5u; ++z) {
+        for (uint32_t si = 0; si < 2u; ++si) {
+            const int32_t zp_in = 100, zp_out = zps[z];
+            for (int layout = 0; layout < 2; ++layout) {
+                lpai_emu_desc in = desc4(1u, 1u, 16u, 16u), out = desc4(1u, 1u, 16u, 16u);
+                in.scale = in_scales[si];
+                in.zero_point = zp_in;
+                out.scale = 2.0f * in_scales[si];
+                out.zero_point = zp_out;
+                if (layout) { /* the walks */
+                    permute_padded(&in, 1u);
+                    permute_padded(&out, 2u);
+                }
+                /* unary: the cost-based choice, the reference, the direct and the table paths */
+                for (int m = 0; m < 4; ++m) {
+                    lpai_host_use_reference = mode_values[m];
+                    lpai_emu_reset();
+                    lpai_emu_add_input(&in, codes);
+                    lpai_emu_add_output(&out);
+                    QnnLpai_CustomOpNode_t node = (QnnLpai_CustomOpNode_t)lpai_emu_direct_begin();
+                    const int32_t rc = lpai_execute_unary_u8(node, "Ties", NULL, 0u, tie_ident_v, tie_ident1, 1u, 1);
+                    lpai_emu_direct_end();
+                    lpai_emu_read_output(got);
+                    int bad = -1;
+                    for (uint32_t e = 0; e < 256u && bad < 0; ++e) {
+                        bad = got[e] == tie_expected((int32_t)e, zp_in, zp_out) ? -1 : (int)e;
+                    }
+                    CHECK(rc == 0 && bad < 0, "ties, zp %d, scale %g, %s path, layout %d: code %d gives %u, want %u",
+                          zp_out, (double)in.scale, modes[m], layout, bad, bad < 0 ? 0u : got[bad],
+                          bad < 0 ? 0u : tie_expected(bad, zp_in, zp_out));
+                }
+                /* binary with a broadcast zero: a + 0 on the direct and the reference paths */
+                lpai_emu_desc b = desc4(1u, 1u, 1u, 1u);
+                b.scale = 1.0f;
+                b.zero_point = 7;
+                zero[0] = 7u;
+                for (int m = 0; m < 2; ++m) {
+                    lpai_host_use_reference = m ? LPAI_HOST_REFERENCE : 0;
+                    lpai_emu_reset();
+                    lpai_emu_add_input(&in, codes);
+                    lpai_emu_add_input(&b, zero);
+                    lpai_emu_add_output(&out);
+                    QnnLpai_CustomOpNode_t node = (QnnLpai_CustomOpNode_t)lpai_emu_direct_begin();
+                    const int32_t rc = lpai_execute_binary_u8(node, "TiesB", NULL, 0u, tie_add_v, tie_add2);
+                    lpai_emu_direct_end();
+                    lpai_emu_read_output(got);
+                    int bad = -1;
+                    for (uint32_t e = 0; e < 256u && bad < 0; ++e) {
+                        bad = got[e] == tie_expected((int32_t)e, zp_in, zp_out) ? -1 : (int)e;
+                    }
+                    CHECK(rc == 0 && bad < 0, "ties, broadcast, zp %d, %s path, layout %d: code %d", zp_out,
+                          m ? "reference" : "direct", layout, bad);
+                }
+                /* custom ops: whole tensor (gather, scatter) and rowwise (row requantization) */
+                for (int rowwise = 0; rowwise < 2; ++rowwise) {
+                    lpai_host_use_reference = saved;
+                    lpai_emu_reset();
+                    lpai_emu_add_input(&in, codes);
+                    lpai_emu_add_output(&out);
+                    lpai_emu_temp(LPAI_EMU_TEMP_ASKED);
+                    QnnLpai_CustomOpNode_t node = (QnnLpai_CustomOpNode_t)lpai_emu_direct_begin();
+                    const int32_t rc =
+                        rowwise
+                            ? lpai_execute_custom_rowwise(node, "TiesR", 1u, 1u, &like0, NULL, 0u, tie_copy, "t", rows)
+                            : lpai_execute_custom(node, "TiesC", 1u, 1u, &like0, NULL, 0u, tie_copy, "t");
+                    lpai_emu_direct_end();
+                    lpai_emu_read_output(got);
+                    int bad = -1;
+                    for (uint32_t e = 0; e < 256u && bad < 0; ++e) {
+                        bad = got[e] == tie_expected((int32_t)e, zp_in, zp_out) ? -1 : (int)e;
+                    }
+                    CHECK(rc == 0 && bad < 0, "ties, custom %s, zp %d, layout %d: rc %d, code %d",
+                          rowwise ? "rowwise" : "whole", zp_out, layout, rc, bad);
+                }
+            }
+        }
+    }
+    lpai_host_use_reference = saved;
+}
+
 #if !defined(LPAI_INFERENCE_ONLY)
 /* ---- host validateOpConfig ------------------------------------------------------- */
 /* The scalar types ExecuTorch sends: FLOAT_32 for a float param, UINT_32 for int and bool. */
@@ -1620,6 +1766,7 @@ int main(void)
     CHECK(lpai_emu_register() == 0, "registration fails (layout support flag?)");
     test_custom_drivers();
     test_custom_walks();
+    test_requant_ties();
     for (size_t i = 0; i < N_OPS; ++i) {
         const op_case *op = &k_ops[i];
         test_rejections(op);

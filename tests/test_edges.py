@@ -1,0 +1,302 @@
+"""The edges of issue 22 that the hooks decide: names that would shadow the package's
+own modules, QNN types that collide case-insensitively, echoed values cut to a readable
+length, and the strict spec reader of `scripts/new` (hooks/spec_file.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hooks import names, spec
+
+from conftest import EXAMPLES
+
+
+def minimal(**op):
+    base = {"name": "mul3", "inputs": ["input"], "expr": "input * 3"}
+    base.update(op)
+    return {"package_name": "ScaleOpPackage", "namespace": "my_ops", "ops": [base]}
+
+
+# The modules an adversarial run found an op could shadow (issue 22).
+FOUND_BY_THE_RUN = (
+    "device cli ops quant toolchain doctor shapes user registration delegation device_data op_package_xml".split()
+)
+
+
+@pytest.mark.parametrize("name", FOUND_BY_THE_RUN)
+def test_an_op_named_like_a_module_of_the_package_is_refused(name):
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.name: "):
+        spec.validate(minimal(name=name, kind="custom", inputs=["x"], expr=None))
+
+
+def test_every_module_of_a_rendered_package_is_refused_as_an_op_name():
+    """Read from a real render (the golden one), not from the hook's own listing."""
+    package = EXAMPLES / "golden" / "scale" / "my_ops"
+    found = {p.stem for p in package.iterdir() if p.suffix == ".py" or (p.is_dir() and p.name != "__pycache__")}
+    assert {"device", "toolchain", "user", "eager"} <= found
+    for name in sorted(found):
+        if not names.SNAKE_RE.match(name) or "__" in name:
+            continue
+        with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.name: "):
+            spec.validate(minimal(name=name))
+
+
+def test_a_new_module_of_the_package_template_is_reserved_without_a_list(tmp_path, monkeypatch):
+    (tmp_path / "telemetry.py").write_text("")
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "notes.yaml.jinja").write_text("")
+    monkeypatch.setattr(names, "PACKAGE_DIR", tmp_path)
+    names.package_modules.cache_clear()
+    try:
+        assert set(names.package_modules()) == {"telemetry", "plugins"}
+    finally:
+        names.package_modules.cache_clear()
+
+
+@pytest.mark.parametrize("second", ["MYNORM", "Mynorm", "MyNORM"])
+def test_qnn_types_that_differ_only_in_case_are_refused(second):
+    raw = minimal()
+    raw["ops"] = [
+        {"name": "a1", "qnn_type": "MyNorm", "inputs": ["x"], "expr": "x"},
+        {"name": "a2", "qnn_type": second, "inputs": ["x"], "expr": "x"},
+    ]
+    with pytest.raises(spec.SpecError, match=r"^ops\[1\]\.qnn_type: .*differs only in case"):
+        spec.validate(raw)
+
+
+def test_a_qnn_type_equal_to_the_package_name_in_another_case_is_refused():
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.qnn_type: .*also in case"):
+        spec.validate(minimal(qnn_type="SCALEOPPACKAGE"))
+
+
+HUGE = "a" * 10_000
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"package_name": "A" * 10_000, "namespace": "my_ops", "ops": [{}]},
+        {"package_name": "P", "namespace": HUGE, "ops": [{}]},
+        minimal(name=HUGE),
+        minimal(inputs=[HUGE]),
+        minimal(qnn_type="Q" * 10_000),
+        minimal(params=[{"name": HUGE, "type": "int", "default": 1}]),
+        minimal(**{HUGE: 1}),
+        {"package_name": "P", "namespace": "my_ops", "ops": [{}], HUGE: 1},
+        minimal(expr="input * " + "b" * 490),
+        minimal(expr="input * " + "b" * 470 + "(input)"),
+        minimal(outputs=[{"name": "o", "shape": {"like": HUGE}}], kind="custom", expr=None),
+        minimal(params=[{"name": "n", "type": "int", "default": 0.5 + 2**40}]),
+    ],
+)
+def test_an_echoed_value_is_cut_to_a_readable_length(raw):
+    with pytest.raises(spec.SpecError) as info:
+        spec.validate(raw)
+    assert len(str(info.value)) < 400, str(info.value)[:500]
+
+
+# --- the entry point: hooks/new.py (scripts/new, make new) ----------------------------
+
+
+def run_new(*args: str, cwd=None):
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    return subprocess.run(
+        [sys.executable, str(ROOT / "hooks" / "new.py"), *args], capture_output=True, text=True, cwd=cwd, timeout=60
+    )
+
+
+def test_the_entry_point_renders_a_valid_spec_with_copier(template_repo, tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import EXAMPLES
+
+    dest = tmp_path / "project"
+    result = subprocess.run(
+        [sys.executable, str(template_repo / "hooks" / "new.py"), str(EXAMPLES / "scale.yaml"), str(dest), "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert (dest / "my_ops" / "ops.py").is_file()
+    assert "_src_path:" in (dest / ".copier-answers.yml").read_text()
+
+
+def test_the_entry_point_refuses_a_fifo_and_a_device_without_reading(tmp_path):
+    import os
+
+    fifo = tmp_path / "spec.yaml"
+    os.mkfifo(fifo)
+    for path in (fifo, "/dev/zero", tmp_path):
+        result = run_new("--check", str(path))
+        assert result.returncode == 1
+        assert result.stderr.startswith("Invalid op spec: spec: ") and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_the_entry_point_says_how_to_call_it():
+    for args in ([], ["only-a-spec.yaml"], ["--check"], ["--check", "a", "b"]):
+        result = run_new(*args)
+        assert result.returncode == 2 and result.stderr.startswith("usage: scripts/new SPEC DEST"), args
+    assert run_new("--help").returncode == 0
+
+
+# --- every accepted spec is green, or refused -------------------------------------------
+
+
+def test_evaluate_is_float32_ieee_arithmetic_like_numpy():
+    """hooks/expr.py evaluate, against numpy's float32 (an independent implementation)."""
+    import numpy as np
+
+    from hooks import expr
+
+    cases = [
+        ("(x + 1e6) - 1e6", 0.3),
+        ("log(x * 0)", 1.0),
+        ("sqrt(x * 0 - 1)", 1.0),
+        ("x * 1e30 * 1e30", 1.5),
+        ("x / (x - x)", 1.0),
+        ("(x - x) / (x - x)", 1.0),
+        ("-x / (x - x)", 1.0),
+        ("exp(x * 100)", 2.0),
+        ("sigmoid(-x * 1e30)", 1.0),
+        ("clamp(x, 1, -1)", 0.5),
+        ("min(x, log(x * 0))", 1.0),
+        ("max(sqrt(-x), x)", 1.0),
+        ("relu(sqrt(-x))", 1.0),
+        ("tanh(x * 1e30)", 1.0),
+        ("abs(-x) * 3 - 0.1", 0.7),
+    ]
+    fns = {
+        "log": np.log,
+        "sqrt": np.sqrt,
+        "exp": np.exp,
+        "tanh": np.tanh,
+        "abs": np.abs,
+        "min": np.minimum,
+        "max": np.maximum,
+        "clamp": lambda a, lo, hi: np.minimum(np.maximum(a, lo), hi),
+        "sigmoid": lambda a: np.float32(1) / (np.float32(1) + np.exp(-a)),
+        "relu": lambda a: np.maximum(a, np.float32(0)),
+    }
+    for text, x in cases:
+        with np.errstate(all="ignore"):
+            want = eval(
+                text.replace("1e6", "np.float32(1e6)").replace("1e30", "np.float32(1e30)"),
+                {**fns, "np": np},
+                {"x": np.float32(x)},
+            )  # noqa: S307
+        got = expr.evaluate(expr.parse(text, ["x"], []), {"x": x})
+        assert (np.isnan(want) and got != got) or np.float32(got) == want, (text, got, want)
+
+
+@pytest.mark.parametrize(
+    "text, params, finite",
+    [
+        ("log(x * 0)", {}, False),
+        ("sqrt(x * 0 - 1)", {}, False),
+        ("x + 1 / p", {"p": 0.0}, False),
+        ("x / 0", {}, False),
+        ("min(x, 1 / p)", {"p": 0.0}, True),
+        ("sqrt(x - 1)", {}, True),
+        ("log(x)", {}, True),
+        ("(x + 1e6) - 1e6", {}, True),
+    ],
+)
+def test_an_op_finite_nowhere_in_the_calibration_range_is_refused(text, params, finite):
+    raw = minimal(
+        inputs=["x"], expr=text, params=[{"name": k, "type": "float", "default": v} for k, v in params.items()]
+    )
+    if finite:
+        spec.validate(raw)
+    else:
+        with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.expr: is not finite \(NaN or inf\) for any input"):
+            spec.validate(raw)
+
+
+def test_the_minimum_rank_of_a_reduce_rule_is_what_torch_takes():
+    import itertools
+
+    import torch
+
+    for n in (1, 2, 3):
+        for dims in itertools.permutations([-5, -4, -3, -2, -1, 0, 1, 2, 3, 4], n):
+            for keepdim in (False, True):
+                shape = spec.OutputShape("reduce", None, tuple(dims), keepdim)
+                want = None
+                for rank in range(1, 6):
+                    try:
+                        out = torch.zeros((2,) * rank).sum(dim=list(dims), keepdim=keepdim)
+                    except (IndexError, RuntimeError):
+                        continue
+                    if out.dim() > 0:  # the project refuses a reduction to no dim
+                        want = rank
+                        break
+                assert shape.min_rank == want, (dims, keepdim)
+
+
+def test_a_doc_is_stripped_of_surrounding_spaces():
+    assert spec.validate(minimal(doc="  Spaces around.   ")).ops[0].doc == "Spaces around."
+
+
+def _rendered_module(rel: str, tmp_path):
+    """A template file rendered for examples/scale.yaml and imported from `tmp_path`."""
+    import importlib.util
+    import sys
+
+    import jinja2
+
+    from conftest import ROOT
+
+    pkg = spec.load(EXAMPLES / "scale.yaml")
+    env = jinja2.Environment(keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    text = env.from_string((ROOT / "template" / rel).read_text()).render(pkg=pkg)
+    # The tests' module imports the package's emulator bridge: a package of just that
+    # (and the facts it reads) beside it.
+    ns = tmp_path / pkg.namespace
+    ns.mkdir(exist_ok=True)
+    (ns / "__init__.py").write_text("")
+    source = ROOT / "template" / "{{pkg.namespace}}"
+    (ns / "_package.py").write_text(env.from_string((source / "_package.py.jinja").read_text()).render(pkg=pkg))
+    (ns / "emulator.py").write_text((source / "emulator.py").read_text())
+    sys.path.insert(0, str(tmp_path))
+    for name in [m for m in sys.modules if m == pkg.namespace or m.startswith(f"{pkg.namespace}.")]:
+        del sys.modules[name]
+    path = tmp_path / rel.removesuffix(".jinja").replace("/", "_")
+    path.write_text(text)
+    module_spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[path.stem] = module  # dataclasses look their module up
+    module_spec.loader.exec_module(module)
+    return module
+
+
+def test_int_params_are_sampled_from_a_bounded_set(tmp_path):
+    """An int default of 4294967295 built a list of 4.3e9 ints (tests/op_package_host.py)."""
+    import time
+
+    import torch
+
+    host = _rendered_module("tests/op_package_host.py.jinja", tmp_path)
+    gen = torch.Generator().manual_seed(0)
+    start = time.perf_counter()
+    for default in (0, 1, 7, 2**31, 2**32 - 2, 2**32 - 1):
+        for _ in range(20):
+            [value] = host.random_params([("n", "int", default)], gen)
+            assert isinstance(value, int) and 0 <= value <= 2**32 - 1 and value != default
+    assert time.perf_counter() - start < 2.0
+
+
+def test_the_oracle_quantizes_like_the_exported_graph_at_odd_zero_point_ties(tmp_path):
+    import torch
+    import torch.ao.quantization.fx._decomposed  # noqa: F401  (registers quantized_decomposed)
+
+    host = _rendered_module("tests/op_package_host.py.jinja", tmp_path)
+    values = (torch.arange(-300, 300, dtype=torch.float64) + 0.5).to(torch.float32)
+    for zp in (1, 125, 131, 255):
+        graph = torch.ops.quantized_decomposed.quantize_per_tensor(values, 1.0, zp, 0, 255, torch.uint8)
+        assert torch.equal(host.quantize(values, 1.0, zp), graph)
