@@ -27,6 +27,7 @@
 
 #include "lpai_conventions.h"
 #include "lpai_expr_math.h" /* lpai_bits_from_f32; the math the loops inline */
+#include "lpai_hvx.h"       /* the HVX forms of the loops (Hexagon builds with HVX) */
 
 #if defined(__GNUC__)
 #define LPAI_ALWAYS_INLINE inline __attribute__((always_inline))
@@ -197,12 +198,21 @@ static LPAI_ALWAYS_INLINE int lpai_walk_next_row(const lpai_walk *w, uint64_t *i
 /* Not inlined: it calls no op-specific function, and inlined into the kernel, next
  * to the blocked loops, gcc spilled its pointers and the dense lookup cost 8
  * instructions per element instead of 6 (qnn-op-template/bench/). */
+/* With HVX (lpai_hvx.h), unit-step runs go 128 bytes per step through vlut32 and the
+ * last n % 128 bytes of each run one at a time; strided runs stay scalar. */
 static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out, const uint8_t *table)
 {
     const uint32_t last = w->ndim - 1u;
     const uint64_t n = w->n[last];
+#if LPAI_HVX
+    lpai_hvx_table vt;
+    lpai_hvx_table_from(&vt, table);
+#define LPAI_HVX_RUN(q, p) lpai_hvx_lookup_run(q, p, n, &vt)
+#else
+#define LPAI_HVX_RUN(q, p) 0u
+#endif
     if (lpai_walk_is_dense(w)) {
-        for (uint64_t j = 0; j < n; ++j) {
+        for (uint64_t j = LPAI_HVX_RUN(out, in); j < n; ++j) {
             out[j] = table[in[j]];
         }
         return;
@@ -215,7 +225,7 @@ static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *i
         const uint8_t *p = ptr[0];
         uint8_t *q = ptr[1];
         if (si == 1 && so == 1) {
-            for (uint64_t j = 0; j < n; ++j) {
+            for (uint64_t j = LPAI_HVX_RUN(q, p); j < n; ++j) {
                 q[j] = table[p[j]];
             }
         } else {
@@ -226,6 +236,7 @@ static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *i
             }
         }
     } while (lpai_walk_next_row(w, idx, ptr));
+#undef LPAI_HVX_RUN
 }
 
 /* ---- The blocked loop: dequantize, math, requantize, a block at a time ------------
