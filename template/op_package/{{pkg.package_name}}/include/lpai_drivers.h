@@ -270,6 +270,19 @@ static LPAI_ALWAYS_INLINE int32_t lpai_execute_nary_u8(QnnLpai_CustomOpNode_t no
     ends[nin] = x.out[0].view.data;
     lpai_walk walk;
     lpai_walk_plan(&walk, views, nin + 1u);
+#if LPAI_HVX
+    /* HVX builds: per-row tables when all inputs but one are constant along long rows. */
+    const uint32_t var = lpai_row_table_input(&walk, nin);
+#if defined(LPAI_HOST_EMULATOR)
+    if (var < nin && lpai_host_use_reference != LPAI_HOST_FORCE_DIRECT) {
+#else
+    if (var < nin) {
+#endif
+        lpai_map_row_tables_u8(&walk, nin, var, dq, f2, f3, f4, x.params, &x.rq[0], ends);
+        LPAI_HOST_PATH("rowtable-walk");
+        return (int32_t)LPAI_CUSTOM_OP_SUCCESS;
+    }
+#endif
     lpai_map_blocked_u8(&walk, nin, dq, NULL, f2, f3, f4, x.params, &x.rq[0], ends);
     LPAI_HOST_PATH(lpai_walk_is_dense(&walk) ? "direct-dense" : "direct-walk");
     return (int32_t)LPAI_CUSTOM_OP_SUCCESS;

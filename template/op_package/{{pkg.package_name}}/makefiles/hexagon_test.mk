@@ -78,16 +78,17 @@ $(BUILD)/test_kernels.hexagon: $(HEX_OBJS)
 $(BUILD)/test_kernels.x86: $(X86_OBJS)
 	$(Q)$(ZIG) cc $(X86_RUN) -o $@ $^ -lm
 
-$(BUILD)/run/%.o: %.c
+$(BUILD)/run/%.o: %.c makefiles/hexagon_test.mk
 	@mkdir -p $(dir $@)
 	$(Q)$(ZIG) cc $(HEX_RUN) $(COMMON) $(EMU) -MMD -c $< -o $@
 
-$(BUILD)/x86/%.o: %.c
+$(BUILD)/x86/%.o: %.c makefiles/hexagon_test.mk
 	@mkdir -p $(dir $@)
 	$(Q)$(ZIG) cc $(X86_RUN) $(COMMON) $(EMU) -MMD -c $< -o $@
 
-$(BUILD)/dsp/%.o: %.c
+$(BUILD)/dsp/%.o: %.c makefiles/hexagon_test.mk
 	@mkdir -p $(dir $@)
 	$(Q)$(ZIG) cc $(HEX_DSP) $(COMMON) -MMD -c $< -o $@
 
+# Objects depend on this file too: a changed flag rebuilds them.
 -include $(HEX_OBJS:.o=.d) $(X86_OBJS:.o=.d) $(DSP_OBJS:.o=.d)
