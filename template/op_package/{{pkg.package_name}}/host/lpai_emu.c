@@ -28,6 +28,7 @@ extern int lpai_host_use_reference;
 extern const char *lpai_host_last_path;
 extern int lpai_host_last_tiled;
 extern int lpai_host_last_hvx;
+extern uint64_t lpai_host_values;
 extern const char *lpai_host_last_reject;
 extern int lpai_host_quiet;
 extern uint64_t lpai_host_last_scratch;
@@ -71,7 +72,8 @@ uint64_t lpai_emu_digest_take(uint32_t *calls)
     return d;
 }
 
-/* Every byte of every output buffer (padding included) and the status, little-endian. */
+/* The status (little-endian), every byte of every output buffer (padding included) and
+ * the digest of the float results of the call's math. */
 static void digest_call(int32_t rc)
 {
     const uint8_t st[4] = {(uint8_t)rc, (uint8_t)((uint32_t)rc >> 8), (uint8_t)((uint32_t)rc >> 16),
@@ -80,6 +82,13 @@ static void digest_call(int32_t rc)
     for (uint32_t j = 0; j < g_node.n_out; ++j) {
         lpai_emu_digest_bytes(g_node.out[j].buf, g_node.out[j].bytes);
     }
+    /* and the float results of the math (lpai_host_value, lpai_elementwise.h) */
+    uint8_t values[8];
+    for (uint32_t i = 0; i < 8u; ++i) {
+        values[i] = (uint8_t)(lpai_host_values >> (8u * i));
+    }
+    lpai_emu_digest_bytes(values, sizeof values);
+    lpai_host_values = 0u;
     ++g_digest_calls;
 }
 

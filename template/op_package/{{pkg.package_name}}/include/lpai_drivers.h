@@ -409,6 +409,7 @@ static inline int32_t lpai_execute_custom(QnnLpai_CustomOpNode_t node, const cha
     }
     /* Written only now: a refusal above leaves every output untouched. */
     for (uint32_t j = 0; j < nout; ++j) {
+        LPAI_HOST_VALUES(call.out[j], x.count[j]);
         lpai_scatter_u8(&x.out[j].view, &x.rq[j], call.out[j]);
     }
     LPAI_HOST_PATH("custom");
@@ -508,6 +509,7 @@ static inline int32_t lpai_execute_custom_rowwise(QnnLpai_CustomOpNode_t node, c
             return result;
         }
         for (uint32_t j = 0; j < nout; ++j) {
+            LPAI_HOST_VALUES(call.out[j], out_len[j]);
             lpai_requant_row(row[nin + j], step[nin + j], out_len[j], &rq[j], call.out[j]);
         }
         for (uint32_t d = outer; d-- > 0;) { /* next row */

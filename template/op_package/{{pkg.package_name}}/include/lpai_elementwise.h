@@ -1194,6 +1194,26 @@ typedef float (*lpai_reference_fn)(const float *values, const float *params);
 
 #if defined(LPAI_HOST_EMULATOR)
 
+/* A digest of the float results of the ops' math, before requantization: the reference
+ * path's (it calls the same inline math as the fast paths) and a custom op's outputs.
+ * The 8-bit outputs round most float differences away; `make hexagon-test` compares
+ * this digest too (lpai_emu_digest_take), so that a fused multiply-add or another
+ * libm on the DSP side shows even when no stored byte changes. Every NaN counts as
+ * one value: their bit patterns are the hardware's choice. */
+extern uint64_t lpai_host_values;
+static inline float lpai_host_value(float v)
+{
+    const uint32_t bits = v != v ? 0x7FC00000u : lpai_bits_from_f32(v);
+    lpai_host_values = (lpai_host_values ^ bits) * 0x100000001B3ull;
+    return v;
+}
+#define LPAI_HOST_VALUES(p, n)                  \
+    do {                                        \
+        for (uint64_t i_ = 0; i_ < (n); ++i_) { \
+            (void)lpai_host_value((p)[i_]);     \
+        }                                       \
+    } while (0)
+
 static inline void lpai_reference_map(const lpai_view *const *ins, const lpai_quant *const *qin, uint32_t nin,
                                       const lpai_view *out, const lpai_quant *qout, const lpai_requant *rq,
                                       lpai_reference_fn math, const float *params)
@@ -1218,7 +1238,7 @@ static inline void lpai_reference_map(const lpai_view *const *ins, const lpai_qu
         for (uint32_t d = 0; d < out->rank; ++d) {
             off += coord[d] * out->stride[d];
         }
-        lpai_store_stored(out->data + off, qout->bits, lpai_requant_store(math(values, params), rq));
+        lpai_store_stored(out->data + off, qout->bits, lpai_requant_store(lpai_host_value(math(values, params)), rq));
         for (uint32_t d = out->rank; d-- > 0;) {
             if (++coord[d] < out->dims[d]) {
                 break;
@@ -1227,6 +1247,8 @@ static inline void lpai_reference_map(const lpai_view *const *ins, const lpai_qu
         }
     }
 }
+#else
+#define LPAI_HOST_VALUES(p, n) ((void)0)
 #endif
 
 #endif /* LPAI_ELEMENTWISE_H */
