@@ -33,7 +33,9 @@ BUILD        ?= build/hexagon
 
 WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 # -ffp-contract=off on every side: clang fuses a * b + c on Hexagon otherwise, and the
-# fused result rounds once where the host rounds twice.
+# fused result rounds once where the host rounds twice (lpai_conventions.h's
+# `#pragma STDC FP_CONTRACT OFF` says the same for the package's own files; a
+# -ffp-contract=fast here would override it and fail the comparison below).
 COMMON   := -std=c11 -O2 -fvisibility=hidden $(WARN) -DLPAI_INFERENCE_ONLY -DLPAI_EMU_OWN_DECLS -Iinclude -Ihost
 EMU      := -DLPAI_HOST_EMULATOR
 HEX_RUN  := -target hexagon-linux-musl -mcpu=$(HEX_RUN_CPU) -ffp-contract=off
