@@ -7,7 +7,8 @@
  * float forms stay scalar. Define LPAI_NO_HVX to build the scalar loops alone (the
  * benchmark compares the two).
  *
- * The 256-entry table of an 8-bit unary op (lpai_map_table_u8), 128 elements per
+ * The 256-entry table of an 8-bit unary op (lpai_map_table_u8), and the per-row tables
+ * of an n-ary op with broadcast inputs (lpai_map_row_tables_u8), 128 elements per
  * step: vlut32 looks each byte of a vector up in 32 of the table's entries and leaves
  * the other lanes 0, so eight of them (the first plain, seven OR-accumulated) cover
  * 256 entries. What vlut32 reads, for index i and match value m = i >> 5 (the
@@ -17,8 +18,8 @@
  * vshuff (Vd.h[i] = {Vu.b[i], Vu.b[i + 64]}) turns 128 consecutive entries into that
  * layout. Measured under qemu-hexagon against the scalar lookup on every byte; held
  * by the C suite on every case of `make hexagon-test` (lpai_emu_last_hvx says the
- * vectors ran), and a lane off by one code fails it (tests/test_hexagon.py of the
- * template).
+ * vectors ran), and a lane off by one code fails it
+ * (qnn-op-template/tests/test_hexagon.py).
  */
 #ifndef LPAI_HVX_H
 #define LPAI_HVX_H
