@@ -53,7 +53,7 @@ DSP_OBJS := $(patsubst %.c,$(BUILD)/dsp/%.o,$(INF_SRCS))
 # One line and success when a tool is missing: the suite cannot run here, nothing failed.
 test:
 	@if ! $(ZIG) version >/dev/null 2>&1; then \
-	  echo "hexagon-test skipped: no zig for $(PYTHON) (pip install ziglang)"; exit 0; fi; \
+	  echo "hexagon-test skipped: $(ZIG) does not run (pip install ziglang)"; exit 0; fi; \
 	if ! command -v $(QEMU_HEXAGON) >/dev/null 2>&1; then \
 	  echo "hexagon-test skipped: no $(QEMU_HEXAGON) (apt-get install qemu-user)"; exit 0; fi; \
 	$(MAKE) --no-print-directory -f makefiles/hexagon_test.mk all-builds
