@@ -161,6 +161,7 @@ _FIRST = (
     "test_render.py",
     "test_update.py",
     "test_convention_mutations.py",
+    "test_hexagon.py",
     "test_stress_specs.py",
     "test_kernel_specs.py",
     "test_bad_specs.py",

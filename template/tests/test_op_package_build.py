@@ -67,7 +67,7 @@ def test_c_suite(builds, name):
 
 def test_help_and_missing_environment_named():
     help_text = host.make("help").stdout
-    for target in ("lpai_x86", "lpai_dsp", "host-test", "clean"):
+    for target in ("lpai_x86", "lpai_dsp", "host-test", "hexagon-test", "clean"):
         assert target in help_text
     env = {
         k: v for k, v in os.environ.items() if k not in ("QNN_SDK_ROOT", "HEXAGON_SDK_ROOT", "HEXAGON_TOOLS_VERSION")
@@ -75,3 +75,18 @@ def test_help_and_missing_environment_named():
     for target, variable in (("lpai_x86", "QNN_SDK_ROOT"), ("lpai_dsp", "QNN_SDK_ROOT")):
         result = subprocess.run(["make", target], cwd=host.OP_DIR, env=env, capture_output=True, text=True)
         assert result.returncode != 0 and variable in result.stderr, result.stderr
+
+
+def test_hexagon_test_names_what_to_install_when_a_tool_is_missing():
+    """`make hexagon-test` without zig or without qemu-hexagon: one line naming the package
+    to install, success (nothing failed), nothing built."""
+    for args, install in (
+        (["PYTHON=/nonexistent/python3"], "pip install ziglang"),
+        (["ZIG=false", "QEMU_HEXAGON=true"], "pip install ziglang"),
+        (["ZIG=true", "QEMU_HEXAGON=/nonexistent/qemu-hexagon"], "apt-get install qemu-user"),
+    ):
+        result = host.make("hexagon-test", *args, "BUILD=build/hexagon-missing")
+        assert result.returncode == 0, result.stdout + result.stderr
+        lines = result.stdout.splitlines()
+        assert len(lines) == 1 and "hexagon-test skipped" in lines[0] and install in lines[0], result.stdout
+        assert not (host.OP_DIR / "build/hexagon-missing").exists()

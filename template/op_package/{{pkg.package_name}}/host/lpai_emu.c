@@ -27,6 +27,8 @@ Qnn_ErrorHandle_t LPAI_PACKAGE_INTERFACE_PROVIDER(QnnOpPackage_Interface_t *inte
 extern int lpai_host_use_reference;
 extern const char *lpai_host_last_path;
 extern int lpai_host_last_tiled;
+extern int lpai_host_last_hvx;
+extern uint64_t lpai_host_values;
 extern const char *lpai_host_last_reject;
 extern int lpai_host_quiet;
 extern uint64_t lpai_host_last_scratch;
@@ -45,6 +47,49 @@ static void free_node(void)
     free(g_node.temp);
     memset(&g_node, 0, sizeof g_node);
     g_node.temp_mode = LPAI_EMU_TEMP_ASKED;
+}
+
+/* FNV-1a, 64 bits: cheap, byte order free, and any changed byte changes it. */
+static uint64_t g_digest = 0xCBF29CE484222325ull;
+static uint32_t g_digest_calls = 0u;
+
+void lpai_emu_digest_bytes(const void *data, size_t n)
+{
+    const uint8_t *p = (const uint8_t *)data;
+    for (size_t i = 0; i < n; ++i) {
+        g_digest = (g_digest ^ p[i]) * 0x100000001B3ull;
+    }
+}
+
+uint64_t lpai_emu_digest_take(uint32_t *calls)
+{
+    const uint64_t d = g_digest;
+    if (calls) {
+        *calls = g_digest_calls;
+    }
+    g_digest = 0xCBF29CE484222325ull;
+    g_digest_calls = 0u;
+    return d;
+}
+
+/* The status (little-endian), every byte of every output buffer (padding included) and
+ * the digest of the float results of the call's math. */
+static void digest_call(int32_t rc)
+{
+    const uint8_t st[4] = {(uint8_t)rc, (uint8_t)((uint32_t)rc >> 8), (uint8_t)((uint32_t)rc >> 16),
+                           (uint8_t)((uint32_t)rc >> 24)};
+    lpai_emu_digest_bytes(st, sizeof st);
+    for (uint32_t j = 0; j < g_node.n_out; ++j) {
+        lpai_emu_digest_bytes(g_node.out[j].buf, g_node.out[j].bytes);
+    }
+    /* and the float results of the math (lpai_host_value, lpai_elementwise.h) */
+    uint8_t values[8];
+    for (uint32_t i = 0; i < 8u; ++i) {
+        values[i] = (uint8_t)(lpai_host_values >> (8u * i));
+    }
+    lpai_emu_digest_bytes(values, sizeof values);
+    lpai_host_values = 0u;
+    ++g_digest_calls;
 }
 
 void lpai_emu_reset(void)
@@ -267,9 +312,11 @@ int32_t lpai_emu_execute(const char *op_type, int32_t reference)
     lpai_host_use_reference = (reference >= 0 && reference <= 3) ? reference : 1;
     lpai_host_last_path = NULL;
     lpai_host_last_tiled = 0;
+    lpai_host_last_hvx = 0;
     lpai_host_last_reject = NULL;
     rc = op->executeOp((QnnLpai_CustomOpNode_t)(void *)&g_node);
     lpai_host_use_reference = 0;
+    digest_call(rc);
     itf.v1_4.terminate();
     return rc;
 }
@@ -291,6 +338,7 @@ void *lpai_emu_direct_begin(void)
     lpai_host_last_reject = NULL;
     lpai_host_last_path = NULL;
     lpai_host_last_tiled = 0;
+    lpai_host_last_hvx = 0;
     if (g_node.temp_mode >= 0 || g_node.temp_mode == LPAI_EMU_TEMP_ASKED) {
         QnnLpaiOpPackage_OperationInfo_t none;
         memset(&none, 0, sizeof none); /* no getTempBufferSize: the formula */
@@ -305,6 +353,7 @@ void *lpai_emu_direct_begin(void)
 
 void lpai_emu_direct_end(void)
 {
+    digest_call(0);
     if (g_direct_itf.v1_4.terminate) {
         g_direct_itf.v1_4.terminate();
     }
@@ -392,6 +441,11 @@ const char *lpai_emu_last_path(void)
 int lpai_emu_last_tiled(void)
 {
     return lpai_host_last_tiled;
+}
+
+int lpai_emu_last_hvx(void)
+{
+    return lpai_host_last_hvx;
 }
 
 int64_t lpai_emu_register(void)

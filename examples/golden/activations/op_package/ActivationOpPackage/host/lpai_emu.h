@@ -15,6 +15,7 @@
 #ifndef LPAI_EMU_H
 #define LPAI_EMU_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__cplusplus)
@@ -110,6 +111,14 @@ LPAI_EMU_API void lpai_emu_quiet(int32_t quiet);
 LPAI_EMU_API const char *lpai_emu_last_path(void);
 /* 1 when the last call read an input by tiles of rows (lpai_gather_tile, lpai_elementwise.h). */
 LPAI_EMU_API int lpai_emu_last_tiled(void);
+/* 1 when the last call ran an HVX loop (lpai_hvx.h; Hexagon builds with HVX only). */
+LPAI_EMU_API int lpai_emu_last_hvx(void);
+/* A digest (FNV-1a 64) of every call's status and output bytes since the last take,
+ * and how many calls (lpai_emu_execute, lpai_emu_direct_end) it covers; the tests add
+ * what they compute outside the emulator with lpai_emu_digest_bytes. `make
+ * hexagon-test` compares the digests of the x86 and the Hexagon builds. */
+LPAI_EMU_API void lpai_emu_digest_bytes(const void *data, size_t n);
+LPAI_EMU_API uint64_t lpai_emu_digest_take(uint32_t *calls);
 
 /* For the C suite's tests of the drivers themselves (lpai_drivers.h) on a node of no op
  * of the package: opens the package (its init stores the infrastructure the drivers

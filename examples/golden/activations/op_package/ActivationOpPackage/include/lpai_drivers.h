@@ -273,6 +273,19 @@ static LPAI_ALWAYS_INLINE int32_t lpai_execute_nary_u8(QnnLpai_CustomOpNode_t no
     ends[nin] = x.out[0].view.data;
     lpai_walk walk;
     lpai_walk_plan(&walk, views, nin + 1u);
+#if LPAI_HVX
+    /* HVX builds: per-row tables when all inputs but one are constant along long rows. */
+    const uint32_t var = lpai_row_table_input(&walk, nin);
+#if defined(LPAI_HOST_EMULATOR)
+    if (var < nin && lpai_host_use_reference != LPAI_HOST_FORCE_DIRECT) {
+#else
+    if (var < nin) {
+#endif
+        lpai_map_row_tables_u8(&walk, nin, var, dq, f2, f3, f4, x.params, &x.rq[0], ends);
+        LPAI_HOST_PATH("rowtable-walk");
+        return (int32_t)LPAI_CUSTOM_OP_SUCCESS;
+    }
+#endif
     lpai_map_blocked_u8(&walk, nin, dq, NULL, f2, f3, f4, x.params, &x.rq[0], ends);
     LPAI_HOST_PATH(lpai_walk_is_dense(&walk) ? "direct-dense" : "direct-walk");
     return (int32_t)LPAI_CUSTOM_OP_SUCCESS;
@@ -401,6 +414,7 @@ static inline int32_t lpai_execute_custom(QnnLpai_CustomOpNode_t node, const cha
     }
     /* Written only now: a refusal above leaves every output untouched. */
     for (uint32_t j = 0; j < nout; ++j) {
+        LPAI_HOST_VALUES(call.out[j], x.count[j]);
         lpai_scatter_u8(&x.out[j].view, &x.rq[j], call.out[j]);
     }
     LPAI_HOST_PATH("custom");
@@ -501,6 +515,7 @@ static inline int32_t lpai_execute_custom_rowwise(QnnLpai_CustomOpNode_t node, c
             return result;
         }
         for (uint32_t j = 0; j < nout; ++j) {
+            LPAI_HOST_VALUES(call.out[j], out_len[j]);
             lpai_requant_row(row[nin + j], step[nin + j], out_len[j], &rq[j], call.out[j]);
         }
         for (uint32_t d = outer; d-- > 0;) { /* next row */

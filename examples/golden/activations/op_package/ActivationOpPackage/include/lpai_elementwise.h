@@ -27,6 +27,7 @@
 
 #include "lpai_conventions.h"
 #include "lpai_expr_math.h" /* lpai_bits_from_f32; the math the loops inline */
+#include "lpai_hvx.h"       /* the HVX forms of the loops (Hexagon builds with HVX) */
 
 #if defined(__GNUC__)
 #define LPAI_ALWAYS_INLINE inline __attribute__((always_inline))
@@ -197,12 +198,21 @@ static LPAI_ALWAYS_INLINE int lpai_walk_next_row(const lpai_walk *w, uint64_t *i
 /* Not inlined: it calls no op-specific function, and inlined into the kernel, next
  * to the blocked loops, gcc spilled its pointers and the dense lookup cost 8
  * instructions per element instead of 6 (qnn-op-template/bench/). */
+/* With HVX (lpai_hvx.h), unit-step runs go 128 bytes per step through vlut32 and the
+ * last n % 128 bytes of each run one at a time; strided runs stay scalar. */
 static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out, const uint8_t *table)
 {
     const uint32_t last = w->ndim - 1u;
     const uint64_t n = w->n[last];
+#if LPAI_HVX
+    lpai_hvx_table vt;
+    lpai_hvx_table_from(&vt, table);
+#define LPAI_HVX_RUN(q, p) lpai_hvx_lookup_run(q, p, n, &vt)
+#else
+#define LPAI_HVX_RUN(q, p) 0u
+#endif
     if (lpai_walk_is_dense(w)) {
-        for (uint64_t j = 0; j < n; ++j) {
+        for (uint64_t j = LPAI_HVX_RUN(out, in); j < n; ++j) {
             out[j] = table[in[j]];
         }
         return;
@@ -215,7 +225,7 @@ static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *i
         const uint8_t *p = ptr[0];
         uint8_t *q = ptr[1];
         if (si == 1 && so == 1) {
-            for (uint64_t j = 0; j < n; ++j) {
+            for (uint64_t j = LPAI_HVX_RUN(q, p); j < n; ++j) {
                 q[j] = table[p[j]];
             }
         } else {
@@ -226,6 +236,7 @@ static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *i
             }
         }
     } while (lpai_walk_next_row(w, idx, ptr));
+#undef LPAI_HVX_RUN
 }
 
 /* ---- The blocked loop: dequantize, math, requantize, a block at a time ------------
@@ -891,6 +902,85 @@ static const uint8_t lpai_all_bytes[256] = {
 #undef LPAI_B16
 };
 
+/* ---- HVX: per-row tables of n-ary ops ----------------------------------------------
+ * When every input of an n-ary op but one is constant along the walk's rows (a
+ * broadcast input steps 0 bytes there: a per-channel bias or scale, a scalar), the op
+ * is, along a row, a function of that one input's byte: its 256 values are a table,
+ * built by the blocked loop over every byte with the other inputs' bytes of the row
+ * (step 0), so the table holds exactly the bytes the direct loop writes; then the row
+ * is looked up 128 bytes per step (lpai_hvx_lookup_run). Rows with the same constant
+ * bytes as the row before reuse its table. Taken (lpai_execute_nary_u8) when HVX is
+ * built in, the varying input and the output step 1 and rows hold at least
+ * LPAI_ROW_TABLE_MIN elements: the table's 256 evaluations then cost at most half of
+ * what the direct loop spends on the row (not measured on a device). */
+#define LPAI_ROW_TABLE_MIN 512u
+
+/* The varying input of a walk the per-row tables cover, or nin when they do not. */
+static inline uint32_t lpai_row_table_input(const lpai_walk *w, uint32_t nin)
+{
+    const uint32_t last = w->ndim - 1u;
+    if (!LPAI_HVX || nin < 2u || w->n[last] < LPAI_ROW_TABLE_MIN || w->s[nin][last] != 1) {
+        return nin;
+    }
+    uint32_t var = nin;
+    for (uint32_t k = 0; k < nin; ++k) {
+        if (w->s[k][last] == 1 && var == nin) {
+            var = k;
+        } else if (w->s[k][last] != 0) {
+            return nin; /* a second varying input, or a strided one */
+        }
+    }
+    return var;
+}
+
+#if LPAI_HVX
+static LPAI_ALWAYS_INLINE void lpai_map_row_tables_u8(const lpai_walk *w, uint32_t nin, uint32_t var,
+                                                      const lpai_dequant_u8 *dq, lpai_binary_fn f2, lpai_ternary_fn f3,
+                                                      lpai_quaternary_fn f4, const float *params,
+                                                      const lpai_requant *rq, uint8_t *const *data)
+{
+    const uint64_t n = w->n[w->ndim - 1u];
+    uint64_t idx[LPAI_MAX_RANK] = {0};
+    uint8_t *ptr[LPAI_MAX_OPERANDS];
+    for (uint32_t k = 0; k <= nin; ++k) {
+        ptr[k] = data[k];
+    }
+    uint8_t tab[256];
+    lpai_hvx_table vt;
+    uint8_t key[LPAI_MAX_INPUTS] = {0};
+    int have = 0;
+    lpai_walk all; /* the 256 bytes of the varying input against the row's constant ones */
+    all.nops = nin + 1u;
+    all.ndim = 1u;
+    all.n[0] = 256u;
+    for (uint32_t k = 0; k <= nin; ++k) {
+        all.s[k][0] = (k == var || k == nin) ? 1 : 0;
+    }
+    do {
+        int same = have;
+        for (uint32_t k = 0; k < nin; ++k) {
+            same = same && (k == var || key[k] == *ptr[k]);
+        }
+        if (!same) {
+            uint8_t *ends[LPAI_MAX_OPERANDS];
+            for (uint32_t k = 0; k < nin; ++k) {
+                ends[k] = k == var ? (uint8_t *)lpai_all_bytes : ptr[k];
+                key[k] = *ptr[k];
+            }
+            ends[nin] = tab;
+            lpai_map_blocked_u8(&all, nin, dq, NULL, f2, f3, f4, params, rq, ends);
+            lpai_hvx_table_from(&vt, tab);
+            have = 1;
+        }
+        const uint8_t *p = ptr[var];
+        uint8_t *q = ptr[nin];
+        for (uint64_t j = lpai_hvx_lookup_run(q, p, n, &vt); j < n; ++j) {
+            q[j] = tab[p[j]];
+        }
+    } while (lpai_walk_next_row(w, idx, ptr));
+}
+#endif
+
 /* ---- Bounds of a view (C10) ---------------------------------------------------------
  * The byte extent (the largest offset of an element) must fit 64 bits and ptrdiff_t,
  * in which the walks step; and the output's elements must not share bytes, or one
@@ -1104,6 +1194,26 @@ typedef float (*lpai_reference_fn)(const float *values, const float *params);
 
 #if defined(LPAI_HOST_EMULATOR)
 
+/* A digest of the float results of the ops' math, before requantization: the reference
+ * path's (it calls the same inline math as the fast paths) and a custom op's outputs.
+ * The 8-bit outputs round most float differences away; `make hexagon-test` compares
+ * this digest too (lpai_emu_digest_take), so that a fused multiply-add or another
+ * libm on the DSP side shows even when no stored byte changes. Every NaN counts as
+ * one value: their bit patterns are the hardware's choice. */
+extern uint64_t lpai_host_values;
+static inline float lpai_host_value(float v)
+{
+    const uint32_t bits = v != v ? 0x7FC00000u : lpai_bits_from_f32(v);
+    lpai_host_values = (lpai_host_values ^ bits) * 0x100000001B3ull;
+    return v;
+}
+#define LPAI_HOST_VALUES(p, n)                  \
+    do {                                        \
+        for (uint64_t i_ = 0; i_ < (n); ++i_) { \
+            (void)lpai_host_value((p)[i_]);     \
+        }                                       \
+    } while (0)
+
 static inline void lpai_reference_map(const lpai_view *const *ins, const lpai_quant *const *qin, uint32_t nin,
                                       const lpai_view *out, const lpai_quant *qout, const lpai_requant *rq,
                                       lpai_reference_fn math, const float *params)
@@ -1128,7 +1238,7 @@ static inline void lpai_reference_map(const lpai_view *const *ins, const lpai_qu
         for (uint32_t d = 0; d < out->rank; ++d) {
             off += coord[d] * out->stride[d];
         }
-        lpai_store_stored(out->data + off, qout->bits, lpai_requant_store(math(values, params), rq));
+        lpai_store_stored(out->data + off, qout->bits, lpai_requant_store(lpai_host_value(math(values, params)), rq));
         for (uint32_t d = out->rank; d-- > 0;) {
             if (++coord[d] < out->dims[d]) {
                 break;
@@ -1137,6 +1247,8 @@ static inline void lpai_reference_map(const lpai_view *const *ins, const lpai_qu
         }
     }
 }
+#else
+#define LPAI_HOST_VALUES(p, n) ((void)0)
 #endif
 
 #endif /* LPAI_ELEMENTWISE_H */

@@ -71,6 +71,8 @@ int lpai_host_use_reference = 0;
 int lpai_host_quiet = 0;
 const char *lpai_host_last_path = NULL;
 int lpai_host_last_tiled = 0;
+int lpai_host_last_hvx = 0;
+uint64_t lpai_host_values = 0u;
 #endif
 
 static Qnn_ErrorHandle_t pkg_init(QnnOpPackage_GlobalInfrastructure_t infrastructure)

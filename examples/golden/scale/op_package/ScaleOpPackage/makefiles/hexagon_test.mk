@@ -1,0 +1,96 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+#
+# The C suite as Hexagon code, with no SDK (`make hexagon-test`):
+#   run      kernels, emulator, user math and host/test_kernels.c, inference-only as on
+#            the DSP, built by zig's clang for hexagon-linux-musl at $(HEX_RUN_CPU)
+#            (HVX integer instructions up to v66, which QEMU runs bit-exact) and run
+#            under qemu-hexagon -cpu $(QEMU_CPU); its own checks must pass;
+#   x86      the same sources and flags for x86_64-linux-musl with the same zig (the
+#            same clang and the same musl libm), run natively. Both runs print one
+#            digest per test and op of every status and output byte they computed
+#            (LPAI_TEST_DIGEST); the lines must be equal: byte-identical results;
+#   compile  every inference-side file (src/, src/ops/*_inference.c, user/) as the DSP
+#            library builds it (no emulator), for v79 with all its HVX features
+#            ($(HEX_ALL_CPU)), -Wall -Wextra -Werror. Compiled only: QEMU runs some
+#            v73+ HVX instructions with wrong results and aborts on HVX float (v68+).
+# zig's first build for a -mcpu compiles its musl (1-3 minutes on 2 cores) into
+# ZIG_GLOBAL_CACHE_DIR (default ~/.cache/zig); later builds reuse it.
+#
+# Variables: PYTHON (the Python with ziglang, default python3), ZIG, QEMU_HEXAGON,
+# WERROR=0 (drop -Werror), BUILD=<dir>.
+
+# V=1 shows the full compiler command lines.
+Q := $(if $(filter 1,$(V)),,@)
+
+PYTHON       ?= python3
+ZIG          ?= $(PYTHON) -m ziglang
+QEMU_HEXAGON ?= qemu-hexagon
+QEMU_CPU     := v67
+HEX_RUN_CPU  := hexagonv79+hvxv66+hvx_length128b
+HEX_ALL_CPU  := hexagonv79+hvxv79+hvx_length128b
+WERROR       ?= 1
+BUILD        ?= build/hexagon
+
+WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
+# -ffp-contract=off on every side: clang fuses a * b + c on Hexagon otherwise, and the
+# fused result rounds once where the host rounds twice (lpai_conventions.h's
+# `#pragma STDC FP_CONTRACT OFF` says the same for the package's own files; a
+# -ffp-contract=fast here would override it and fail the comparison below).
+COMMON   := -std=c11 -O2 -fvisibility=hidden $(WARN) -DLPAI_INFERENCE_ONLY -DLPAI_EMU_OWN_DECLS -Iinclude -Ihost
+EMU      := -DLPAI_HOST_EMULATOR
+HEX_RUN  := -target hexagon-linux-musl -mcpu=$(HEX_RUN_CPU) -ffp-contract=off
+X86_RUN  := -target x86_64-linux-musl -mcpu=x86_64 -ffp-contract=off
+HEX_DSP  := -target hexagon-linux-musl -mcpu=$(HEX_ALL_CPU) -ffp-contract=off -fPIC
+
+INF_SRCS := $(wildcard src/*.c) $(wildcard src/ops/*_inference.c) $(wildcard user/*.c)
+RUN_SRCS := $(INF_SRCS) host/lpai_emu.c host/test_kernels.c
+
+HEX_OBJS := $(patsubst %.c,$(BUILD)/run/%.o,$(RUN_SRCS))
+X86_OBJS := $(patsubst %.c,$(BUILD)/x86/%.o,$(RUN_SRCS))
+DSP_OBJS := $(patsubst %.c,$(BUILD)/dsp/%.o,$(INF_SRCS))
+
+.PHONY: test all-builds
+# One line and success when a tool is missing: the suite cannot run here, nothing failed.
+test:
+	@if ! $(ZIG) version >/dev/null 2>&1; then \
+	  echo "hexagon-test skipped: $(ZIG) does not run (pip install ziglang)"; exit 0; fi; \
+	if ! command -v $(QEMU_HEXAGON) >/dev/null 2>&1; then \
+	  echo "hexagon-test skipped: no $(QEMU_HEXAGON) (apt-get install qemu-user)"; exit 0; fi; \
+	$(MAKE) --no-print-directory -f makefiles/hexagon_test.mk all-builds
+
+all-builds: $(BUILD)/test_kernels.hexagon $(BUILD)/test_kernels.x86 $(DSP_OBJS)
+	@echo "== compiled for $(HEX_ALL_CPU) (DSP build, every HVX feature): $(words $(DSP_OBJS)) files, -Werror"
+	@echo "== C suite as Hexagon code (inference-only, $(HEX_RUN_CPU)), qemu-hexagon -cpu $(QEMU_CPU)"
+	$(Q)LPAI_TEST_DIGEST=1 $(QEMU_HEXAGON) -cpu $(QEMU_CPU) $(BUILD)/test_kernels.hexagon >$(BUILD)/hexagon.out; \
+	  rc=$$?; grep -v '^DIGEST ' $(BUILD)/hexagon.out; exit $$rc
+	@echo "== the same suite for x86_64-linux-musl (same zig, same musl libm)"
+	$(Q)LPAI_TEST_DIGEST=1 $(BUILD)/test_kernels.x86 >$(BUILD)/x86.out; \
+	  rc=$$?; grep -v '^DIGEST ' $(BUILD)/x86.out; exit $$rc
+	$(Q)grep '^DIGEST ' $(BUILD)/hexagon.out >$(BUILD)/hexagon.digests; \
+	  grep '^DIGEST ' $(BUILD)/x86.out >$(BUILD)/x86.digests; \
+	  n=$$(wc -l <$(BUILD)/x86.digests); \
+	  if [ "$$n" -eq 0 ] || ! cmp -s $(BUILD)/x86.digests $(BUILD)/hexagon.digests; then \
+	    echo "FAILED: Hexagon and x86_64 results differ (< x86_64, > Hexagon; $(BUILD)/*.out):"; \
+	    diff $(BUILD)/x86.digests $(BUILD)/hexagon.digests | head -20; exit 1; fi; \
+	  echo "ok: Hexagon results byte-identical to x86_64 ($$n digests of every status and output byte)"
+
+$(BUILD)/test_kernels.hexagon: $(HEX_OBJS)
+	$(Q)$(ZIG) cc $(HEX_RUN) -o $@ $^ -lm
+
+$(BUILD)/test_kernels.x86: $(X86_OBJS)
+	$(Q)$(ZIG) cc $(X86_RUN) -o $@ $^ -lm
+
+$(BUILD)/run/%.o: %.c makefiles/hexagon_test.mk
+	@mkdir -p $(dir $@)
+	$(Q)$(ZIG) cc $(HEX_RUN) $(COMMON) $(EMU) -MMD -c $< -o $@
+
+$(BUILD)/x86/%.o: %.c makefiles/hexagon_test.mk
+	@mkdir -p $(dir $@)
+	$(Q)$(ZIG) cc $(X86_RUN) $(COMMON) $(EMU) -MMD -c $< -o $@
+
+$(BUILD)/dsp/%.o: %.c makefiles/hexagon_test.mk
+	@mkdir -p $(dir $@)
+	$(Q)$(ZIG) cc $(HEX_DSP) $(COMMON) -MMD -c $< -o $@
+
+# Objects depend on this file too: a changed flag rebuilds them.
+-include $(HEX_OBJS:.o=.d) $(X86_OBJS:.o=.d) $(DSP_OBJS:.o=.d)

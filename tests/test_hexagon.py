@@ -1,0 +1,180 @@
+"""The kernels as Hexagon code: `make hexagon-test` of rendered op packages.
+
+`make hexagon-test` (template/op_package/<Pkg>/makefiles/hexagon_test.mk) builds a
+package's C suite with zig's clang for hexagon-linux-musl (v79, HVX v66 integer
+instructions, which QEMU runs bit-exact) and runs it under qemu-hexagon; it builds the
+same suite for x86_64-linux-musl with the same zig and musl libm and compares the two
+runs' digests of every status and output byte; and it compiles every inference-side
+file for v79 with all its HVX features at -Werror.
+
+Here: the render matrix's projects (tests/test_render.py's variants, which hold every
+example's ops, and examples/custom.yaml), each with its user math, and a spec of this
+module's own whose custom op calls musl's expf; then two breakages of that project that
+`make hexagon-test` must catch (tests/test_convention_mutations.py does the same for the
+host suite): an HVX lane off by one code, and a fused multiply-add in the Hexagon build
+alone. Marker `hexagon` (make test runs it); skipped, with the package to install, where
+ziglang or qemu-user is missing.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_render import USER_MATH, VARIANTS, write_user_math
+
+from conftest import EXAMPLES, load_example
+
+
+def _missing_tool() -> str | None:
+    zig = subprocess.run([sys.executable, "-m", "ziglang", "version"], capture_output=True, text=True)
+    if zig.returncode != 0:
+        return "no ziglang for this Python (pip install ziglang)"
+    if shutil.which("qemu-hexagon") is None:
+        return "no qemu-hexagon (apt-get install qemu-user)"
+    return None
+
+
+MISSING = _missing_tool()
+pytestmark = [pytest.mark.hexagon, pytest.mark.skipif(MISSING is not None, reason=f"hexagon-test: {MISSING}")]
+
+# A spec of this module's own: a unary op (its table runs through HVX when forced or
+# large), a binary op whose math is a multiply-add (what clang fuses on Hexagon without
+# -ffp-contract=off) and a custom op whose user math, below, calls expf and sums in
+# float: the same musl libm on both sides must give the same bytes.
+DSP_SPEC = {
+    "package_name": "DspOpPackage",
+    "namespace": "dsp_ops",
+    "ops": [
+        {"name": "cube_gain", "inputs": ["x"], "params": [{"name": "gain", "type": "float", "default": 0.5}],
+         "expr": "gain * x * x * x"},
+        {"name": "axpy", "inputs": ["a", "b"], "params": [{"name": "k", "type": "float", "default": 0.75}],
+         "expr": "a * k + b"},
+        {"name": "unit_softmax", "kind": "custom", "doc": "exp(x - max) / sum over the whole tensor.",
+         "inputs": ["x"]},
+    ],
+}  # fmt: skip
+DSP_MATH = """\
+/* This file is yours: the template created it once and never touches it again. */
+/* The kernel math of dsp_ops::unit_softmax: exp(x - max) / sum, over the whole tensor. */
+#include <math.h>
+
+#include "ops/UnitSoftmax_user.h"
+
+int UnitSoftmax_compute(const UnitSoftmax_args *args)
+{
+    float top = -INFINITY;
+    for (uint64_t i = 0; i < args->count; ++i) {
+        top = args->x[i] > top ? args->x[i] : top;
+    }
+    float sum = 0.0f;
+    for (uint64_t i = 0; i < args->count; ++i) {
+        args->out[i] = expf(args->x[i] - top);
+        sum += args->out[i];
+    }
+    for (uint64_t i = 0; i < args->count; ++i) {
+        args->out[i] /= sum;
+    }
+    return 0;
+}
+"""
+
+PROJECTS = {
+    "scale-and-more": (VARIANTS["scale-unary-no-params-binary-int-bool-params"], None),
+    "activations-and-shapes": (VARIANTS["activations-and-shapes"], USER_MATH["activations-and-shapes"]),
+    "custom": (load_example("custom.yaml"), EXAMPLES / "custom.user"),
+}
+
+
+def hexagon_test(project: Path, spec: dict, timeout: int = 900) -> subprocess.CompletedProcess:
+    """`make hexagon-test` in the project's op package, with this Python's ziglang."""
+    return subprocess.run(
+        ["make", "-C", str(project / "op_package" / spec["package_name"]), "hexagon-test", f"PYTHON={sys.executable}"],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def passed(run: subprocess.CompletedProcess) -> bool:
+    return run.returncode == 0 and "ok: Hexagon results byte-identical to x86_64" in run.stdout
+
+
+def render(copie_session, template_repo, spec: dict) -> Path:
+    result = copie_session.copy(extra_answers=spec, template_dir=template_repo)
+    assert result.exit_code == 0, result.exception
+    return result.project_dir
+
+
+@pytest.mark.parametrize("name", list(PROJECTS))
+def test_hexagon_suite_of_the_render_matrix(name, copie_session, template_repo):
+    spec, user = PROJECTS[name]
+    project = render(copie_session, template_repo, spec)
+    if user:
+        write_user_math(project, spec, user)
+    run = hexagon_test(project, spec)
+    assert passed(run), run.stdout[-6000:] + run.stderr[-3000:]
+    # Two runs of the C suite, both clean: the Hexagon one and the x86_64 one.
+    assert run.stdout.count(" 0 failures") == 2, run.stdout[-3000:]
+
+
+@pytest.fixture(scope="module")
+def dsp_project(copie_session, template_repo) -> tuple[Path, subprocess.CompletedProcess]:
+    """The module's own spec with its user math, built and run once; the breakages below
+    copy it, build directory included, so that only what they change is rebuilt."""
+    project = render(copie_session, template_repo, DSP_SPEC)
+    path = project / "op_package/DspOpPackage/user/UnitSoftmax_math.c"
+    assert "LPAI_USER_MATH_MISSING" in path.read_text()
+    path.write_text(DSP_MATH)
+    return project, hexagon_test(project, DSP_SPEC)
+
+
+def test_hexagon_suite_of_a_spec_with_custom_math(dsp_project):
+    _, run = dsp_project
+    assert passed(run), run.stdout[-6000:] + run.stderr[-3000:]
+    assert "NOTE" not in run.stdout, "the custom op's math did not run"
+
+
+HVX = "op_package/DspOpPackage/include/lpai_hvx.h"
+MAKEFILE = "op_package/DspOpPackage/makefiles/hexagon_test.mk"
+# (file, exact text, its broken replacement, what the failure must say)
+BREAKAGES = {
+    # Lane 0 of every looked-up vector one code higher (HVX v60 instructions): only the
+    # Hexagon build has the HVX path, so its own checks against the reference path fail.
+    "an HVX lane off by one code": (
+        HVX,
+        "    return Q6_Vb_vlut32or_VbVbVbR(r, x, t->hi, 7);\n",
+        "    r = Q6_Vb_vlut32or_VbVbVbR(r, x, t->hi, 7);\n"
+        "    return Q6_Vb_vadd_VbVb(r, Q6_V_vand_QR(Q6_Q_vsetq_R(1), 0x01010101));\n",
+        "FAIL ",
+    ),
+    # Fusion in the Hexagon build alone: -ffp-contract=fast (merely dropping =off changes
+    # nothing: lpai_conventions.h's `#pragma STDC FP_CONTRACT OFF` holds; =fast overrides
+    # it), so clang fuses axpy's a * k + b. The fast and reference paths fuse alike: only
+    # the comparison with x86_64 (its float digest) sees it.
+    "a Hexagon-only fused multiply-add": (
+        MAKEFILE,
+        "HEX_RUN  := -target hexagon-linux-musl -mcpu=$(HEX_RUN_CPU) -ffp-contract=off\n",
+        "HEX_RUN  := -target hexagon-linux-musl -mcpu=$(HEX_RUN_CPU) -ffp-contract=fast\n",
+        "FAILED: Hexagon and x86_64 results differ",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(BREAKAGES))
+def test_a_breakage_fails_hexagon_test(name, dsp_project, tmp_path):
+    base, base_run = dsp_project
+    assert passed(base_run), "the unbroken project must pass first"
+    rel, original, broken, message = BREAKAGES[name]
+    project = tmp_path / "project"
+    shutil.copytree(base, project, symlinks=True)
+    path = project / rel
+    text = path.read_text()
+    assert text.count(original) == 1, f"{rel} no longer holds the text this test breaks"
+    path.write_text(text.replace(original, broken))
+    run = hexagon_test(project, DSP_SPEC)
+    assert run.returncode != 0, f"{name}: make hexagon-test still passes\n{run.stdout[-3000:]}"
+    assert message in run.stdout, run.stdout[-4000:] + run.stderr[-2000:]
