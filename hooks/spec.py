@@ -33,7 +33,9 @@ SIXTEEN_BIT = ("uint16", "int16", "16", "16a", "16a8w", "16a16w", "float16", "fp
 KINDS = ("elementwise", "custom")
 PARAM_TYPES = ("float", "int", "bool")
 
-TOP_KEYS = ("package_name", "namespace", "soc_model", "op_package_arch", "activation_dtype", "ops")
+TOP_KEYS = ("package_name", "namespace", "soc_model", "op_package_arch", "activation_dtype", "layout_support", "ops")
+# What every op of the package reports from getLayoutSupportFlag (docs/spec.md).
+LAYOUT_SUPPORTS = ("shape_ne_layout", "default")
 OP_KEYS = ("name", "qnn_type", "kind", "doc", "inputs", "params", "expr", "outputs", "rowwise")
 PARAM_KEYS = ("name", "type", "default")
 OUTPUT_KEYS = ("name", "shape")
@@ -916,6 +918,7 @@ class Package:
     op_package_arch: str
     activation_dtype: str
     ops: tuple[Op, ...]
+    layout_support: str = "shape_ne_layout"
 
     @property
     def library_name(self) -> str:
@@ -961,6 +964,11 @@ class Package:
     def island_library_name(self) -> str:
         """The island library's name is fixed by the SDK: two packages deployed to one folder collide."""
         return ISLAND_LIBRARY_NAME
+
+    @property
+    def c_layout_shape_ne_layout(self) -> str:
+        """1 when the ops declare QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT (include/lpai_package.h)."""
+        return "1" if self.layout_support == "shape_ne_layout" else "0"
 
     @property
     def lpai_sdk_header(self) -> str:
@@ -1026,6 +1034,7 @@ class Package:
             "soc_model": self.soc_model,
             "op_package_arch": self.op_package_arch,
             "activation_dtype": self.activation_dtype,
+            "layout_support": self.layout_support,
             "ops": [],
         }
         for op in self.ops:
@@ -1236,7 +1245,8 @@ def validate(raw: Any) -> Package:
         seen_names[op.name] = f"ops[{i}]"
         seen_types[op.qnn_type] = f"ops[{i}]"
         ops.append(op)
-    return Package(package_name, namespace, soc_model, arch, dtype, tuple(ops))
+    layout = _choice("layout_support", _given(spec, "layout_support", "shape_ne_layout"), LAYOUT_SUPPORTS)
+    return Package(package_name, namespace, soc_model, arch, dtype, tuple(ops), layout)
 
 
 def _validate_op(path: str, raw: Any, namespace: str) -> Op:
