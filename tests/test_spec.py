@@ -162,7 +162,7 @@ def test_argument_lists_per_language():
     assert (op.c_is_custom, two.n_ops) == ("0", 2)
     assert bare.md_run_line == "my_ops::neg_half".ljust(32)
     assert yaml.safe_load(two.spec_yaml) == two.answers()
-    assert two.spec_yaml.startswith("activation_dtype: uint8\nnamespace: my_ops\n")
+    assert two.spec_yaml.startswith("activation_dtype: uint8\nlayout_support: shape_ne_layout\nnamespace: my_ops\n")
     # Each renders as Python or C that parses: no trailing-comma artefacts.
     for text in (
         f"def f({op.py_reference_signature}): pass",
@@ -971,3 +971,15 @@ def test_def_lines_are_what_ruff_format_writes(tmp_path):
         check=False,
     )
     assert run.returncode == 0, run.stdout
+
+
+def test_layout_support_is_the_spec_s_choice():
+    # shape_ne_layout unless the spec says default; the C macro follows (lpai_package.h).
+    assert spec.validate(minimal()).layout_support == "shape_ne_layout"
+    assert spec.validate(minimal()).c_layout_shape_ne_layout == "1"
+    chosen = spec.validate({**minimal(), "layout_support": "default"})
+    assert (chosen.layout_support, chosen.c_layout_shape_ne_layout) == ("default", "0")
+    assert chosen.answers()["layout_support"] == "default"
+    for bad in ("SHAPE_NE_LAYOUT", "", 1, ["default"]):
+        with pytest.raises(spec.SpecError, match="layout_support"):
+            spec.validate({**minimal(), "layout_support": bad})
