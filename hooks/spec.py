@@ -971,6 +971,15 @@ class Package:
         return "1" if self.layout_support == "shape_ne_layout" else "0"
 
     @property
+    def layout_flag_name(self) -> str:
+        """The flag getLayoutSupportFlag reports, as the SDK names it (rendered README)."""
+        return (
+            "QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT"
+            if self.layout_support == "shape_ne_layout"
+            else "QNN_LPAI_OP_LAYOUT_DEFAULT"
+        )
+
+    @property
     def lpai_sdk_header(self) -> str:
         """The LPAI op package header, relative to $QNN_SDK_ROOT/include (first shipped in SDK 2.48)."""
         return LPAI_SDK_HEADER

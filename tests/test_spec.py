@@ -980,6 +980,8 @@ def test_layout_support_is_the_spec_s_choice():
     chosen = spec.validate({**minimal(), "layout_support": "default"})
     assert (chosen.layout_support, chosen.c_layout_shape_ne_layout) == ("default", "0")
     assert chosen.answers()["layout_support"] == "default"
+    assert chosen.layout_flag_name == "QNN_LPAI_OP_LAYOUT_DEFAULT"
+    assert spec.validate(minimal()).layout_flag_name == "QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT"
     for bad in ("SHAPE_NE_LAYOUT", "", 1, ["default"]):
         with pytest.raises(spec.SpecError, match="layout_support"):
             spec.validate({**minimal(), "layout_support": bad})

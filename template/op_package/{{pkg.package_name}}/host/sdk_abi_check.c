@@ -63,6 +63,8 @@ enum { lpai_abi_first = __COUNTER__ };
 /* clang-format off */
 LPAI_ABI_SIZE(Qnn_Version_t, 12, 12);
 LPAI_ABI_SIZE(Qnn_ApiVersion_t, 24, 24);
+LPAI_ABI_OFFSET(Qnn_ApiVersion_t, coreApiVersion, 0, 0);
+LPAI_ABI_OFFSET(Qnn_ApiVersion_t, backendApiVersion, 12, 12);
 LPAI_ABI_SIZE(Qnn_Scalar_t, 16, 16);
 LPAI_ABI_OFFSET(Qnn_Scalar_t, dataType, 0, 0);
 LPAI_ABI_OFFSET(Qnn_Scalar_t, floatValue, 8, 8);
@@ -282,6 +284,10 @@ LPAI_ABI_VALUE(QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT, 1);
 LPAI_ABI_MEMBER(Qnn_Scalar_t, dataType, Qnn_DataType_t);
 LPAI_ABI_MEMBER(Qnn_Scalar_t, floatValue, float);
 LPAI_ABI_MEMBER(Qnn_Scalar_t, uint32Value, uint32_t);
+LPAI_ABI_MEMBER(Qnn_Scalar_t, doubleValue, double); /* sets the 8-byte alignment on Hexagon */
+LPAI_ABI_MEMBER(Qnn_Scalar_t, int64Value, int64_t);
+LPAI_ABI_MEMBER(Qnn_Scalar_t, stringValue, const char *);
+LPAI_ABI_MEMBER(Qnn_QuantizeParams_t, bwAxisScaleOffsetEncoding, Qnn_BwAxisScaleOffset_t);
 LPAI_ABI_MEMBER(Qnn_TensorV1_t, id, uint32_t);
 LPAI_ABI_MEMBER(Qnn_TensorV1_t, name, const char *);
 LPAI_ABI_MEMBER(Qnn_TensorV1_t, type, Qnn_TensorType_t);
@@ -313,6 +319,7 @@ LPAI_ABI_MEMBER(Qnn_OpConfigV1_t, numOfOutputs, uint32_t);
 LPAI_ABI_MEMBER(Qnn_OpConfigV1_t, outputTensors, Qnn_Tensor_t *);
 LPAI_ABI_MEMBER(Qnn_Version_t, major, uint32_t);
 LPAI_ABI_MEMBER(Qnn_ApiVersion_t, coreApiVersion, Qnn_Version_t);
+LPAI_ABI_MEMBER(Qnn_ApiVersion_t, backendApiVersion, Qnn_Version_t);
 LPAI_ABI_MEMBER(QnnOpPackage_Info_t, packageName, const char *);
 LPAI_ABI_MEMBER(QnnOpPackage_Info_t, operationNames, const char **);
 LPAI_ABI_MEMBER(QnnOpPackage_Info_t, operationInfo, const QnnOpPackage_OperationInfo_t *);
