@@ -197,6 +197,12 @@ class Param:
         return {"float": "LPAI_PARAM_F32", "int": "LPAI_PARAM_U32", "bool": "LPAI_PARAM_U32_BOOL"}[self.type]
 
     @property
+    def c_spec(self) -> str:
+        """The param's lpai_param_spec initialiser: its name, by which the kernel asks for
+        it (getParamTensor), and how it is read (src/ops/<Op>_inference.c)."""
+        return "{" + _join([self.c_name, self.c_kind]) + "}"
+
+    @property
     def c_test_kind(self) -> str:
         """The scalar type host/test_kernels.c sends it as (the emulator's P_F32/P_U32)."""
         return "P_F32" if self.type == "float" else "P_U32"

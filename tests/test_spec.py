@@ -981,6 +981,8 @@ def test_layout_support_is_the_spec_s_choice():
     assert (chosen.layout_support, chosen.c_layout_shape_ne_layout) == ("default", "0")
     assert chosen.answers()["layout_support"] == "default"
     assert chosen.layout_flag_name == "QNN_LPAI_OP_LAYOUT_DEFAULT"
+    param = spec.validate(minimal(params=[{"name": "gain", "type": "int", "default": 2}], expr="input * gain"))
+    assert param.ops[0].params[0].c_spec == '{"gain", LPAI_PARAM_U32}'
     assert spec.validate(minimal()).layout_flag_name == "QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT"
     for bad in ("SHAPE_NE_LAYOUT", "", 1, ["default"]):
         with pytest.raises(spec.SpecError, match="layout_support"):
