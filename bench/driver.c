@@ -63,6 +63,7 @@ typedef struct {
     uint32_t nparams;
     char kinds[8];        /* 'f' float, 'i' int, 'b' bool: how the node serves each one */
     double values[8];     /* the spec defaults (a double holds any uint32 and float exactly) */
+    const char *pnames[8]; /* their names: getParamTensor looks each up by name */
     bench_baseline_fn baseline;
 } bench_op;
 
@@ -229,9 +230,9 @@ static int setup(bench_case *c, const bench_op *o, const shape_t *s, int layout,
     for (uint32_t p = 0; p < o->nparams; ++p) {
         int32_t rc;
         if (o->kinds[p] == 'f') {
-            rc = lpai_emu_add_param_f32((float)o->values[p]);
+            rc = lpai_emu_add_param_f32(o->pnames[p], (float)o->values[p]);
         } else { /* int and bool: UINT_32, as ExecuTorch sends them */
-            rc = lpai_emu_add_param_u32((uint32_t)o->values[p]);
+            rc = lpai_emu_add_param_u32(o->pnames[p], (uint32_t)o->values[p]);
         }
         if (rc < 0) {
             return -1;
@@ -247,6 +248,7 @@ static int setup(bench_case *c, const bench_op *o, const shape_t *s, int layout,
     }
     const size_t bytes = temp_size(c->op);
     g_node.temp = malloc(bytes ? bytes : 1u);
+    g_node.temp_bytes = g_node.temp ? bytes : 0u; /* getTempBuffer reports the size */
     for (uint32_t j = 0; j < nout; ++j) {
         c->bl_buf[j] = (uint8_t *)malloc(g_node.out[j].bytes);
         if (!c->bl_buf[j]) {
@@ -318,7 +320,7 @@ static void read_params(const bench_op *o, float *params)
     const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &g_infra;
     const QnnLpai_CustomOpNode_t node = (QnnLpai_CustomOpNode_t)(void *)&g_node;
     for (uint32_t p = 0; p < o->nparams; ++p) {
-        const void *v = gi->getTensorData(gi->getParamTensor(node, p));
+        const void *v = gi->getTensorData(gi->getParamTensor(node, o->pnames[p]));
         /* As the kernel converts them: float as is, uint32 -> float, bool -> 0/1. */
         if (o->kinds[p] == 'f') {
             memcpy(&params[p], v, sizeof(float));

@@ -125,11 +125,15 @@ def c_double(value) -> str:
 
 def op_signature(op) -> str:
     """The bench_op fields of an op's table entry, less the baseline: name, op type,
-    inputs, parameters (how the node serves each one, and its spec default)."""
+    inputs, parameters (how the node serves each one, its spec default, its name)."""
     letter = {"float": "f", "int": "i", "bool": "b"}
     kinds = ", ".join(f"'{letter[p.type]}'" for p in op.params)
     values = ", ".join(c_double(p.default) for p in op.params)
-    return f'"{op.name}", "{op.qnn_type}", {op.n_inputs}u, {op.n_params}u, {{{kinds or "0"}}}, {{{values or "0.0"}}}'
+    names = ", ".join(p.c_name for p in op.params)
+    return (
+        f'"{op.name}", "{op.qnn_type}", {op.n_inputs}u, {op.n_params}u, {{{kinds or "0"}}}, {{{values or "0.0"}}}, '
+        f"{{{names or 'NULL'}}}"
+    )
 
 
 def custom_header(ops) -> list[str]:

@@ -64,6 +64,9 @@ UINT32_MAX = 2**32 - 1
 # behind it): declared once here, reserved for inputs and params from this declaration.
 OUT_ARGUMENT = "out"
 
+# What every op of a package reports from getLayoutSupportFlag (spec key layout_support).
+LAYOUT_SUPPORTS = ("shape_ne_layout", "default")
+
 
 def _view(module: str, cls: str, obj: Any) -> Any:
     """`obj` seen through the class `cls` of hooks/<module>.py (imported on first use:
@@ -301,11 +304,17 @@ class Package:
     op_package_arch: str
     activation_dtype: str
     ops: tuple[Op, ...]
+    # What every op reports from getLayoutSupportFlag (LAYOUT_SUPPORTS, docs/spec.md).
+    layout_support: str = "shape_ne_layout"
 
     # The views (hooks/view_*.py).
     @property
     def py(self) -> Any:
         return _view("view_py", "PyPackage", self)
+
+    @property
+    def c(self) -> Any:
+        return _view("view_c", "CPackage", self)
 
     @property
     def yaml(self) -> Any:
@@ -383,6 +392,7 @@ class Package:
             "soc_model": self.soc_model,
             "op_package_arch": self.op_package_arch,
             "activation_dtype": self.activation_dtype,
+            "layout_support": self.layout_support,
             "ops": [],
         }
         for op in self.ops:

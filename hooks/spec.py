@@ -18,6 +18,7 @@ from .checks import SpecError, _choice, _given, _name, _require_mapping, _type, 
 from .model import (
     ACTIVATION_DTYPES,
     HEXAGON_ARCHS,
+    LAYOUT_SUPPORTS,
     LPAI_SOCS,
     MAX_DOC,
     MAX_INPUTS,
@@ -65,7 +66,7 @@ __all__ = [
 ]
 
 SIXTEEN_BIT = ("uint16", "int16", "16", "16a", "16a8w", "16a16w", "float16", "fp16", "int32", "uint32")
-TOP_KEYS = ("package_name", "namespace", "soc_model", "op_package_arch", "activation_dtype", "ops")
+TOP_KEYS = ("package_name", "namespace", "soc_model", "op_package_arch", "activation_dtype", "layout_support", "ops")
 
 
 def validate(raw: Any) -> Package:
@@ -125,7 +126,8 @@ def validate(raw: Any) -> Package:
         seen_names[op.name] = f"ops[{i}]"
         seen_types[op.qnn_type.lower()] = (f"ops[{i}]", op.qnn_type)
         ops.append(op)
-    return Package(package_name, namespace, soc_model, arch, dtype, tuple(ops))
+    layout = _choice("layout_support", _given(spec, "layout_support", "shape_ne_layout"), LAYOUT_SUPPORTS)
+    return Package(package_name, namespace, soc_model, arch, dtype, tuple(ops), layout)
 
 
 def load(path: str | Path) -> Package:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from . import expr as expr_mod
 from .layout import join
-from .model import Op, Param
+from .model import Op, Package, Param
 
 # The rendered .clang-format's ColumnLimit (template/.clang-format).
 C_COLUMN_LIMIT = 120
@@ -106,6 +106,12 @@ class CParam:
         if p.type == "int":
             return f"args.{p.name} = c->params_u32[{p.index}];"
         return f"args.{p.name} = c->params_u32[{p.index}] != 0u;"
+
+    @property
+    def spec(self) -> str:
+        """The param's lpai_param_spec initialiser: its name, by which the kernel asks for
+        it (getParamTensor), and how it is read (src/ops/<Op>_inference.c)."""
+        return "{" + join([self.name, self.kind]) + "}"
 
     @property
     def test_kind(self) -> str:
@@ -288,3 +294,20 @@ def _c_compute_signature(qnn_type: str, tail: str) -> str:
     if len(head) + len(param) <= C_COLUMN_LIMIT:
         return head + param
     return f"{head}\n    {param}"
+
+
+class CPackage:
+    def __init__(self, pkg: Package):
+        self.pkg = pkg
+
+    @property
+    def layout_shape_ne_layout(self) -> str:
+        """1 when the ops declare QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT (include/lpai_package.h)."""
+        return "1" if self.pkg.layout_support == "shape_ne_layout" else "0"
+
+    @property
+    def layout_flag_name(self) -> str:
+        """The flag getLayoutSupportFlag reports, as the SDK names it (rendered README)."""
+        if self.pkg.layout_support == "shape_ne_layout":
+            return "QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT"
+        return "QNN_LPAI_OP_LAYOUT_DEFAULT"

@@ -20,6 +20,8 @@ HEADER = "op_package/ActivationOpPackage/include/lpai_conventions.h"
 LOOPS = "op_package/ActivationOpPackage/include/lpai_elementwise.h"
 
 GLUE = "op_package/ActivationOpPackage/include/lpai_glue.h"
+DRIVERS = "op_package/ActivationOpPackage/include/lpai_drivers.h"
+SCALED_TANH = "op_package/ActivationOpPackage/src/ops/ScaledTanh_inference.c"
 VALIDATE = "op_package/ActivationOpPackage/include/lpai_validate.h"
 
 # (file, exact text of the convention, its broken replacement[, options]). Options:
@@ -83,8 +85,8 @@ MUTATIONS = {
     # Set on the compiler side only: registration fails in the inference (DSP) build.
     "C6 layout support flag left out of the inference build": (
         GLUE,
-        "    info->getLayoutSupportFlag = lpai_layout_support_default;\n",
-        "#if !defined(LPAI_INFERENCE_ONLY)\n    info->getLayoutSupportFlag = lpai_layout_support_default;\n#endif\n",
+        "    info->getLayoutSupportFlag = lpai_layout_support;\n",
+        "#if !defined(LPAI_INFERENCE_ONLY)\n    info->getLayoutSupportFlag = lpai_layout_support;\n#endif\n",
     ),
     # Only the folded spelling declared: the validation before folding sees UINT_8.
     "C7 only UFIXED_POINT_8 accepted by validation": (
@@ -104,6 +106,29 @@ MUTATIONS = {
         "    float v;\n    memcpy(&v, p, sizeof v);\n    return v;\n",
         "    return *(const float *)p;\n",
         {"san": True},
+    ),
+    # The SDK's getParamTensor takes the param's NAME. Asked by position instead (the
+    # index where the name goes), the first param is looked up under NULL: refused.
+    "params asked by index, not by name": (
+        GLUE,
+        "        st = lpai_glue_param(node, &kinds[p], &params[p]);\n",
+        "        const lpai_param_spec by_index = {(const char *)(uintptr_t)p, kinds[p].kind};\n"
+        "        st = lpai_glue_param(node, &by_index, &params[p]);\n",
+    ),
+    # A name the node does not carry: getParamTensor gives NULL, the op never runs.
+    "params asked by a wrong name": (SCALED_TANH, '{"gain", LPAI_PARAM_F32}', '{"Gain", LPAI_PARAM_F32}'),
+    # getTempBuffer reports the size it serves: a kernel that trusts any buffer writes
+    # past a short one (the emulator serves fewer bytes than asked in a test).
+    "scratch size from getTempBuffer unchecked": (
+        DRIVERS,
+        "!scratch.buffer || (uint64_t)scratch.bufferSize < floats * sizeof(float)) {",
+        "!scratch.buffer) {",
+    ),
+    # The spec (layout_support: shape_ne_layout, the default) decides the flag.
+    "layout support flag not the spec's": (
+        GLUE,
+        "    *flag = LPAI_LAYOUT_FLAG;\n",
+        "    *flag = QNN_LPAI_OP_LAYOUT_DEFAULT;\n",
     ),
 }
 

@@ -164,7 +164,7 @@ def test_argument_lists_per_language():
     assert (op.c.is_custom, two.n_ops) == ("0", 2)
     assert bare.md.run_line == "my_ops::neg_half".ljust(32)
     assert yaml.safe_load(two.yaml.spec) == two.answers()
-    assert two.yaml.spec.startswith("activation_dtype: uint8\nnamespace: my_ops\n")
+    assert two.yaml.spec.startswith("activation_dtype: uint8\nlayout_support: shape_ne_layout\nnamespace: my_ops\n")
     # Each renders as Python or C that parses: no trailing-comma artefacts.
     for text in (
         f"def f({op.py.reference_signature}): pass",
@@ -1018,3 +1018,19 @@ def test_c_library_names_are_reserved_as_docs_spec_md_says(name):
 def test_the_new_functions_validate_in_a_spec(text):
     op = spec.validate(minimal(expr=text)).ops[0]
     assert op.expr == text and op.c.math_vectorises == "1"
+
+
+def test_layout_support_is_the_spec_s_choice():
+    # shape_ne_layout unless the spec says default; the C macro follows (lpai_package.h).
+    assert spec.validate(minimal()).layout_support == "shape_ne_layout"
+    assert spec.validate(minimal()).c.layout_shape_ne_layout == "1"
+    chosen = spec.validate({**minimal(), "layout_support": "default"})
+    assert (chosen.layout_support, chosen.c.layout_shape_ne_layout) == ("default", "0")
+    assert chosen.answers()["layout_support"] == "default"
+    assert chosen.c.layout_flag_name == "QNN_LPAI_OP_LAYOUT_DEFAULT"
+    param = spec.validate(minimal(params=[{"name": "gain", "type": "int", "default": 2}], expr="input * gain"))
+    assert param.ops[0].params[0].c.spec == '{"gain", LPAI_PARAM_U32}'
+    assert spec.validate(minimal()).c.layout_flag_name == "QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT"
+    for bad in ("SHAPE_NE_LAYOUT", "", 1, ["default"]):
+        with pytest.raises(spec.SpecError, match="layout_support"):
+            spec.validate({**minimal(), "layout_support": bad})

@@ -2,6 +2,11 @@
 """What the spec says about each op, written out by the template: the expected values of
 the tests, independent of the package under test."""
 
+# What getLayoutSupportFlag reports for every op (spec: layout_support): 1 is
+# QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT, 0 QNN_LPAI_OP_LAYOUT_DEFAULT.
+SPEC_LAYOUT_FLAG = 1
+
+
 # What the spec says each op's schemas are; compared through torch's own parser/printer.
 SPEC_SCHEMAS = {
     "add_bias": (

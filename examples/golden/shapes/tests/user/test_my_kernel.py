@@ -41,7 +41,7 @@ def run_both(values):
         OP.qnn_type,
         [(host.Tensor(shape, SCALE, ZERO_POINT), c) for c in codes],
         host.Tensor(shape, out_scale, out_zp),
-        [(kind, value) for (_, kind, _), value in zip(OP.params, values)],
+        [(name, kind, value) for (name, kind, _), value in zip(OP.params, values)],
     )
     return host.dequantize(got, out_scale, out_zp), want, out_scale
 

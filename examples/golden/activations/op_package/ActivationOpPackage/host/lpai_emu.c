@@ -5,10 +5,13 @@
  * the runtime's side (load the package through its interface provider, register,
  * validate and execute an op). Parts 1 and 2, included here: the emulated node
  * (lpai_emu_node.h) and the infrastructure table the kernels call (lpai_emu_infra.h).
- * The behaviour it imitates is the measured one (docs/conventions/); where the device
- * behaviour is not public (getParamTensor, getTempBuffer) it does the plausible thing
- * and the kernels mark their reliance on it.
+ * The behaviour it imitates is the measured one (docs/conventions/) and the calls'
+ * contracts as the SDK's headers declare them (getParamTensor by name, getTempBuffer
+ * with its size); where the device behaviour is not public (a scalar parameter's
+ * tensor data, how the backend repacks under LAYOUT_DEFAULT) it does the plausible
+ * thing and the kernels mark their reliance on it.
  */
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,9 +137,9 @@ int32_t lpai_emu_add_output(const lpai_emu_desc *d)
     return (int32_t)g_node.n_out++;
 }
 
-static int32_t add_param(const void *value, size_t size, int32_t report_type)
+static int32_t add_param(const char *name, const void *value, size_t size, int32_t report_type)
 {
-    if (g_node.n_param >= EMU_MAX_PARAMS) {
+    if (g_node.n_param >= EMU_MAX_PARAMS || !name || strlen(name) >= LPAI_EMU_NAME_MAX) {
         return LPAI_EMU_E_ARG;
     }
     struct LpaiEmuTensor *t = &g_node.param[g_node.n_param];
@@ -145,18 +148,19 @@ static int32_t add_param(const void *value, size_t size, int32_t report_type)
     t->d.bits = (uint32_t)size * 8u;
     t->d.report_type = report_type;
     memcpy(t->param_storage + 1, value, size);
+    memcpy(t->name, name, strlen(name) + 1u);
     return (int32_t)g_node.n_param++;
 }
 
-int32_t lpai_emu_add_param_f32(float value)
+int32_t lpai_emu_add_param_f32(const char *name, float value)
 {
-    return add_param(&value, sizeof value, LPAI_CUSTOM_OP_DATATYPE_FLOAT_32);
+    return add_param(name, &value, sizeof value, LPAI_CUSTOM_OP_DATATYPE_FLOAT_32);
 }
 
 /* An int or a bool param: ExecuTorch sends both as QNN_DATATYPE_UINT_32. */
-int32_t lpai_emu_add_param_u32(uint32_t value)
+int32_t lpai_emu_add_param_u32(const char *name, uint32_t value)
 {
-    return add_param(&value, sizeof value, LPAI_CUSTOM_OP_DATATYPE_UINT_32);
+    return add_param(name, &value, sizeof value, LPAI_CUSTOM_OP_DATATYPE_UINT_32);
 }
 
 void lpai_emu_drop_params(int32_t drop)
@@ -201,10 +205,35 @@ int32_t lpai_emu_int_scale(float scale, int32_t shift, int32_t *iscale)
 }
 
 /* ---- the package, registered as the runtime would ---------------------------------- */
+/* The provider the emulator registers: the package linked into this binary, or the one
+ * of a library loaded with lpai_emu_load_library (the host library make lpai_x86
+ * builds against the SDK). */
+static QnnOpPackage_InterfaceProvider_t g_provider = NULL;
+
+int32_t lpai_emu_load_library(const char *path)
+{
+    void *lib = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+    if (!lib) {
+        LPAI_DIAG("cannot load %s: %s\n", path ? path : "(null)", dlerror());
+        return LPAI_EMU_E_PACKAGE;
+    }
+#define LPAI_EMU_STR2(x) #x
+#define LPAI_EMU_STR(x) LPAI_EMU_STR2(x)
+    void *symbol = dlsym(lib, LPAI_EMU_STR(LPAI_PACKAGE_INTERFACE_PROVIDER));
+    if (!symbol) {
+        LPAI_DIAG("%s exports no %s\n", path, LPAI_EMU_STR(LPAI_PACKAGE_INTERFACE_PROVIDER));
+        return LPAI_EMU_E_PACKAGE;
+    }
+    /* POSIX: a function pointer travels through the object pointer dlsym returns. */
+    memcpy(&g_provider, &symbol, sizeof g_provider);
+    return 0; /* the library stays loaded for the rest of the process */
+}
+
 static int32_t open_package(QnnOpPackage_Interface_t *itf, const QnnOpPackage_Info_t **info)
 {
     memset(itf, 0, sizeof *itf);
-    if (LPAI_PACKAGE_INTERFACE_PROVIDER(itf) != QNN_SUCCESS || !itf->v1_4.init || !itf->v1_4.getInfo) {
+    const QnnOpPackage_InterfaceProvider_t provider = g_provider ? g_provider : LPAI_PACKAGE_INTERFACE_PROVIDER;
+    if (provider(itf) != QNN_SUCCESS || !itf->v1_4.init || !itf->v1_4.getInfo) {
         return LPAI_EMU_E_PACKAGE;
     }
     if (itf->v1_4.init(&g_infra) != QNN_SUCCESS) {
@@ -231,6 +260,7 @@ static QnnOpPackage_OperationInfo_t find_op(const QnnOpPackage_Info_t *info, con
 static void fake_tensor(Qnn_Tensor_t *q, uint32_t *dims, const lpai_emu_desc *d)
 {
     memset(q, 0, sizeof *q);
+    q->version = QNN_TENSOR_VERSION_1;
     q->v1.dataType = QNN_DATATYPE_UFIXED_POINT_8;
     q->v1.rank = shown_rank(d);
     for (uint32_t i = 0; i < q->v1.rank; ++i) {
@@ -264,6 +294,7 @@ static size_t temp_size(QnnOpPackage_OperationInfo_t op)
         }
         Qnn_OpConfig_t cfg;
         memset(&cfg, 0, sizeof cfg);
+        cfg.version = QNN_OPCONFIG_VERSION_1;
         cfg.v1.numOfInputs = g_node.n_in;
         cfg.v1.inputTensors = ins;
         cfg.v1.numOfOutputs = g_node.n_out;
@@ -277,6 +308,127 @@ static size_t temp_size(QnnOpPackage_OperationInfo_t op)
     (void)op;
 #endif
     return bytes;
+}
+
+/* ---- layouts under QNN_LPAI_OP_LAYOUT_DEFAULT --------------------------------------- */
+/* Older SDK headers lack the flag's macro; its value is bit 0. */
+#if defined(QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT)
+#define EMU_SHAPE_NE_LAYOUT QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT
+#else
+#define EMU_SHAPE_NE_LAYOUT (1u << 0)
+#endif
+
+static uint32_t op_layout_flag(QnnOpPackage_OperationInfo_t op)
+{
+    uint32_t flag = 0xFFFFFFFFu;
+    if (!op->getLayoutSupportFlag || op->getLayoutSupportFlag(&flag) != QNN_SUCCESS) {
+        return 0xFFFFFFFFu;
+    }
+    return flag;
+}
+
+/* A layout the backend can produce and repack: FLAT, at most 5 dims, layoutOrder a
+ * permutation, every stride at least the dense extent of the faster dimensions (no
+ * overlap). Only a permuted or padded one of these needs a repack. */
+static int repackable(const lpai_emu_desc *d, int *dense)
+{
+    const uint32_t r = d->rank;
+    uint32_t seen = 0u;
+    if (d->layout_form != 0 || r > QNN_LPAI_CUSTOM_OP_MAX_LAYOUT_RANK || (d->layout_rank && d->layout_rank != r)) {
+        return 0;
+    }
+    *dense = 1;
+    uint64_t extent = elem_bytes(d);
+    for (uint32_t i = r; i-- > 0;) {
+        if (d->order[i] >= r || (seen & (1u << d->order[i])) || d->stride[i] < extent) {
+            return 0;
+        }
+        seen |= 1u << d->order[i];
+        *dense = *dense && d->order[i] == i && d->stride[i] == extent;
+        extent = (uint64_t)d->stride[i] * d->dims[d->order[i]];
+        if (extent > EMU_TEMP_MAX) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The test's tensors while the kernel works on dense copies. */
+static struct LpaiEmuTensor g_given_in[EMU_MAX_INPUTS], g_given_out[EMU_MAX_OUTPUTS];
+
+/* Swaps a permuted or padded tensor for a dense copy in logical row-major order (an
+ * output's copy holds the canary), as the backend's transpose / repack would. */
+static int32_t repack(struct LpaiEmuTensor *t, struct LpaiEmuTensor *given, int copy_in)
+{
+    int dense = 1;
+    memset(given, 0, sizeof *given);
+    if (!repackable(&t->d, &dense) || dense) {
+        return 0;
+    }
+    lpai_emu_desc d = t->d;
+    for (uint32_t i = 0; i < d.rank; ++i) {
+        d.order[i] = (uint8_t)i;
+        d.stride[i] = 0u;
+    }
+    struct LpaiEmuTensor copy;
+    if (alloc_tensor(&copy, &d) != 0) {
+        return LPAI_EMU_E_ARG;
+    }
+    const uint64_t n = count_of(&d);
+    for (uint64_t e = 0; copy_in && e < n; ++e) {
+        memcpy(copy.buf + offset_of(&copy.d, e), t->buf + offset_of(&t->d, e), elem_bytes(&d));
+    }
+    *given = *t;
+    t->d = copy.d;
+    t->buf = copy.buf;
+    t->bytes = copy.bytes;
+    g_node.repacked = 1;
+    return 0;
+}
+
+/* Puts the test's tensors back; outputs receive the kernel's elements only when it
+ * succeeded (a refusal leaves them untouched, padding always is). */
+static void unpack(int32_t rc)
+{
+    for (uint32_t k = 0; k < g_node.n_in; ++k) {
+        if (g_given_in[k].buf) {
+            free(g_node.in[k].buf);
+            g_node.in[k] = g_given_in[k];
+        }
+    }
+    for (uint32_t j = 0; j < g_node.n_out; ++j) {
+        struct LpaiEmuTensor *t = &g_node.out[j];
+        if (!g_given_out[j].buf) {
+            continue;
+        }
+        const uint64_t n = count_of(&t->d);
+        for (uint64_t e = 0; rc == 0 && e < n; ++e) {
+            memcpy(g_given_out[j].buf + offset_of(&g_given_out[j].d, e), t->buf + offset_of(&t->d, e),
+                   elem_bytes(&t->d));
+        }
+        free(t->buf);
+        *t = g_given_out[j];
+    }
+    memset(g_given_in, 0, sizeof g_given_in);
+    memset(g_given_out, 0, sizeof g_given_out);
+}
+
+int32_t lpai_emu_last_repacked(void)
+{
+    return g_node.repacked;
+}
+
+uint32_t lpai_emu_layout_flag(const char *op_type)
+{
+    QnnOpPackage_Interface_t itf;
+    const QnnOpPackage_Info_t *info = NULL;
+    if (open_package(&itf, &info) != 0) {
+        return 0xFFFFFFFFu;
+    }
+    QnnOpPackage_OperationInfo_t op = find_op(info, op_type);
+    const uint32_t flag = op ? op_layout_flag(op) : 0xFFFFFFFFu;
+    itf.v1_4.terminate();
+    return flag;
 }
 
 int32_t lpai_emu_execute(const char *op_type, int32_t reference)
@@ -302,11 +454,26 @@ int32_t lpai_emu_execute(const char *op_type, int32_t reference)
     if (g_node.temp_mode >= 0 || g_node.temp_mode == LPAI_EMU_TEMP_ASKED) {
         /* Exactly the size asked for (or given), so ASan sees any overrun. Beyond
          * EMU_TEMP_MAX (the tests' huge shapes) the emulator behaves as a runtime out
-         * of memory: getTempBuffer returns NULL. */
+         * of memory: getTempBuffer fails. */
         const size_t bytes = g_node.temp_mode >= 0 ? (size_t)g_node.temp_mode : temp_size(op);
         if (bytes <= EMU_TEMP_MAX) {
             g_node.temp = malloc(bytes ? bytes : 1u);
             g_node.temp_bytes = bytes;
+        }
+    }
+    /* LAYOUT_DEFAULT: the backend hands the kernel layout == shape only. */
+    g_node.repacked = 0;
+    if (!(op_layout_flag(op) & EMU_SHAPE_NE_LAYOUT) || op_layout_flag(op) == 0xFFFFFFFFu) {
+        for (uint32_t k = 0; k < g_node.n_in && rc == 0; ++k) {
+            rc = repack(&g_node.in[k], &g_given_in[k], 1);
+        }
+        for (uint32_t j = 0; j < g_node.n_out && rc == 0; ++j) {
+            rc = repack(&g_node.out[j], &g_given_out[j], 0);
+        }
+        if (rc != 0) {
+            unpack(rc);
+            itf.v1_4.terminate();
+            return rc;
         }
     }
     lpai_host_use_reference = (reference >= 0 && reference <= 3) ? reference : 1;
@@ -315,6 +482,7 @@ int32_t lpai_emu_execute(const char *op_type, int32_t reference)
     lpai_host_last_hvx = 0;
     lpai_host_last_reject = NULL;
     rc = op->executeOp((QnnLpai_CustomOpNode_t)(void *)&g_node);
+    unpack(rc);
     lpai_host_use_reference = 0;
     digest_call(rc);
     itf.v1_4.terminate();
@@ -504,6 +672,7 @@ int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_i
     uint32_t dim_copy[EMU_MAX_INPUTS + EMU_MAX_OUTPUTS][LPAI_EMU_MAX_DIMS];
     for (uint32_t k = 0; k < n_inputs + n_outputs; ++k) {
         memset(&tensors[k], 0, sizeof tensors[k]);
+        tensors[k].version = QNN_TENSOR_VERSION_1;
         tensors[k].v1.dataType = (Qnn_DataType_t)types[k];
         tensors[k].v1.rank = ranks[k];
         memcpy(dim_copy[k], dims + (size_t)k * LPAI_EMU_MAX_DIMS, sizeof dim_copy[k]);
@@ -518,6 +687,7 @@ int64_t lpai_emu_validate(const char *package, const char *op_type, uint32_t n_i
     }
     Qnn_OpConfig_t cfg;
     memset(&cfg, 0, sizeof cfg);
+    cfg.version = QNN_OPCONFIG_VERSION_1;
     cfg.v1.name = "emulated_node";
     cfg.v1.packageName = package;
     cfg.v1.typeName = op_type;

@@ -52,7 +52,7 @@ typedef struct {
     uint32_t stride[LPAI_EMU_MAX_DIMS];/* byte stride per layout position; all 0 = dense */
     uint32_t bits;                     /* element width in bits: 8 (16 to test refusal) */
     int32_t report_type;               /* -1: INT_<bits> like the device; else this LPAI type */
-    int32_t layout_form;               /* 0: FLAT */
+    int32_t layout_form;               /* 0: FLAT (served as the SDK's value, 1); else served as is */
     uint32_t scale_form;               /* LPAI_EMU_SCALE_* */
     float scale;                       /* the scale; the integer form is derived exactly */
     int32_t shift;                     /* integer form: the shift to use, e.g. 37 */
@@ -64,15 +64,21 @@ LPAI_EMU_API void lpai_emu_reset(void);
 LPAI_EMU_API int32_t lpai_emu_add_input(const lpai_emu_desc *d, const uint8_t *codes);
 /* Adds the next output (up to 4, in the op's order). */
 LPAI_EMU_API int32_t lpai_emu_add_output(const lpai_emu_desc *d);
-LPAI_EMU_API int32_t lpai_emu_add_param_f32(float value);
-LPAI_EMU_API int32_t lpai_emu_add_param_u32(uint32_t value); /* int and bool params */
-/* Withholds getParamTensor / getTempBuffer, to see a kernel refuse cleanly. */
+/* The longest parameter name the emulator stores (the spec's names are shorter). */
+#define LPAI_EMU_NAME_MAX 64u
+/* Adds a parameter under its name: getParamTensor looks it up by that name and gives
+ * NULL for any other (the SDK's contract). */
+LPAI_EMU_API int32_t lpai_emu_add_param_f32(const char *name, float value);
+LPAI_EMU_API int32_t lpai_emu_add_param_u32(const char *name, uint32_t value); /* int and bool params */
+/* Withholds getParamTensor (NULL for every name) and getTempBuffer (it fails), to see
+ * a kernel refuse cleanly. */
 LPAI_EMU_API void lpai_emu_drop_params(int32_t drop);
-/* The scratch getTempBuffer serves on the next execute: LPAI_EMU_TEMP_ASKED (the
- * default, exactly the bytes the op's getTempBufferSize asks for, so ASan sees any
- * overrun), LPAI_EMU_TEMP_NULL (getTempBuffer returns NULL), LPAI_EMU_TEMP_NO_CALL
- * (the infrastructure has no getTempBuffer), or a byte count >= 0 to serve exactly
- * that many bytes. Reset by lpai_emu_reset. */
+/* The scratch getTempBuffer serves on the next execute, with its size in
+ * QnnLpaiCustomOp_BufferInfo_t: LPAI_EMU_TEMP_ASKED (the default, exactly the bytes the
+ * op's getTempBufferSize asks for, so ASan sees any overrun), LPAI_EMU_TEMP_NULL
+ * (getTempBuffer fails with LPAI_CUSTOM_OP_MEMORY), LPAI_EMU_TEMP_NO_CALL (the
+ * infrastructure has no getTempBuffer), or a byte count >= 0 to serve exactly that
+ * many bytes (fewer than asked: the kernel must refuse). Reset by lpai_emu_reset. */
 #define LPAI_EMU_TEMP_ASKED (-1)
 #define LPAI_EMU_TEMP_NULL (-2)
 #define LPAI_EMU_TEMP_NO_CALL (-3)
@@ -83,6 +89,15 @@ LPAI_EMU_API uint64_t lpai_emu_temp_served(void);
 LPAI_EMU_API uint64_t lpai_emu_last_scratch(void);
 /* 1 when the kernel called getTempBuffer during the last execute. */
 LPAI_EMU_API int32_t lpai_emu_temp_called(void);
+/* 1 when the last execute handed the kernel dense copies of tensors the test laid out
+ * permuted or padded: what the backend does (transpose / repack ops) for an op whose
+ * getLayoutSupportFlag is QNN_LPAI_OP_LAYOUT_DEFAULT. Under SHAPE_NE_LAYOUT the kernel
+ * gets every layout as given. Descriptors no backend would produce (overlapping,
+ * not a permutation, not FLAT, ...) are handed as given either way: they test the
+ * kernel's own checks. */
+LPAI_EMU_API int32_t lpai_emu_last_repacked(void);
+/* The layout support flag the op reports (0xFFFFFFFF when it has none). */
+LPAI_EMU_API uint32_t lpai_emu_layout_flag(const char *op_type);
 /* LPAI_ROW_MAX as built: the longest row a rowwise custom op accepts. */
 LPAI_EMU_API uint32_t lpai_emu_row_max(void);
 
@@ -135,6 +150,12 @@ LPAI_EMU_API int32_t lpai_emu_int_scale(float scale, int32_t shift, int32_t *isc
  * every op has a layout support callback that answers. Returns 0 or
  * LPAI_EMU_AEE_EBADSTATE (with the op named on stderr). */
 LPAI_EMU_API int64_t lpai_emu_register(void);
+
+/* Registers the package of the library at `path` (its interface provider, looked up
+ * by name) instead of the one linked in: every call above and below then goes to that
+ * library, e.g. the host library `make lpai_x86` built against the SDK. 0 or
+ * LPAI_EMU_E_PACKAGE (the reason on stderr). */
+LPAI_EMU_API int32_t lpai_emu_load_library(const char *path);
 
 /* Host validateOpConfig on a synthetic node. types/ranks/dims: inputs, then the
  * outputs; dims is (n_inputs + n_outputs) rows of LPAI_EMU_MAX_DIMS; param_types: the

@@ -105,10 +105,11 @@ static inline Qnn_ErrorHandle_t lpai_validate_activations(const char *op, const 
     return QNN_SUCCESS;
 }
 
-/* The kernel reads parameter i with getParamTensor(node, i), so the order of the
- * node's parameters has to be the OpDef order, and each one has to be the scalar type
- * ExecuTorch sends: FLOAT_32 for a float, UINT_32 for an int and for a bool
- * (lpai_glue.h). A mismatch here is a node the kernel would misread. */
+/* The kernel asks for each parameter by its OpDef name (getParamTensor(node, name)),
+ * so the node has to carry every name, here checked in the OpDef order ExecuTorch
+ * sends, each as the scalar type ExecuTorch sends: FLOAT_32 for a float, UINT_32 for
+ * an int and for a bool (lpai_glue.h). A mismatch here is a node the kernel would
+ * misread or refuse. */
 static inline Qnn_ErrorHandle_t lpai_validate_params(const char *op, const Qnn_OpConfig_t *cfg,
                                                      const char *const *names, const Qnn_DataType_t *types, uint32_t n)
 {
@@ -199,6 +200,12 @@ static inline Qnn_ErrorHandle_t lpai_temp_bytes_custom(const char *op, const Qnn
             return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
         }
         floats += n;
+    }
+    /* The runtime reports the buffer's size in 32 bits (QnnLpaiCustomOp_BufferInfo_t). */
+    if (floats > (size_t)UINT32_MAX / sizeof(float)) {
+        LPAI_DIAG("%s: temp buffer of %llu floats exceeds the runtime's 32-bit buffer size\n", op,
+                  (unsigned long long)floats);
+        return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
     }
     *bytes = floats * sizeof(float);
     return QNN_SUCCESS;

@@ -82,7 +82,7 @@ typedef enum {
     LPAI_E_USER,        /* user-written math of a custom op refused or is missing */
     LPAI_E_BOUNDS,      /* element count or byte extent does not fit 64 bits / ptrdiff_t */
     LPAI_E_OVERLAP,     /* two elements of the output share a byte */
-    LPAI_E_SCRATCH,     /* a custom op's scratch is missing (getTempBuffer gave NULL) */
+    LPAI_E_SCRATCH,     /* a custom op's scratch is missing or short (getTempBuffer) */
     LPAI_E_ROW          /* a rowwise custom op's row is longer than LPAI_ROW_MAX */
 } lpai_status;
 

@@ -50,7 +50,7 @@ static const lpai_shape_rule lpai_rule_broadcast = {LPAI_SHAPE_BROADCAST, 0u, 0u
  * executeOp returns (the rejection, or success when every output is empty). */
 static LPAI_ALWAYS_INLINE int lpai_exec_prepare(lpai_exec *x, QnnLpai_CustomOpNode_t node, const char *op_type,
                                                 uint32_t nin, uint32_t nout, const lpai_shape_rule *rules,
-                                                const lpai_param_kind *kinds, uint32_t nparams, int32_t *result)
+                                                const lpai_param_spec *kinds, uint32_t nparams, int32_t *result)
 {
     for (uint32_t p = 0; p < LPAI_MAX_PARAMS; ++p) {
         x->params[p] = 0.0f;
@@ -184,7 +184,7 @@ static LPAI_ALWAYS_INLINE uint32_t lpai_walk_copies(const lpai_walk *w)
  * values, math_v(in, params) the same for the reference path (in[0] is the input);
  * math_cost and vectorises come from the template's estimate of the expression. */
 static LPAI_ALWAYS_INLINE int32_t lpai_execute_unary_u8(QnnLpai_CustomOpNode_t node, const char *op_type,
-                                                        const lpai_param_kind *kinds, uint32_t nparams,
+                                                        const lpai_param_spec *kinds, uint32_t nparams,
                                                         lpai_reference_fn math_v, lpai_unary_fn math1,
                                                         uint32_t math_cost, int vectorises)
 {
@@ -239,7 +239,7 @@ static LPAI_ALWAYS_INLINE int32_t lpai_execute_unary_u8(QnnLpai_CustomOpNode_t n
  * stretched dimensions step 0 bytes (lpai_view_broadcast): the walk merges and orders
  * it like any other operand, and the loop reads it in place or repeats its byte. */
 static LPAI_ALWAYS_INLINE int32_t lpai_execute_nary_u8(QnnLpai_CustomOpNode_t node, const char *op_type, uint32_t nin,
-                                                       const lpai_param_kind *kinds, uint32_t nparams,
+                                                       const lpai_param_spec *kinds, uint32_t nparams,
                                                        lpai_reference_fn math_v, lpai_binary_fn f2, lpai_ternary_fn f3,
                                                        lpai_quaternary_fn f4)
 {
@@ -293,7 +293,7 @@ static LPAI_ALWAYS_INLINE int32_t lpai_execute_nary_u8(QnnLpai_CustomOpNode_t no
 
 /* executeOp of an 8-bit binary elementwise op: math2(a, b, params). */
 static LPAI_ALWAYS_INLINE int32_t lpai_execute_binary_u8(QnnLpai_CustomOpNode_t node, const char *op_type,
-                                                         const lpai_param_kind *kinds, uint32_t nparams,
+                                                         const lpai_param_spec *kinds, uint32_t nparams,
                                                          lpai_reference_fn math_v, lpai_binary_fn math2)
 {
     return lpai_execute_nary_u8(node, op_type, 2u, kinds, nparams, math_v, math2, NULL, NULL);
@@ -304,9 +304,9 @@ static LPAI_ALWAYS_INLINE int32_t lpai_execute_binary_u8(QnnLpai_CustomOpNode_t 
  * row-major order, whatever its layout, each with its own shape (lpai_shape,
  * lpai_shapes.h). Two ways to get there:
  *   whole tensor  every input and output dequantized at once into the scratch the
- *                 runtime hands out (getTempBuffer); sum of all element counts x 4
- *                 bytes, sized by getTempBufferSize with the same sum
- *                 (lpai_temp_bytes_custom, lpai_validate.h);
+ *                 runtime hands out (getTempBuffer, which reports its size: checked);
+ *                 sum of all element counts x 4 bytes, sized by getTempBufferSize
+ *                 with the same sum (lpai_temp_bytes_custom, lpai_validate.h);
  *   rowwise       one row (the last dimension) at a time from a buffer on the
  *                 kernel's own stack: no getTempBuffer at all, at most
  *                 (inputs + outputs) x LPAI_ROW_MAX floats. */
@@ -356,7 +356,7 @@ static inline int32_t lpai_custom_result(const char *op_type, int rc, const char
 /* executeOp of a custom op on whole tensors: dequantizes the inputs to float, runs the
  * user's math through `compute` and requantizes every output. */
 static inline int32_t lpai_execute_custom(QnnLpai_CustomOpNode_t node, const char *op_type, uint32_t nin, uint32_t nout,
-                                          const lpai_shape_rule *rules, const lpai_param_kind *kinds, uint32_t nparams,
+                                          const lpai_shape_rule *rules, const lpai_param_spec *kinds, uint32_t nparams,
                                           lpai_custom_fn compute, const char *missing)
 {
     lpai_exec x;
@@ -388,13 +388,17 @@ static inline int32_t lpai_execute_custom(QnnLpai_CustomOpNode_t node, const cha
         return lpai_reject(op_type, LPAI_E_BOUNDS, "the tensors as float do not fit the address space");
     }
     /* Sized by getTempBufferSize in <Op>_compiler.cpp with the same sum
-     * (lpai_temp_bytes_custom). RELIES ON getTempBuffer(node) returning a buffer of
-     * that size: how the device behaves is not public, and the pointer carries no
-     * size, so only a missing buffer can be refused here. `rowwise: true` needs none. */
-    float *temp = lpai_pkg_infra.getTempBuffer ? (float *)lpai_pkg_infra.getTempBuffer(node) : NULL;
-    if (!temp) {
+     * (lpai_temp_bytes_custom). getTempBuffer reports a status and the buffer with its
+     * size (QnnLpaiCustomOp_BufferInfo_t): a failure, a missing buffer or fewer bytes
+     * than the tensors need is refused here, before anything is written.
+     * `rowwise: true` needs none. */
+    QnnLpaiCustomOp_BufferInfo_t scratch;
+    memset(&scratch, 0, sizeof scratch);
+    if (!lpai_pkg_infra.getTempBuffer || lpai_pkg_infra.getTempBuffer(node, &scratch) != LPAI_CUSTOM_OP_SUCCESS ||
+        !scratch.buffer || (uint64_t)scratch.bufferSize < floats * sizeof(float)) {
         return lpai_reject(op_type, LPAI_E_SCRATCH, NULL);
     }
+    float *temp = (float *)scratch.buffer;
     LPAI_HOST_SCRATCH(floats * sizeof(float));
     float *at = temp;
     for (uint32_t k = 0; k < nin; ++k) {
@@ -432,7 +436,7 @@ static inline int32_t lpai_execute_custom(QnnLpai_CustomOpNode_t node, const cha
  * included, leaves every output untouched). */
 static inline int32_t lpai_execute_custom_rowwise(QnnLpai_CustomOpNode_t node, const char *op_type, uint32_t nin,
                                                   uint32_t nout, const lpai_shape_rule *rules,
-                                                  const lpai_param_kind *kinds, uint32_t nparams,
+                                                  const lpai_param_spec *kinds, uint32_t nparams,
                                                   lpai_custom_fn compute, const char *missing, float *buf)
 {
     lpai_exec x;

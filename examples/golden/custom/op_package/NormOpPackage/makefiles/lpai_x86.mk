@@ -1,7 +1,8 @@
 # This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
 #
 # Host library: compiler side + kernels, x86_64, against the QNN SDK headers. Called
-# by the Makefile after its environment checks.
+# by the Makefile after its environment checks. OBJ_DIR= and LIB_DIR= on the command
+# line move its output (make sdk-check builds a fresh copy in build/sdk-check/).
 #
 # gcc/g++ rather than clang, as the pull request does: the LPAI headers include
 # <cstdint>, which the SDK's clang setup did not find.
@@ -23,7 +24,9 @@ LIBRARY := $(LIB_DIR)/$(LIBRARY_NAME)
 INCLUDES := -I$(QNN_SDK_ROOT)/include/QNN -I$(QNN_SDK_ROOT)/include/QNN/LPAI -Iinclude
 # -ffp-contract=off: the table and reference paths must round alike (see lpai_conventions.h).
 # -fvisibility=hidden: only the interface provider is exported.
-COMMON   := -fPIC -O2 -fvisibility=hidden -ffp-contract=off -march=x86-64 $(INCLUDES)
+# -Wall -Wextra: against the SDK's headers the package builds without a warning
+# (`make sdk-check` fails on any).
+COMMON   := -fPIC -O2 -fvisibility=hidden -ffp-contract=off -march=x86-64 -Wall -Wextra $(INCLUDES)
 CFLAGS   := -std=c11 $(COMMON)
 CXXFLAGS := -std=c++11 $(COMMON)
 

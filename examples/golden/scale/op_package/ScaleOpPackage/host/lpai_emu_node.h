@@ -19,7 +19,7 @@
 #define EMU_MAX_PARAMS LPAI_MAX_PARAMS
 #define EMU_CANARY 0xA5u
 /* The largest temp buffer the emulator allocates; beyond it (the tests' huge shapes)
- * it behaves as a runtime out of memory: getTempBuffer returns NULL. */
+ * it behaves as a runtime out of memory: getTempBuffer fails. */
 #define EMU_TEMP_MAX ((size_t)1 << 30)
 
 struct LpaiEmuTensor {
@@ -27,6 +27,7 @@ struct LpaiEmuTensor {
     uint8_t *buf;
     size_t bytes;
     uint8_t param_storage[16]; /* parameters sit at an odd address on purpose (C9) */
+    char name[LPAI_EMU_NAME_MAX]; /* a parameter's name, as getParamTensor looks it up */
 };
 
 struct LpaiEmuNode {
@@ -39,6 +40,7 @@ struct LpaiEmuNode {
     void *temp;
     size_t temp_bytes;
     int temp_called;
+    int repacked; /* the last execute handed the kernel dense copies (LAYOUT_DEFAULT) */
 };
 
 static uint32_t elem_bytes(const lpai_emu_desc *d)

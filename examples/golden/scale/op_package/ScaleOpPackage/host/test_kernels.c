@@ -123,18 +123,40 @@ static void permute_padded(lpai_emu_desc *d, uint32_t pad)
     }
 }
 
-static void push_params(const op_case *op)
+/* Each param under a name: the spec's (the kernel asks for it by that name), or
+ * `suffix` appended (a name the kernel does not ask for). `reversed` adds them in the
+ * opposite order: a lookup by name does not care. */
+static void push_params_as(const op_case *op, const char *suffix, int reversed)
 {
-    for (uint32_t p = 0; p < op->n_params; ++p) {
+    for (uint32_t i = 0; i < op->n_params; ++i) {
+        const uint32_t p = reversed ? op->n_params - 1u - i : i;
+        char name[LPAI_EMU_NAME_MAX];
+        snprintf(name, sizeof name, "%s%s", op->pnames[p], suffix);
         switch (op->ptypes[p]) {
         case P_F32:
-            lpai_emu_add_param_f32((float)op->pdefaults[p]);
+            lpai_emu_add_param_f32(name, (float)op->pdefaults[p]);
             break;
         case P_U32:
-            lpai_emu_add_param_u32((uint32_t)op->pdefaults[p]);
+            lpai_emu_add_param_u32(name, (uint32_t)op->pdefaults[p]);
             break;
         }
     }
+}
+
+static void push_params(const op_case *op)
+{
+    push_params_as(op, "", 0);
+}
+
+/* A permuted or padded layout reaches the kernel as given only when it declares
+ * QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT; under DEFAULT the emulator repacks it to dense
+ * first, as the backend does, and the kernel's choice of loop is its own. */
+static int walked(const char *want)
+{
+    if (lpai_emu_last_repacked()) {
+        return 1;
+    }
+    return want ? strcmp(lpai_emu_last_path(), want) == 0 : strstr(lpai_emu_last_path(), "walk") != NULL;
 }
 
 /* Every input code (unary) or every pair of codes (binary) as one tensor; for three
@@ -329,8 +351,7 @@ static void test_paths(const op_case *op)
             }
             const char *want = mode == LPAI_EMU_PATH_TABLE ? "table-dense" : "direct-dense";
             CHECK(run(op, in, &out, cc, mode, other) == 0, "%s: forced path %d refused", op->qnn_type, mode);
-            CHECK(strcmp(lpai_emu_last_path(), want) == 0, "%s: forced %s, ran \"%s\"", op->qnn_type, want,
-                  lpai_emu_last_path());
+            CHECK(walked(want), "%s: forced %s, ran \"%s\"", op->qnn_type, want, lpai_emu_last_path());
             diff = 0;
             for (uint32_t e = 0; e < count; ++e) {
                 diff += other[e] != ref[e];
@@ -373,8 +394,7 @@ static void test_paths(const op_case *op)
         permute_padded(&pout, 3u);
         CHECK(run(op, pin, &pout, cc, 0, other) == 0, "%s: permuted layout refused", op->qnn_type);
         CHECK(lpai_emu_padding_untouched(), "%s: the kernel wrote into the output's padding", op->qnn_type);
-        CHECK(strstr(lpai_emu_last_path(), "walk") != NULL, "%s: permuted layout took path \"%s\"", op->qnn_type,
-              lpai_emu_last_path());
+        CHECK(walked(NULL), "%s: permuted layout took path \"%s\"", op->qnn_type, lpai_emu_last_path());
         diff = 0;
         for (uint32_t e = 0; e < count; ++e) {
             diff += other[e] != fast[e];
@@ -392,8 +412,7 @@ static void test_paths(const op_case *op)
             }
             const char *want = mode == LPAI_EMU_PATH_TABLE ? "table-walk" : "direct-walk";
             CHECK(run(op, pin, &pout, cc, mode, other) == 0, "%s: forced path %d refused", op->qnn_type, mode);
-            CHECK(strcmp(lpai_emu_last_path(), want) == 0, "%s: forced %s, ran \"%s\"", op->qnn_type, want,
-                  lpai_emu_last_path());
+            CHECK(walked(want), "%s: forced %s, ran \"%s\"", op->qnn_type, want, lpai_emu_last_path());
             CHECK(lpai_emu_padding_untouched(), "%s: path %s wrote into the output's padding", op->qnn_type, want);
             diff = 0;
             for (uint32_t e = 0; e < count; ++e) {
@@ -456,8 +475,7 @@ static void test_padded_rows(const op_case *op)
                 continue;
             }
             CHECK(run(op, in, &out, cc, mode, got) == 0, "%s: path %d on rows of %u", op->qnn_type, mode, wd);
-            CHECK(strstr(lpai_emu_last_path(), "walk") != NULL, "%s: padded rows of %u took path \"%s\"", op->qnn_type,
-                  wd, lpai_emu_last_path());
+            CHECK(walked(NULL), "%s: padded rows of %u took path \"%s\"", op->qnn_type, wd, lpai_emu_last_path());
             CHECK(lpai_emu_padding_untouched(), "%s: path %s wrote into the output's padding (rows of %u)",
                   op->qnn_type, lpai_emu_last_path(), wd);
             CHECK(memcmp(got, ref, n) == 0, "%s: path %s differs from reference on padded rows of %u", op->qnn_type,
@@ -579,7 +597,7 @@ static void test_tiles(const op_case *op)
                   lpai_emu_last_path(), i);
             CHECK(lpai_emu_padding_untouched(), "%s: path %s wrote into the output's padding (tile case %zu)",
                   op->qnn_type, lpai_emu_last_path(), i);
-            if (mode == LPAI_EMU_PATH_DIRECT) {
+            if (mode == LPAI_EMU_PATH_DIRECT && !lpai_emu_last_repacked()) {
                 CHECK(lpai_emu_last_tiled() == want, "%s: tile case %zu: tiles %s, expected %s", op->qnn_type, i,
                       lpai_emu_last_tiled() ? "used" : "not used", want ? "used" : "not used");
             }
@@ -739,8 +757,8 @@ static void test_broadcast(const op_case *op)
                 if (rc != 0) {
                     continue;
                 }
-                CHECK(mode == LPAI_EMU_PATH_REFERENCE || strcmp(lpai_emu_last_path(), "direct-walk") == 0,
-                      "%s: %s took path \"%s\"", op->qnn_type, b->what, lpai_emu_last_path());
+                CHECK(mode == LPAI_EMU_PATH_REFERENCE || walked("direct-walk"), "%s: %s took path \"%s\"", op->qnn_type,
+                      b->what, lpai_emu_last_path());
                 CHECK(memcmp(got, want, count) == 0, "%s: %s (%s layout, path %s) differs from the expanded inputs",
                       op->qnn_type, b->what, layout ? "permuted" : "dense", lpai_emu_last_path());
                 CHECK(lpai_emu_padding_untouched(), "%s: %s wrote into the output's padding", op->qnn_type, b->what);
@@ -881,7 +899,7 @@ static void m_int32(lpai_emu_desc *i, lpai_emu_desc *o)
 static void m_form(lpai_emu_desc *i, lpai_emu_desc *o)
 {
     (void)i;
-    o->layout_form = 1;
+    o->layout_form = (int32_t)QNN_LPAI_CUSTOM_OP_LAYOUT_FORM_UNDEFINED;
 }
 static void m_order(lpai_emu_desc *i, lpai_emu_desc *o)
 {
@@ -985,6 +1003,27 @@ static void test_rejections(const op_case *op)
         lpai_emu_drop_params(1);
         CHECK(lpai_emu_execute(op->qnn_type, 0) > 0, "%s: ran without its parameters", op->qnn_type);
         CHECK(lpai_emu_output_untouched(), "%s: output written without parameters", op->qnn_type);
+        /* getParamTensor looks a param up by its name: under any other name it is
+         * not there (NULL), in any order it is. */
+        for (int how = 0; how < 2; ++how) {
+            lpai_emu_reset();
+            for (uint32_t k = 0; k < op->n_inputs; ++k) {
+                lpai_emu_add_input(&in, codes);
+            }
+            for (uint32_t j = 0; j < op->n_outputs; ++j) {
+                lpai_emu_add_output(&outs[j]);
+            }
+            push_params_as(op, how ? "" : "_renamed", how);
+            const int32_t rc = lpai_emu_execute(op->qnn_type, 0);
+            if (how == 0) {
+                CHECK(rc > 0 && lpai_emu_output_untouched() && strstr(lpai_emu_last_reject(), "parameter") != NULL,
+                      "%s: ran with its params under other names (rc %d, \"%s\")", op->qnn_type, rc,
+                      lpai_emu_last_reject());
+            } else {
+                CHECK(rc == 0 || strstr(lpai_emu_last_reject(), "not written yet") != NULL,
+                      "%s: params in reverse order refused: %s", op->qnn_type, lpai_emu_last_reject());
+            }
+        }
     }
 }
 
@@ -1088,6 +1127,19 @@ static int test_custom(const op_case *op)
               j);
     }
     CHECK(lpai_emu_padding_untouched(), "%s: wrote into the output's padding", op->qnn_type);
+    if (!op->rowwise && want > 0u) {
+        /* A byte less than the tensors need (dense tensors again: the size asked is
+         * the same): refused from the size getTempBuffer reports, nothing written. */
+        lpai_emu_desc din[NIN], dout = desc4(1u, 2u, 8u, 16u), douts[NOUT];
+        for (uint32_t k = 0; k < NIN; ++k) {
+            din[k] = desc4(1u, 2u, 8u, 16u);
+        }
+        derive_outputs(op, &dout, douts);
+        const int32_t short_rc = run_temp(op, din, douts, cc, (int64_t)want - 1);
+        CHECK(short_rc == (int32_t)LPAI_CUSTOM_OP_MEMORY && lpai_emu_output_untouched(),
+              "%s: ran on %llu bytes of scratch for %llu needed (rc %d)", op->qnn_type, (unsigned long long)want - 1u,
+              (unsigned long long)want, short_rc);
+    }
     if (op->rowwise) {
         /* A row longer than the stack buffer holds: refused, nothing written. */
         lpai_emu_desc lin[NIN], lo = desc4(1u, 1u, 1u, LPAI_ROW_MAX + 1u), louts[NOUT];
@@ -1206,22 +1258,25 @@ static void test_custom_drivers(void)
     }
     lpai_emu_desc x = plain(4u, xd), w = plain(1u, wd), o[3] = {plain(1u, wd), plain(4u, m1), plain(2u, m2)};
     permute_padded(&x, 1u); /* the probe must still see logical order */
-    for (int scratch = 0; scratch < 2; ++scratch) {
+    /* No scratch (getTempBuffer fails), 4 bytes short of it, then exactly it. */
+    const int64_t needed = 4 * (24 + 4 + 4 + 12 + 6);
+    const int64_t serve[3] = {LPAI_EMU_TEMP_NULL, needed - 4, LPAI_EMU_TEMP_ASKED};
+    for (int scratch = -1; scratch < 2; ++scratch) {
         lpai_emu_reset();
         lpai_emu_add_input(&x, xc);
         lpai_emu_add_input(&w, wc);
         for (uint32_t j = 0; j < 3u; ++j) {
             lpai_emu_add_output(&o[j]);
         }
-        lpai_emu_temp(scratch ? LPAI_EMU_TEMP_ASKED : LPAI_EMU_TEMP_NULL);
+        lpai_emu_temp(serve[scratch + 1]);
         g_probe_calls = 0;
         g_probe_bad = 0;
         QnnLpai_CustomOpNode_t node = (QnnLpai_CustomOpNode_t)lpai_emu_direct_begin();
         int32_t rc = lpai_execute_custom(node, "Probe", 2u, 3u, rules, NULL, 0u, probe_whole, "probe");
         lpai_emu_direct_end();
-        if (!scratch) {
+        if (scratch <= 0) {
             CHECK(rc == (int32_t)LPAI_CUSTOM_OP_MEMORY && g_probe_calls == 0 && lpai_emu_output_untouched(),
-                  "custom driver without scratch: rc %d, %d calls", rc, g_probe_calls);
+                  "custom driver %s scratch: rc %d, %d calls", scratch ? "without" : "on short", rc, g_probe_calls);
             continue;
         }
         CHECK(rc == 0 && g_probe_calls == 1 && g_probe_bad == 0, "custom driver: rc %d (%s), %d calls, bad %d", rc,
@@ -1675,8 +1730,76 @@ static void test_validation(const op_case *op)
 }
 #endif
 
-int main(void)
+/* Every op declares the layout support the spec chose (layout_support, lpai_package.h):
+ * SHAPE_NE_LAYOUT where the header defines it, DEFAULT otherwise. */
+#if LPAI_LAYOUT_SUPPORT_SHAPE_NE_LAYOUT && defined(QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT)
+#define WANT_LAYOUT_FLAG QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT
+#else
+#define WANT_LAYOUT_FLAG QNN_LPAI_OP_LAYOUT_DEFAULT
+#endif
+static void test_layout_flag_values(void)
 {
+    for (size_t i = 0; i < N_OPS; ++i) {
+        CHECK(lpai_emu_layout_flag(k_ops[i].qnn_type) == WANT_LAYOUT_FLAG,
+              "%s: layout support flag 0x%x, the spec says 0x%x", k_ops[i].qnn_type,
+              (unsigned)lpai_emu_layout_flag(k_ops[i].qnn_type), (unsigned)WANT_LAYOUT_FLAG);
+    }
+}
+
+static void test_layout_flag(void)
+{
+    const uint32_t want = WANT_LAYOUT_FLAG;
+    test_layout_flag_values();
+    /* What the flag means for the kernel: a permuted, padded node reaches it as given
+     * under SHAPE_NE_LAYOUT, repacked to dense under DEFAULT. */
+    const op_case *op = &k_ops[0];
+    lpai_emu_desc in[NIN], out = desc4(1u, 2u, 4u, 8u), outs[NOUT];
+    uint8_t codes[64];
+    for (uint32_t e = 0; e < 64u; ++e) {
+        codes[e] = (uint8_t)(e * 3u);
+    }
+    const uint8_t *cc[NIN] = {codes, codes, codes, codes};
+    for (uint32_t k = 0; k < NIN; ++k) {
+        in[k] = desc4(1u, 2u, 4u, 8u);
+    }
+    permute_padded(&in[0], 1u);
+    derive_outputs(op, &out, outs);
+    (void)run(op, in, outs, cc, 0, NULL);
+    CHECK(lpai_emu_last_repacked() == (want == QNN_LPAI_OP_LAYOUT_DEFAULT), "%s: flag 0x%x but the node was %s",
+          op->qnn_type, (unsigned)want, lpai_emu_last_repacked() ? "repacked" : "handed as given");
+}
+
+#if !defined(LPAI_INFERENCE_ONLY)
+/* `test_kernels --library <libQnn...so>`: the host library built by `make lpai_x86`
+ * (against the SDK), loaded as the runtime loads it: it registers, reports the layout
+ * flag, answers getInfo and validateOpConfig as the package linked here does. */
+static int test_library(const char *path)
+{
+    lpai_emu_quiet(getenv("LPAI_TEST_VERBOSE") == NULL);
+    CHECK(lpai_emu_load_library(path) == 0, "%s does not load or has no interface provider", path);
+    if (g_failures == 0) {
+        CHECK(lpai_emu_register() == 0, "%s: registration fails", path);
+        test_layout_flag_values();
+        for (size_t i = 0; i < N_OPS; ++i) {
+            test_validation(&k_ops[i]);
+        }
+    }
+    printf("%s: %s: %d checks, %d failures\n", g_failures ? "FAILED" : "ok", path, g_checks, g_failures);
+    return g_failures ? 1 : 0;
+}
+#endif
+
+int main(int argc, char **argv)
+{
+#if !defined(LPAI_INFERENCE_ONLY)
+    if (argc == 3 && strcmp(argv[1], "--library") == 0) {
+        return test_library(argv[2]);
+    }
+#endif
+    if (argc != 1) {
+        printf("usage: %s [--library libQnn<Package>.so]\n", argv[0]);
+        return 2;
+    }
     /* Expected refusals would flood stderr; failures print on stdout. LPAI_TEST_VERBOSE
      * shows the package's own diagnostics. */
     lpai_emu_quiet(getenv("LPAI_TEST_VERBOSE") == NULL);
@@ -1684,6 +1807,7 @@ int main(void)
     test_cost_model();
     /* C6: as the device registers the package. */
     CHECK(lpai_emu_register() == 0, "registration fails (layout support flag?)");
+    test_layout_flag();
     test_custom_drivers();
     test_custom_walks();
     test_requant_ties();

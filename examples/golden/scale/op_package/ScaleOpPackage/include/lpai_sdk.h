@@ -2,16 +2,17 @@
 /*
  * The one place that decides where the QNN / LPAI names come from.
  *
- * Device and simulator builds use Qualcomm's headers from $QNN_SDK_ROOT. The host
- * emulator build without an SDK defines LPAI_EMU_OWN_DECLS and gets the template's
- * own declarations (host/lpai_emu_decls.h): same names, written from the public
- * facts in docs/, never copied from Qualcomm's headers.
+ * Device and simulator builds use Qualcomm's headers from $QNN_SDK_ROOT; so does
+ * `make host-test` when QNN_SDK_ROOT is set. Without an SDK the build defines
+ * LPAI_EMU_OWN_DECLS and gets the template's stand-in (sdk_standin/lpai_sdk_standin.h):
+ * the same names and the same ABI, written by the template from the facts of public
+ * copies of the headers, never copied; host/sdk_abi_check.c pins that ABI.
  */
 #ifndef LPAI_SDK_H
 #define LPAI_SDK_H
 
 #if defined(LPAI_EMU_OWN_DECLS)
-#include "lpai_emu_decls.h"
+#include "../sdk_standin/lpai_sdk_standin.h"
 #else
 #include "QnnOpPackage.h"
 #include "QnnTypes.h"

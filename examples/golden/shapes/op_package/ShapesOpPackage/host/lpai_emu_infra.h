@@ -49,12 +49,18 @@ static QnnLpai_CustomOpTensor_t emu_output(QnnLpai_CustomOpNode_t node, uint32_t
     return (node && i < N(node)->n_out) ? H(&N(node)->out[i]) : NULL;
 }
 
-static QnnLpai_CustomOpTensor_t emu_param(QnnLpai_CustomOpNode_t node, uint32_t i)
+/* By name, as the SDK declares it: NULL for a name the node does not have. */
+static QnnLpai_CustomOpTensor_t emu_param(QnnLpai_CustomOpNode_t node, const char *name)
 {
-    if (!node || N(node)->drop_params || i >= N(node)->n_param) {
+    if (!node || !name || N(node)->drop_params) {
         return NULL;
     }
-    return H(&N(node)->param[i]);
+    for (uint32_t i = 0; i < N(node)->n_param; ++i) {
+        if (strcmp(N(node)->param[i].name, name) == 0) {
+            return H(&N(node)->param[i]);
+        }
+    }
+    return NULL;
 }
 
 static QnnLpaiCustomOp_Error_t emu_shape_rank(QnnLpai_CustomOpTensor_t t, uint32_t *rank)
@@ -91,7 +97,8 @@ static QnnLpaiCustomOp_Error_t emu_layout(QnnLpai_CustomOpTensor_t t, QnnLpaiCus
     }
     const lpai_emu_desc *d = &T(t)->d;
     memset(l, 0, sizeof *l);
-    l->layoutForm = (QnnLpaiCustomOp_LayoutForm_t)d->layout_form;
+    l->layoutForm =
+        d->layout_form == 0 ? QNN_LPAI_CUSTOM_OP_LAYOUT_FORM_FLAT : (QnnLpaiCustomOp_LayoutForm_t)d->layout_form;
     for (uint32_t i = 0; i < d->rank && i < QNN_LPAI_CUSTOM_OP_MAX_LAYOUT_RANK; ++i) {
         l->layoutOrder[i] = d->order[i];
         l->layoutStride[i] = d->stride[i];
@@ -119,12 +126,13 @@ static QnnLpaiCustomOp_Error_t emu_type(QnnLpai_CustomOpTensor_t t, QnnLpaiCusto
     return LPAI_CUSTOM_OP_SUCCESS;
 }
 
-static QnnLpaiCustomOp_Error_t emu_data_size(QnnLpai_CustomOpTensor_t t, uint32_t *bytes)
+/* The element size in BITS, as the SDK's header says (not bytes). */
+static QnnLpaiCustomOp_Error_t emu_data_size(QnnLpai_CustomOpTensor_t t, uint32_t *bits)
 {
-    if (!t || !bytes) {
+    if (!t || !bits) {
         return LPAI_CUSTOM_OP_INVALID_ARGUMENT;
     }
-    *bytes = (uint32_t)T(t)->bytes;
+    *bits = T(t)->d.bits;
     return LPAI_CUSTOM_OP_SUCCESS;
 }
 
@@ -133,7 +141,7 @@ static QnnLpaiCustomOp_Error_t emu_quant_type(QnnLpai_CustomOpTensor_t t, QnnLpa
     if (!t || !type) {
         return LPAI_CUSTOM_OP_INVALID_ARGUMENT;
     }
-    *type = LPAI_EMU_QUANT_PER_TENSOR;
+    *type = QNN_LPAI_CUSTOM_OP_QUANT_TYPE_PER_TENSOR;
     return LPAI_CUSTOM_OP_SUCCESS;
 }
 
@@ -179,15 +187,27 @@ static void *emu_data(QnnLpai_CustomOpTensor_t t)
     return x->buf ? (void *)x->buf : (void *)(x->param_storage + 1);
 }
 
-static void *emu_temp(QnnLpai_CustomOpNode_t node)
+/* The scratch with its size; fails (LPAI_CUSTOM_OP_MEMORY) when there is none. */
+static QnnLpaiCustomOp_Error_t emu_temp(QnnLpai_CustomOpNode_t node, QnnLpaiCustomOp_BufferInfo_t *info)
 {
-    if (node) {
-        N(node)->temp_called = 1;
+    if (!node || !info) {
+        return LPAI_CUSTOM_OP_INVALID_ARGUMENT;
     }
-    return (node && !N(node)->drop_params) ? N(node)->temp : NULL;
+    N(node)->temp_called = 1;
+    info->buffer = NULL;
+    info->bufferSize = 0u;
+    if (N(node)->drop_params || !N(node)->temp) {
+        return LPAI_CUSTOM_OP_MEMORY;
+    }
+    info->buffer = N(node)->temp;
+    info->bufferSize = (uint32_t)N(node)->temp_bytes; /* at most EMU_TEMP_MAX */
+    return LPAI_CUSTOM_OP_SUCCESS;
 }
 
+/* The version the runtime reports is not in any public copy: 0.0.0, what the SDK's
+ * initializer macro gives. */
 static QnnLpaiOpPackage_GlobalInfrastructure_t g_infra = {
+    .version = {0u, 0u, 0u},
     .getNumInputTensors = emu_num_inputs,
     .getNumOutputTensors = emu_num_outputs,
     .getInputTensor = emu_input,

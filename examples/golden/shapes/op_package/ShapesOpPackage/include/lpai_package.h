@@ -29,10 +29,17 @@
 
 /* The longest row (last dimension, in elements) a `rowwise: true` custom op accepts:
  * the kernel dequantizes one row of every input and output into a buffer on its own
- * stack instead of asking the runtime for scratch (getTempBuffer, whose behaviour on
- * the device is not public). The buffer holds (inputs + outputs) x LPAI_ROW_MAX
+ * stack instead of asking the runtime for scratch (getTempBuffer, whose limits on
+ * the device are not public). The buffer holds (inputs + outputs) x LPAI_ROW_MAX
  * floats: 2 KiB for one input and one output, 8 KiB at the spec's limits. A longer
  * row is refused at run time, with this name in the reason. */
 #define LPAI_ROW_MAX 256u
+
+/* The layout support every op declares (spec: layout_support): 1 for
+ * QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT, the kernels walk any layout and the backend
+ * need not repack (never run on a device yet); 0 for QNN_LPAI_OP_LAYOUT_DEFAULT, what
+ * the pull request verified on SM8850 (the backend may insert repacks). An SDK header
+ * without SHAPE_NE_LAYOUT gets DEFAULT either way (include/lpai_glue.h). */
+#define LPAI_LAYOUT_SUPPORT_SHAPE_NE_LAYOUT 1
 
 #endif /* LPAI_PACKAGE_H */

@@ -3,11 +3,13 @@
 # The kernels against the host emulator (host/), with the system compiler, no SDK.
 #
 #   make -f makefiles/host_emulator.mk lib    build/host/<variant>/libemu.so (ctypes)
-#   make -f makefiles/host_emulator.mk test   C suite: full build and inference-only build
+#   make -f makefiles/host_emulator.mk test   SDK ABI check, then the C suite: full build
+#                                            and inference-only build
 #
 # Variables: CC / CXX (default cc / c++), SAN=1 (-fsanitize=address,undefined),
 # WERROR=0 (drop -Werror), BUILD=<dir>. With QNN_SDK_ROOT set the SDK's headers
-# replace the emulator's own declarations (LPAI_EMU_DECLS=own keeps them).
+# replace the template's stand-in (sdk_standin/; LPAI_EMU_DECLS=own keeps it), and the
+# objects go to their own folder (...-sdk).
 
 # V=1 shows the full compiler command lines.
 Q := $(if $(filter 1,$(V)),,@)
@@ -16,7 +18,6 @@ CC     ?= cc
 CXX    ?= c++
 SAN    ?= 0
 WERROR ?= 1
-BUILD  ?= build/host/$(notdir $(CC))$(if $(filter 1,$(SAN)),-san)
 
 ifeq ($(origin CXX),default)
   ifneq ($(findstring clang,$(notdir $(CC))),)
@@ -24,11 +25,17 @@ ifeq ($(origin CXX),default)
   endif
 endif
 
-ifneq ($(and $(QNN_SDK_ROOT),$(filter-out own,$(LPAI_EMU_DECLS))),)
+# (The SDK wins when QNN_SDK_ROOT is set, unless LPAI_EMU_DECLS=own.)
+ifneq ($(and $(QNN_SDK_ROOT),$(if $(filter own,$(LPAI_EMU_DECLS)),,sdk)),)
   DECLS := -I$(QNN_SDK_ROOT)/include/QNN -I$(QNN_SDK_ROOT)/include/QNN/LPAI
+  DECLS_NAME := the SDK's headers ($(QNN_SDK_ROOT)/include/QNN)
+  SDK_SUFFIX := -sdk
 else
   DECLS := -DLPAI_EMU_OWN_DECLS
+  DECLS_NAME := the template's stand-in (sdk_standin/)
+  SDK_SUFFIX :=
 endif
+BUILD  ?= build/host/$(notdir $(CC))$(if $(filter 1,$(SAN)),-san)$(SDK_SUFFIX)
 
 WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -51,22 +58,29 @@ CXX_SRCS    := $(wildcard src/ops/*_compiler.cpp)
 FULL_OBJS := $(patsubst %.c,$(BUILD)/full/%.o,$(KERNEL_SRCS)) $(patsubst %.cpp,$(BUILD)/full/%.o,$(CXX_SRCS))
 INF_OBJS  := $(patsubst %.c,$(BUILD)/inference/%.o,$(KERNEL_SRCS))
 
-.PHONY: lib test
+.PHONY: lib test abi
 lib: $(BUILD)/libemu.so
-test: $(BUILD)/test_kernels $(BUILD)/test_kernels_inference
+# The SDK's ABI (sizes, offsets, values, function types), against the declarations in use.
+abi: $(BUILD)/sdk_abi_check
+	@echo "== SDK ABI against $(DECLS_NAME), $(CC)"
+	$(BUILD)/sdk_abi_check
+test: abi $(BUILD)/test_kernels $(BUILD)/test_kernels_inference
 	@echo "== host C suite (host library: compiler side + kernels), $(CC)$(if $(filter 1,$(SAN)), with ASan/UBSan)"
 	$(BUILD)/test_kernels
 	@echo "== host C suite (inference-only build, as on the DSP), $(CC)$(if $(filter 1,$(SAN)), with ASan/UBSan)"
 	$(BUILD)/test_kernels_inference
 
 $(BUILD)/libemu.so: $(FULL_OBJS)
-	$(Q)$(CXX) -shared $(SANF) -o $@ $^ -lm
+	$(Q)$(CXX) -shared $(SANF) -o $@ $^ -lm -ldl
 
 $(BUILD)/test_kernels: $(FULL_OBJS) $(BUILD)/full/host/test_kernels.o
-	$(Q)$(CXX) $(SANF) -o $@ $^ -lm
+	$(Q)$(CXX) $(SANF) -o $@ $^ -lm -ldl
 
 $(BUILD)/test_kernels_inference: $(INF_OBJS) $(BUILD)/inference/host/test_kernels.o
-	$(Q)$(CC) $(SANF) -o $@ $^ -lm
+	$(Q)$(CC) $(SANF) -o $@ $^ -lm -ldl
+
+$(BUILD)/sdk_abi_check: $(BUILD)/full/host/sdk_abi_check.o
+	$(Q)$(CC) $(SANF) -o $@ $^
 
 $(BUILD)/full/%.o: %.c
 	@mkdir -p $(dir $@)

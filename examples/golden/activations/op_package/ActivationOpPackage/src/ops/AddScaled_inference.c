@@ -15,9 +15,9 @@
 #define N_OUTPUTS 1u
 #define N_PARAMS 1u
 
-/* In OpDef order; the kernel reads parameter i with getParamTensor(node, i). */
-static const lpai_param_kind k_param_kinds[N_PARAMS] = {
-    LPAI_PARAM_F32, /* alpha (float, sent as QNN_DATATYPE_FLOAT_32) */
+/* In OpDef order; the kernel asks for each by its name: getParamTensor(node, name). */
+static const lpai_param_spec k_param_kinds[N_PARAMS] = {
+    {"alpha", LPAI_PARAM_F32}, /* float, sent as QNN_DATATYPE_FLOAT_32 */
 };
 #define PARAM_KINDS k_param_kinds
 
