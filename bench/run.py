@@ -54,7 +54,7 @@ DEFAULT_SPECS = ("examples/scale.yaml", "examples/activations.yaml", "examples/s
 USER_MATH_SUFFIX = ".user"
 # What LPAI's always-on models run (tens to a few thousand elements) and two large
 # feature maps.
-DEFAULT_SHAPES = ("1", "1,8", "1,16", "1,64", "1,8,8,8", "1,40,49", "1,32,28,28", "1,64,112,112")
+DEFAULT_SHAPES = ("1,1", "1,8", "1,16", "1,64", "1,8,8,8", "1,40,49", "1,32,28,28", "1,64,112,112")
 
 # The targets (issue 13), per size band: (smallest element count, least ratio to the
 # per-element baseline). Instruction limits apply from LARGE elements on.
