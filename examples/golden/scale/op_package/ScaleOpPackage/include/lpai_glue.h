@@ -143,9 +143,10 @@ typedef struct {
 } lpai_io;
 
 /* Reads one activation tensor completely and checks it. Nothing is written.
- * Small tensors pay for every instruction here (docs/benchmark.md, "The call's fixed
- * cost"): the accessors' statuses are ORed and tested once per group (SUCCESS is 0),
- * nothing is zeroed that an accessor writes, and the checks come after the reads. */
+ * Small tensors pay for every instruction here (qnn-op-template/docs/benchmark.md,
+ * "The call's fixed cost"): the accessors' statuses are ORed and tested once per group
+ * (SUCCESS is 0), nothing is zeroed that an accessor writes, and the checks come after
+ * the reads. */
 static inline lpai_status lpai_glue_io(QnnLpai_CustomOpTensor_t t, lpai_io *io)
 {
     const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &lpai_pkg_infra;
