@@ -4,13 +4,18 @@
  * (the package's elementwise ops, their parameters and a per-element baseline each;
  * its custom ops, their output rules and an adapter to the user's math each).
  *
- *   driver check SHAPE...   fast kernel vs baseline vs the kernel's reference path,
+ *   driver check SHAPE...   fast kernel vs baseline vs the kernel's reference path
+ *                           vs the seed-style kernel (run_seed),
  *                           whole output buffers (padding included), byte for byte;
  *                           a custom op vs its recomputation (custom_ref.h)
  *   driver count SHAPE...   one call of each under callgrind client requests: run it
  *                           as valgrind --tool=callgrind --collect-atstart=no
  *                           --instr-atstart=no; one dump per call, labelled (custom
- *                           ops: with --toggle-collect=<Op>_compute, see do_case)
+ *                           ops: with --toggle-collect=<Op>_compute, see do_case);
+ *                           built for Hexagon, the same windows under qemu-hexagon
+ *                           with bench/qemu_count.c (bench_count_on/off, WINDOW
+ *                           lines); the seed-style kernel is counted after the
+ *                           baseline
  *   driver time SHAPE...    median wall time of many calls of the fast kernel
  *
  * Layouts: contig, strided (padded rows and planes), transposed (input 0 channels
@@ -29,6 +34,7 @@
  */
 #define _POSIX_C_SOURCE 199309L
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +59,29 @@
 #define CALLGRIND_TOGGLE_COLLECT ((void)0)
 #define CALLGRIND_DUMP_STATS_AT(label) ((void)(label))
 #endif
+
+/* The windows of the Hexagon count (bench/qemu_count.c, run under qemu-hexagon): the
+ * plugin counts every packet executed from an entry of bench_count_on to the next
+ * entry of bench_count_off, callees included, as callgrind's client toggles do on the
+ * host. Empty, never inlined: their addresses are the plugin's arguments (run.py reads
+ * them from the symbol table); the constant cost of the two calls is measured by an
+ * empty window first ("calib") and subtracted by run.py. */
+__attribute__((noinline)) void bench_count_on(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void bench_count_off(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
+
+/* One counted window's label, printed after it closes: run.py pairs the plugin's
+ * windows with these lines in order. */
+static void bench_window(const char *which, const char *tag)
+{
+    printf("WINDOW %s %s\n", which, tag);
+}
 
 typedef void (*bench_baseline_fn)(const bl_tensor *in, uint32_t nin, const bl_tensor *out, const float *params);
 
@@ -348,6 +377,51 @@ static void run_baseline(bench_case *c, const bench_op *o)
     o->baseline(in, o->nin, &out, params);
 }
 
+/* The seed-style kernel: the public example kernel's approach as a whole kernel call
+ * (the seed PR): per tensor, the width check of the reported data type (its
+ * signedness is unusable) and both scale forms (scale / 2^shift by ldexpf, the shift
+ * may exceed 31), then the baseline's per-element loop (bl_run: a rank loop for every
+ * byte offset, float dequantization and requantization, an odometer). It checks
+ * nothing else (scales, shapes, overlaps), as the seed does not; it returns 1 when a
+ * tensor is not 8-bit. Same node, same output bytes as the baseline (its own buffer). */
+static int sd_read_tensor(QnnLpai_CustomOpTensor_t t, bl_tensor *b)
+{
+    const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &g_infra;
+    QnnLpaiCustomOp_DataType_t type;
+    QnnLpaiCustomOp_PerTensorQuantInfo_t q;
+    gi->getTensorDataType(t, &type);
+    if (type != LPAI_CUSTOM_OP_DATATYPE_UINT_8 && type != LPAI_CUSTOM_OP_DATATYPE_INT_8) {
+        return 1;
+    }
+    bl_read_tensor(t, b);
+    gi->getPerTensorQuantParams(t, &q);
+    b->scale = q.scale.type == QNN_LPAI_CUSTOM_OP_QUANT_SCALE_TYPE_FLOAT
+                   ? q.scale.fScale
+                   : ldexpf((float)q.scale.iScale.scale, -(int)q.scale.iScale.shift);
+    return 0;
+}
+
+static int run_seed(bench_case *c, const bench_op *o)
+{
+    const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &g_infra;
+    const QnnLpai_CustomOpNode_t node = (QnnLpai_CustomOpNode_t)(void *)&g_node;
+    bl_tensor in[BL_MAX_INPUTS];
+    bl_tensor out;
+    float params[8];
+    for (uint32_t k = 0; k < o->nin; ++k) {
+        if (sd_read_tensor(gi->getInputTensor(node, k), &in[k])) {
+            return 1;
+        }
+    }
+    if (sd_read_tensor(gi->getOutputTensor(node, 0), &out)) {
+        return 1;
+    }
+    out.data = c->bl_buf[0];
+    read_params(o, params);
+    o->baseline(in, o->nin, &out, params);
+    return 0;
+}
+
 /* A custom op's outputs recomputed into the driver's buffers (custom_ref.h), from the
  * node as the baseline reads it. Not counted: it is the check's oracle only. */
 static int run_recompute(bench_case *c, const bench_custom *cu)
@@ -468,23 +542,34 @@ static int do_case(const char *mode, const bench_op *o, const bench_custom *cu, 
         lpai_host_use_reference = LPAI_EMU_PATH_REFERENCE;
         const int32_t rc_ref = c.op->executeOp((QnnLpai_CustomOpNode_t)(void *)&g_node);
         lpai_host_use_reference = 0;
+        const int rc_seed = run_seed(&c, o);
+        const uint64_t d_seed = count_diff(fast, c.bl_buf[0], bytes);
+        memset(c.bl_buf[0], EMU_CANARY, bytes);
         run_baseline(&c, o);
         const uint64_t d_base = count_diff(fast, c.bl_buf[0], bytes);
         const uint64_t d_ref = count_diff(fast, g_node.out[0].buf, bytes);
-        printf("CHECK %s path=%s rc=%d,%d bytes=%llu diff_baseline=%llu diff_reference=%llu\n", tag, path, rc_fast,
-               rc_ref, (unsigned long long)bytes, (unsigned long long)d_base, (unsigned long long)d_ref);
-        bad = rc_fast != 0 || rc_ref != 0 || d_base != 0 || d_ref != 0;
+        printf("CHECK %s path=%s rc=%d,%d bytes=%llu diff_baseline=%llu diff_reference=%llu diff_seed=%llu\n", tag,
+               path, rc_fast, rc_ref, (unsigned long long)bytes, (unsigned long long)d_base, (unsigned long long)d_ref,
+               (unsigned long long)d_seed);
+        bad = rc_fast != 0 || rc_ref != 0 || rc_seed != 0 || d_base != 0 || d_ref != 0 || d_seed != 0;
         free(fast);
     } else if (strcmp(mode, "count") == 0) {
         /* One call each: the instruction count does not depend on caches. The label
          * names the dump; run.py reads the dump's total in the same order. */
         char label[300];
         snprintf(label, sizeof label, "fast %s", tag);
+        /* The same windows are counted on Hexagon (bench_count_on/off, outside the
+         * callgrind toggles; there the toggles are no-ops): on a custom op's second
+         * call the user function is not toggled out, so its "user" window is the
+         * whole executeOp. */
         CALLGRIND_START_INSTRUMENTATION;
         CALLGRIND_ZERO_STATS;
+        bench_count_on();
         CALLGRIND_TOGGLE_COLLECT;
         int32_t rc = run_fast(&c);
         CALLGRIND_TOGGLE_COLLECT;
+        bench_count_off();
+        bench_window("fast", tag);
         CALLGRIND_DUMP_STATS_AT(label);
         if (cu) {
             /* The user's share, exactly. run.py runs this binary with
@@ -495,14 +580,29 @@ static int do_case(const char *mode, const bench_op *o, const bench_custom *cu, 
              * included). The sum is the whole executeOp. */
             snprintf(label, sizeof label, "user %s", tag);
             CALLGRIND_ZERO_STATS;
+            bench_count_on();
             rc |= run_fast(&c);
+            bench_count_off();
+            bench_window("user", tag);
             CALLGRIND_DUMP_STATS_AT(label);
         } else {
             snprintf(label, sizeof label, "baseline %s", tag);
             CALLGRIND_ZERO_STATS;
+            bench_count_on();
             CALLGRIND_TOGGLE_COLLECT;
             run_baseline(&c, o);
             CALLGRIND_TOGGLE_COLLECT;
+            bench_count_off();
+            bench_window("baseline", tag);
+            CALLGRIND_DUMP_STATS_AT(label);
+            snprintf(label, sizeof label, "seed %s", tag);
+            CALLGRIND_ZERO_STATS;
+            bench_count_on();
+            CALLGRIND_TOGGLE_COLLECT;
+            rc |= run_seed(&c, o);
+            CALLGRIND_TOGGLE_COLLECT;
+            bench_count_off();
+            bench_window("seed", tag);
             CALLGRIND_DUMP_STATS_AT(label);
         }
         CALLGRIND_STOP_INSTRUMENTATION;
@@ -585,6 +685,12 @@ int main(int argc, char **argv)
         g_fast_mode = LPAI_EMU_PATH_TABLE;
     }
     int bad = 0;
+    if (strcmp(argv[1], "count") == 0) {
+        /* The Hexagon count's constant: an empty window (run.py subtracts it). */
+        bench_count_on();
+        bench_count_off();
+        bench_window("calib", "-");
+    }
     for (int a = 2; a < argc; ++a) {
         shape_t s;
         if (parse_shape(argv[a], &s) != 0) {

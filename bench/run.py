@@ -31,6 +31,7 @@ docs/benchmark.md describes the method and holds the latest figures.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import shutil
@@ -53,7 +54,7 @@ DEFAULT_SPECS = ("examples/scale.yaml", "examples/activations.yaml", "examples/s
 USER_MATH_SUFFIX = ".user"
 # What LPAI's always-on models run (tens to a few thousand elements) and two large
 # feature maps.
-DEFAULT_SHAPES = ("1,16", "1,64", "1,8,8,8", "1,40,49", "1,32,28,28", "1,64,112,112")
+DEFAULT_SHAPES = ("1,1", "1,8", "1,16", "1,64", "1,8,8,8", "1,40,49", "1,32,28,28", "1,64,112,112")
 
 # The targets (issue 13), per size band: (smallest element count, least ratio to the
 # per-element baseline). Instruction limits apply from LARGE elements on.
@@ -76,6 +77,27 @@ CFLAGS = (
 )
 
 
+# The Hexagon side (docs/benchmark.md, "Hexagon packets"): the same driver and sources
+# compiled by zig's clang for the DSP target, run under qemu-hexagon with the packet
+# counting plugin bench/qemu_count.c. Two builds: scalar (no HVX feature: __HVX__
+# undefined) and HVX (128-byte vectors, integer HVX up to v66, what qemu 7.2 runs
+# correctly); the baseline and the seed-style kernel are counted in the HVX build, the
+# flags the DSP library is built with here.
+HEX_TARGET = "hexagon-linux-musl"
+HEX_CPUS = {"scalar": "hexagonv79", "hvx": "hexagonv79+hvxv66+hvx_length128b"}
+HEX_QEMU_CPU = "v67"
+HEX_CFLAGS = tuple(f for f in CFLAGS if f != "-g")
+# Targets of issue 20, in packets per call (equivalently per element at one shape):
+# never more than the baseline at any size (both builds); from LARGE elements the HVX
+# build at least 50x fewer for unary ops, 10x for two inputs and more.
+HEX_UNARY_LARGE = 50.0
+HEX_MULTI_LARGE = 10.0
+# The Hexagon check (kernel == baseline == reference == seed-style under qemu) runs on
+# the shapes up to this many elements: the reference path of the largest feature map
+# costs minutes under the emulator, and the host check covers every shape.
+HEX_CHECK_MAX = 100_000
+
+
 class BenchError(RuntimeError):
     pass
 
@@ -92,6 +114,124 @@ def have_callgrind() -> str | None:
         if Path(inc, "valgrind", "callgrind.h").is_file():
             return None
     return "valgrind/callgrind.h is missing (apt-get install -y valgrind)"
+
+
+def have_hexagon() -> str | None:
+    """None when Hexagon packets can be counted, else the reason they cannot."""
+    import importlib.util
+
+    if importlib.util.find_spec("ziglang") is None:
+        return "ziglang is not installed (pip install ziglang)"
+    qemu = shutil.which("qemu-hexagon")
+    if not qemu:
+        return "qemu-hexagon is not installed (apt-get install -y qemu-user)"
+    res = subprocess.run([qemu, "-h"], capture_output=True, text=True)
+    if "-plugin" not in res.stdout:
+        return f"{qemu} has no TCG plugin support (-plugin)"
+    if not shutil.which(os.environ.get("HOSTCC", "cc")):
+        return "no host C compiler for the counting plugin (HOSTCC or cc)"
+    return None
+
+
+def elf_symbols(path: Path, names) -> dict[str, tuple[int, int]]:
+    """The address and size of each of `names` in the symbol table of a 32-bit
+    little-endian ELF file (the Hexagon driver): read here so that no binutils for
+    Hexagon are needed."""
+    import struct
+
+    data = path.read_bytes()
+    if data[:6] != b"\x7fELF\x01\x01":
+        raise BenchError(f"{path}: not a 32-bit little-endian ELF file")
+    (shoff,) = struct.unpack_from("<I", data, 0x20)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x2E)
+    sections = [struct.unpack_from("<IIIIIIIIII", data, shoff + i * shentsize) for i in range(shnum)]
+    found = {}
+    for sec in sections:
+        if sec[1] != 2:  # SHT_SYMTAB
+            continue
+        strtab = sections[sec[6]]
+        for off in range(sec[4], sec[4] + sec[5], 16):
+            st_name, st_value, st_size = struct.unpack_from("<III", data, off)
+            start = strtab[4] + st_name
+            name = data[start : data.index(b"\0", start)].decode()
+            if name in names:
+                found[name] = (st_value, st_size)
+    missing = set(names) - set(found)
+    if missing:
+        raise BenchError(f"{path}: no symbol {', '.join(sorted(missing))}")
+    return found
+
+
+def build_plugin(work: Path) -> Path:
+    """bench/qemu_count.c as a shared object for qemu-hexagon -plugin."""
+    lib = work / "libqemu_count.so"
+    cmd = [os.environ.get("HOSTCC", "cc"), "-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror"]
+    res = subprocess.run([*cmd, "-o", str(lib), str(BENCH / "qemu_count.c")], capture_output=True, text=True)
+    if res.returncode != 0:
+        raise BenchError(f"the counting plugin does not build:\n{res.stderr}")
+    return lib
+
+
+def hex_count(exe: Path, plugin: Path, shapes, work: Path, env) -> dict:
+    """Hexagon packets per call under qemu-hexagon, keyed by (which, op, layout, shape)
+    as count(): the plugin's windows paired in order with the driver's WINDOW lines,
+    the empty window ("calib": the two marker calls) subtracted from each."""
+    sym = elf_symbols(exe, ("bench_count_on", "bench_count_off"))
+    fd, log_path = tempfile.mkstemp(prefix="qc-", suffix=".log", dir=work)
+    os.close(fd)
+    prefix = (
+        "qemu-hexagon",
+        "-cpu",
+        HEX_QEMU_CPU,
+        "-d",
+        "plugin",
+        "-D",
+        log_path,
+        "-plugin",
+        f"{plugin},on={sym['bench_count_on'][0]:#x},off={sym['bench_count_off'][0]:#x}",
+    )
+    out = run_driver(exe, "count", shapes, env, prefix)
+    labels = [line.split(" ", 2)[1:] for line in out.splitlines() if line.startswith("WINDOW ")]
+    windows = [dict(KV.findall(line)) for line in Path(log_path).read_text().splitlines() if "qemu_count " in line]
+    if len(windows) != len(labels) or not labels or labels[0][0] != "calib":
+        raise BenchError(f"{exe.name}: {len(windows)} counted windows for {len(labels)} labels")
+    calib = int(windows[0]["packets"])
+    counts = {}
+    for (which, tag), w in zip(labels[1:], windows[1:]):
+        r = dict(KV.findall(tag))
+        counts[(which, r["op"], r["layout"], r["shape"])] = (int(w["packets"]) - calib, int(r["elems"]))
+    return counts
+
+
+def build_hexagon(project: Path, work: Path, flavour: str) -> Path:
+    """The driver of build() compiled for Hexagon (HEX_CPUS[flavour]) by zig cc."""
+    pkg_dir = sorted((project / "op_package").iterdir())[0]
+    sources = sorted(pkg_dir.glob("src/*.c")) + sorted(pkg_dir.glob("src/ops/*_inference.c"))
+    sources += sorted(pkg_dir.glob("user/*.c"))
+    exe = work / f"bench_{pkg_dir.name}.hexagon-{flavour}"
+    cmd = [
+        sys.executable,
+        "-m",
+        "ziglang",
+        "cc",
+        "-target",
+        HEX_TARGET,
+        f"-mcpu={HEX_CPUS[flavour]}",
+        *HEX_CFLAGS,
+        f"-I{pkg_dir / 'include'}",
+        f"-I{pkg_dir / 'host'}",
+        f"-I{BENCH}",
+        f"-I{work}",
+        *map(str, sources),
+        str(BENCH / "driver.c"),
+        "-o",
+        str(exe),
+        "-lm",
+    ]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0:
+        raise BenchError(f"Hexagon build failed:\n{' '.join(cmd)}\n{res.stderr}")
+    return exe
 
 
 def render(spec: Path, dest: Path) -> None:
@@ -262,12 +402,17 @@ def check_failed(rec: dict) -> bool:
     a custom case: the op and its recomputation did (driver.c, custom_ref.h)."""
     if rec.get("kind") == "custom":
         return rec["diff_recompute"] != "0" or rec["rc"] != "0,0"
-    return rec["diff_baseline"] != "0" or rec["diff_reference"] != "0" or rec["rc"] != "0,0"
+    return (
+        rec["diff_baseline"] != "0"
+        or rec["diff_reference"] != "0"
+        or rec.get("diff_seed", "0") != "0"
+        or rec["rc"] != "0,0"
+    )
 
 
-def check(exe: Path, shapes, env) -> list[dict]:
+def check(exe: Path, shapes, env, prefix=()) -> list[dict]:
     # check=False: a failing case must be reported with its CHECK line, not as a crash.
-    res = subprocess.run([str(exe), "check", *shapes], capture_output=True, text=True, env=env)
+    res = subprocess.run([*prefix, str(exe), "check", *shapes], capture_output=True, text=True, env=env)
     recs = records(res.stdout, "CHECK")
     bad = [r for r in recs if check_failed(r)]
     if bad:
@@ -329,6 +474,43 @@ def verdict(rec: dict) -> list[str]:
     return missed
 
 
+def hex_verdict(hx: dict, inputs: int, elems: int) -> list[str]:
+    """The Hexagon targets missed by one case (packets per element): never more than
+    the baseline of the same build, scalar or HVX; from LARGE elements the HVX kernel
+    HEX_UNARY_LARGE (unary) or HEX_MULTI_LARGE times fewer."""
+    missed = []
+    for col, base in (("packets", "base_scalar"), ("hvx", "base")):
+        if hx[col] > hx[base]:
+            missed.append(f"{col} {hx[col]:.2f} > baseline {hx[base]:.2f} packets/elem")
+    least = HEX_UNARY_LARGE if inputs == 1 else HEX_MULTI_LARGE
+    if elems >= LARGE and hx["base"] / hx["hvx"] < least:
+        missed.append(f"HVX ratio {hx['base'] / hx['hvx']:.2f}x < {least:g}x")
+    return missed
+
+
+def hex_band_summary(rows: list[tuple]) -> list[str]:
+    """One HEXBAND line per size band: per kind (unary, binary, n-ary) the worst ratio
+    of the baseline's packets to the HVX kernel's, and the most packets per element of
+    the scalar and the HVX kernel."""
+    lines = []
+    for name, _, inside in by_band(rows):
+        fields = []
+        for kind, label in ((1, "unary"), (2, "binary"), (3, "nary")):
+            here = [r for r in inside if min(r[2], 3) == kind]
+            if not here:
+                continue
+            worst = min(here, key=lambda r: r[3]["base"] / r[3]["hvx"])
+            worst_scalar = min(here, key=lambda r: r[3]["base_scalar"] / r[3]["packets"])
+            fields.append(
+                f"worst_ratio_{label}={worst[3]['base'] / worst[3]['hvx']:.2f} ({worst[1]}) "
+                f"worst_scalar_ratio_{label}={worst_scalar[3]['base_scalar'] / worst_scalar[3]['packets']:.2f} "
+                f"max_packets_per_elem_{label}={max(r[3]['packets'] for r in here):.2f} "
+                f"max_hvx_packets_per_elem_{label}={max(r[3]['hvx'] for r in here):.2f}"
+            )
+        lines.append(f"HEXBAND elems={name} " + " ".join(fields))
+    return lines
+
+
 def by_band(rows: list[tuple]):
     """(band name, its least ratio, its rows) for each size band that has rows; a row's
     first item is its element count."""
@@ -385,6 +567,7 @@ def main(argv=None) -> int:
     ap.add_argument("--time-ms", type=float, default=150.0, help="timing budget per case")
     ap.add_argument("--workdir", help="keep renders and builds here instead of a temp dir")
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    ap.add_argument("--no-hexagon", action="store_true", help="skip the Hexagon builds and packet counts")
     ap.add_argument(
         "--path",
         choices=("auto", "direct", "table"),
@@ -403,6 +586,12 @@ def main(argv=None) -> int:
         why = have_callgrind()
         if why:
             raise BenchError(f"cannot count instructions: {why} (or pass --no-count)")
+    hexagon = not args.no_hexagon
+    if hexagon:
+        why = have_hexagon()
+        if why:
+            print(f"bench: Hexagon columns skipped: {why}")
+            hexagon = False
 
     tmp = None
     if args.workdir:
@@ -431,10 +620,26 @@ def main(argv=None) -> int:
             log(f"build {pkg.package_name}")
             exes.append((build(project, bwork), bwork, [f"{op.qnn_type}_compute" for op in custom]))
 
+        hex_exes = []  # (flavour, exe, build dir)
+        pool = ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1)))
+        if hexagon:
+            log("build Hexagon drivers (zig cc " + ", ".join(HEX_CPUS.values()) + ")")
+            jobs = [(f, e[1]) for e in exes for f in HEX_CPUS]
+            built = pool.map(lambda j: build_hexagon(j[1].parent / "project", j[1], j[0]), jobs)
+            hex_exes = [(f, exe, bwork) for (f, bwork), exe in zip(jobs, built)]
+
         checked = []
         for exe, _, _ in exes:
             log(f"check {exe.name}")
             checked += check(exe, args.shapes, env)
+        if hex_exes:
+            # The same check on Hexagon (both builds): kernel, baseline, reference
+            # path and seed-style kernel write the same bytes there too.
+            hex_shapes = [sh for sh in args.shapes if math.prod(int(v) for v in sh.split(",")) <= HEX_CHECK_MAX]
+            log("check " + ", ".join(e.name for _, e, _ in hex_exes) + f" (qemu-hexagon) on {' '.join(hex_shapes)}")
+            if hex_shapes:
+                prefix = ("qemu-hexagon", "-cpu", HEX_QEMU_CPU)
+                list(pool.map(lambda h: check(h[1], hex_shapes, env, prefix), hex_exes))
         if not checked:
             raise BenchError("no case ran (--ops selects no op of the specs)")
         if args.check_only or args.print_checks:
@@ -448,12 +653,12 @@ def main(argv=None) -> int:
                     continue
                 print(
                     f"CHECK op={r['op']} inputs={r['inputs']} layout={r['layout']} shape={r['shape']} "
-                    f"path={r['path']} bytes={r['bytes']} kernel==baseline==reference"
+                    f"path={r['path']} bytes={r['bytes']} kernel==baseline==reference==seed"
                 )
         if args.check_only:
             return 0
         log(
-            f"check: {len(checked)} cases, kernel == baseline == reference (custom ops: == recomputation), "
+            f"check: {len(checked)} cases, kernel == baseline == reference == seed-style (custom ops: == recomputation), "
             "byte for byte"
         )
 
@@ -464,15 +669,30 @@ def main(argv=None) -> int:
                 times[(r["op"], r["layout"], r["shape"])] = float(r["ns_per_elem"])
 
         counts = {}
+        hex_counts = {f: {} for f in HEX_CPUS}
         if counting:
             log("count (callgrind) " + ", ".join(e.name for e, _, _ in exes))
-            with ThreadPoolExecutor(max_workers=max(1, min(len(exes), os.cpu_count() or 1))) as pool:
-                for c in pool.map(lambda e: count(e[0], args.shapes, e[1], env, e[2]), exes):
-                    counts.update(c)
+            jobs = [lambda e=e: counts.update(count(e[0], args.shapes, e[1], env, e[2])) for e in exes]
+            if hex_exes:
+                log("count (qemu-hexagon, bench/qemu_count.c) " + ", ".join(e.name for _, e, _ in hex_exes))
+                plugin = build_plugin(work)
+                jobs += [
+                    lambda h=h: hex_counts[h[0]].update(hex_count(h[1], plugin, args.shapes, h[2], env))
+                    for h in hex_exes
+                ]
+            list(pool.map(lambda job: job(), jobs))
+        pool.shutdown()
 
         missed = []
+        hex_missed = []
         rows = []
+        hex_rows = []
         custom_rows = []
+
+        def per_elem(table, which, key):
+            v = table.get((which,) + key)
+            return v[0] / v[1] if v else float("nan")
+
         for r in checked:
             key = (r["op"], r["layout"], r["shape"])
             if r.get("kind") == "custom":
@@ -481,11 +701,17 @@ def main(argv=None) -> int:
                 frame, user = counts.get(("fast",) + key), counts.get(("user",) + key)
                 f = frame[0] / frame[1] if frame else float("nan")
                 u = user[0] / user[1] if user else float("nan")
+                hex_fields = ""
+                if hex_exes:  # the whole executeOp (no toggle on Hexagon)
+                    hex_fields = (
+                        f" hex_packets_per_elem={per_elem(hex_counts['scalar'], 'fast', key):.2f}"
+                        f" hex_hvx_packets_per_elem={per_elem(hex_counts['hvx'], 'fast', key):.2f}"
+                    )
                 print(
                     f"BENCH op={r['op']} kind=custom inputs={r['inputs']} outputs={r['outputs']} "
                     f"layout={r['layout']} shape={r['shape']} instr_per_elem={f + u:.2f} "
                     f"user_math_instr_per_elem={u:.2f} framework_instr_per_elem={f:.2f} "
-                    f"scratch_bytes={r['scratch_bytes']} ns_per_elem={times[key]:.3f}"
+                    f"scratch_bytes={r['scratch_bytes']} ns_per_elem={times[key]:.3f}{hex_fields}"
                 )
                 if frame and user:
                     custom_rows.append((frame[1], f"{r['op']} {r['shape']}", r["layout"], f))
@@ -495,10 +721,30 @@ def main(argv=None) -> int:
             x = fast[0] / fast[1] if fast else float("nan")
             y = base[0] / base[1] if base else float("nan")
             shape = r["shape"]
+            hex_fields = ""
+            if hex_exes:
+                hx = {
+                    "packets": per_elem(hex_counts["scalar"], "fast", key),
+                    "hvx": per_elem(hex_counts["hvx"], "fast", key),
+                    "base": per_elem(hex_counts["hvx"], "baseline", key),
+                    "seed": per_elem(hex_counts["hvx"], "seed", key),
+                    "base_scalar": per_elem(hex_counts["scalar"], "baseline", key),
+                }
+                hex_fields = (
+                    f" hex_packets_per_elem={hx['packets']:.2f} hex_hvx_packets_per_elem={hx['hvx']:.2f}"
+                    f" hex_baseline_packets_per_elem={hx['base']:.2f} hex_seed_packets_per_elem={hx['seed']:.2f}"
+                    f" hex_scalar_baseline_packets_per_elem={hx['base_scalar']:.2f}"
+                )
+                if counting and all(v == v for v in hx.values()):
+                    elems = hex_counts["hvx"][("fast",) + key][1]
+                    why = hex_verdict(hx, int(r["inputs"]), elems)
+                    hex_missed += [f"{r['op']} {r['layout']} {shape}: {w}" for w in why]
+                    hex_rows.append((elems, f"{r['op']} {r['layout']} {shape}", int(r["inputs"]), hx))
             print(
                 f"BENCH op={r['op']} inputs={r['inputs']} layout={r['layout']} shape={shape} "
                 f"instr_per_elem={x:.2f} baseline_instr_per_elem={y:.2f} "
-                f"ns_per_elem={times[key]:.3f}"
+                f"seed_instr_per_elem={per_elem(counts, 'seed', key):.2f} "
+                f"ns_per_elem={times[key]:.3f}{hex_fields}"
             )
             if fast and base:
                 rec = {"instr": x, "base": y, "inputs": int(r["inputs"]), "layout": r["layout"], "elems": fast[1]}
@@ -509,7 +755,11 @@ def main(argv=None) -> int:
             for line in band_summary(rows) + custom_summary(custom_rows):
                 print(line)
             print("TARGETS " + ("met" if not missed else "missed: " + "; ".join(missed)))
-        return 1 if (missed and args.strict) else 0
+            if hex_rows:
+                for line in hex_band_summary(hex_rows):
+                    print(line)
+                print("HEXTARGETS " + ("met" if not hex_missed else "missed: " + "; ".join(hex_missed)))
+        return 1 if ((missed or hex_missed) and args.strict) else 0
     finally:
         if tmp is not None:
             tmp.cleanup()

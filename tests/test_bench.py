@@ -53,12 +53,15 @@ N_CUSTOM_CASES = len(CUSTOM_SCRATCH) * 3
 
 BENCH_RE = re.compile(
     r"^BENCH op=(\w+) inputs=([1-4]) layout=(contig|strided|transposed|broadcast) shape=\(([\d,]+)\) "
-    r"instr_per_elem=(\S+) baseline_instr_per_elem=(\S+) ns_per_elem=(\S+)$"
+    r"instr_per_elem=(\S+) baseline_instr_per_elem=(\S+) seed_instr_per_elem=(\S+) ns_per_elem=(\S+)"
+    r"(?P<hex> hex_packets_per_elem=(\S+) hex_hvx_packets_per_elem=(\S+) hex_baseline_packets_per_elem=(\S+) "
+    r"hex_seed_packets_per_elem=(\S+) hex_scalar_baseline_packets_per_elem=(\S+))?$"
 )
 CUSTOM_RE = re.compile(
     r"^BENCH op=(\w+) kind=custom inputs=(\d) outputs=(\d) layout=(contig|strided|transposed) "
     r"shape=\(([\d,]+)\) instr_per_elem=(\S+) user_math_instr_per_elem=(\S+) "
-    r"framework_instr_per_elem=(\S+) scratch_bytes=(\d+) ns_per_elem=(\S+)$"
+    r"framework_instr_per_elem=(\S+) scratch_bytes=(\d+) ns_per_elem=(\S+)"
+    r"(?: hex_packets_per_elem=\S+ hex_hvx_packets_per_elem=\S+)?$"
 )
 
 
@@ -75,6 +78,7 @@ def bench_run(tmp_path_factory):
     """One harness run for the whole module: rendering and building dominate."""
     work = tmp_path_factory.mktemp("bench")
     args = [sys.executable, str(RUN), "--shapes", TINY, "--time-ms", "1", "--print-checks", "--workdir", str(work)]
+    args.append("--no-hexagon")  # the Hexagon columns: test_hexagon_columns, on one spec
     if callgrind_missing():
         args.append("--no-count")
     res = run_budgeted(args, 300)
@@ -103,7 +107,7 @@ def test_kernel_output_equals_baseline_byte_for_byte(bench_run):
         "op=fma3",
     }
     for line in checks:
-        assert line.endswith("kernel==baseline==reference"), line
+        assert line.endswith("kernel==baseline==reference==seed"), line
     # The layouts really exercise both loops of the kernels.
     paths = {re.search(r"path=(\S+)", line).group(1) for line in checks}
     # 105 elements: below the unary table's crossover, so every op takes the direct loop.
@@ -201,10 +205,13 @@ def test_bench_lines_have_instruction_counts(bench_run):
     for line in lines:
         m = BENCH_RE.match(line)
         assert m, f"malformed: {line}"
-        op, inputs, layout, shape, x, y, t = m.groups()
+        op, inputs, layout, shape, x, y, sd, t = m.groups()[:8]
         assert shape == TINY
-        x, y, t = float(x), float(y), float(t)
-        assert all(math.isfinite(v) and v > 0 for v in (x, y, t)), line
+        assert m.group("hex") is None, line  # --no-hexagon
+        x, y, sd, t = float(x), float(y), float(sd), float(t)
+        assert all(math.isfinite(v) and v > 0 for v in (x, y, sd, t)), line
+        # The seed-style kernel is the baseline plus its width and scale-form reading.
+        assert sd > y, line
         seen.add((op, layout))
     assert {layout for _, layout in seen} == LAYOUTS
 
@@ -231,3 +238,97 @@ def test_custom_bench_lines(bench_run):
     assert re.search(r"^CUSTOM elems=0-511 max_framework_instr_per_elem_contig=\S+ \(", out, re.M), out
     targets = next(line for line in out.splitlines() if line.startswith("TARGETS "))
     assert not any(op in targets for op in CUSTOM_SCRATCH), targets
+
+
+# ---- The Hexagon side: the counting plugin and the Hexagon columns ---------------------
+
+LOOP_C = r"""
+#include <stdlib.h>
+__attribute__((noinline)) void bench_count_on(void) { __asm__ volatile("" ::: "memory"); }
+__attribute__((noinline)) void bench_count_off(void) { __asm__ volatile("" ::: "memory"); }
+/* n >= 1 iterations of one packet of two instructions (a hardware loop). */
+__attribute__((noinline)) void spin(unsigned n)
+{
+    __asm__ volatile("loop0(1f, %0)\n1:\n{ nop; nop }:endloop0\n" : : "r"(n) : "lc0", "sa0", "memory");
+}
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const unsigned n = (unsigned)atoi(argv[i]); /* outside the window */
+        bench_count_on();
+        spin(n);
+        bench_count_off();
+    }
+    return 0;
+}
+"""
+
+
+def hexagon_missing() -> str | None:
+    return load_run().have_hexagon()
+
+
+def plugin_windows(run, plugin: Path, exe: Path, args, tmp_path, extra="") -> list[tuple[int, int]]:
+    sym = run.elf_symbols(exe, ("bench_count_on", "bench_count_off"))
+    log = tmp_path / "count.log"
+    on, off = sym["bench_count_on"][0], sym["bench_count_off"][0]
+    cmd = ["qemu-hexagon", "-cpu", run.HEX_QEMU_CPU, "-d", "plugin", "-D", str(log)]
+    cmd += ["-plugin", f"{plugin},on={on:#x},off={off:#x}{extra}", str(exe), *args]
+    subprocess.run(cmd, check=True, capture_output=True, timeout=60)
+    found = re.findall(r"^qemu_count window=\d+ packets=(\d+) insns=(\d+)$", log.read_text(), re.M)
+    return [(int(p), int(i)) for p, i in found]
+
+
+def test_plugin_counts_a_known_loop(tmp_path):
+    """bench/qemu_count.c on a hardware loop of N iterations of one packet of two
+    instructions: every further iteration adds exactly one packet and two instructions,
+    in the whole window (callees included) and restricted to the loop's function."""
+    why = hexagon_missing()
+    if why:
+        pytest.skip(f"Hexagon packets need zig and qemu-hexagon: {why}")
+    run = load_run()
+    (tmp_path / "loop.c").write_text(LOOP_C)
+    exe = tmp_path / "loop"
+    zig = [sys.executable, "-m", "ziglang", "cc", "-target", run.HEX_TARGET, f"-mcpu={run.HEX_CPUS['scalar']}", "-O2"]
+    subprocess.run([*zig, str(tmp_path / "loop.c"), "-o", str(exe)], check=True, capture_output=True, timeout=600)
+    plugin = run.build_plugin(tmp_path)
+    counts = [1, 11, 1011, 1011]
+    whole = plugin_windows(run, plugin, exe, map(str, counts), tmp_path)
+    assert len(whole) == len(counts), whole
+    assert whole[2] == whole[3]  # the same work counts the same
+    assert whole[1][0] - whole[0][0] == 10 and whole[2][0] - whole[1][0] == 1000, whole
+    assert whole[2][1] - whole[1][1] == 2000, whole
+    lo, size = run.elf_symbols(exe, ("spin",))["spin"]
+    inside = plugin_windows(run, plugin, exe, map(str, counts), tmp_path, f",lo={lo:#x},hi={lo + size:#x}")
+    assert inside[2][0] - inside[1][0] == 1000 and inside[2][1] - inside[1][1] == 2000, inside
+    # spin is the loop set-up, the loop and the return: a few packets beyond N, and
+    # fewer than the whole window, which holds the calls around it.
+    assert 1011 < inside[2][0] <= 1011 + 4 < whole[2][0], (inside, whole)
+
+
+def test_hexagon_columns(tmp_path):
+    """make bench's Hexagon columns on one spec at the tiny shape: a packet count per
+    element for the scalar and the HVX kernel, the baseline and the seed-style kernel,
+    each positive; the kernels' outputs checked under qemu first (the run fails else);
+    HEXBAND and HEXTARGETS lines."""
+    why = hexagon_missing()
+    if why:
+        pytest.skip(f"Hexagon packets need zig and qemu-hexagon: {why}")
+    args = [sys.executable, str(RUN), "--specs", "examples/scale.yaml", "--shapes", TINY, "--time-ms", "1"]
+    args += ["--workdir", str(tmp_path)]
+    if callgrind_missing():
+        pytest.skip("the Hexagon columns print with the instruction counts (callgrind)")
+    res = subprocess.run(args, capture_output=True, text=True, timeout=900)
+    assert res.returncode == 0, res.stdout + res.stderr
+    lines = [line for line in res.stdout.splitlines() if line.startswith("BENCH ")]
+    assert len(lines) == 3, res.stdout  # mul3, in three layouts
+    for line in lines:
+        m = BENCH_RE.match(line)
+        assert m and m.group("hex"), line
+        hx = [float(v) for v in m.groups()[-5:]]
+        assert all(math.isfinite(v) and v > 0 for v in hx), line
+        scalar, hvx, base, seed, base_scalar = hx
+        assert seed > base, line  # the seed-style kernel reads more than the baseline
+        assert scalar < base_scalar and hvx < base, line  # 105 elements: the kernel is cheaper
+    assert re.search(r"^HEXBAND elems=0-511 worst_ratio_unary=\S+ \(mul3 ", res.stdout, re.M), res.stdout
+    assert re.search(r"^HEXTARGETS (met|missed: )", res.stdout, re.M), res.stdout

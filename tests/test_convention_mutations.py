@@ -168,7 +168,11 @@ def test_breaking_a_convention_fails_the_kernel_tests(name, activations, tmp_pat
     if build.returncode == 0:
         c_suite = run_budgeted([str(package / binary)], 600)
     if c_suite.returncode != 0:
-        assert re.search(r"[1-9]\d* failures|Error|error", c_suite.stdout + c_suite.stderr), c_suite.stdout[-2000:]
+        # A suite killed by a signal was caught too: C5's strides send writes past the
+        # buffer and glibc aborts on the heap it finds corrupted (after FAIL lines).
+        crashed = c_suite.returncode < 0 and "FAIL host/" in c_suite.stdout
+        failed = re.search(r"[1-9]\d* failures|Error|error", c_suite.stdout + c_suite.stderr)
+        assert crashed or failed, c_suite.stdout[-2000:]
         return
     run = run_project_tests(project, "-x", "tests/test_op_package_kernels.py")
     assert run.returncode != 0, (

@@ -193,22 +193,33 @@ static LPAI_ALWAYS_INLINE int32_t lpai_execute_unary_u8(QnnLpai_CustomOpNode_t n
     if (!lpai_exec_prepare(&x, node, op_type, 1u, 1u, &lpai_rule_broadcast, kinds, nparams, &result)) {
         return result;
     }
-    lpai_walk walk;
     const lpai_view *views[2] = {&x.in[0].view, &x.out[0].view};
-    lpai_walk_plan(&walk, views, 2u);
-    int table = lpai_unary_table_pays(x.count[0], math_cost, vectorises, lpai_walk_copies(&walk),
-                                      walk.n[walk.ndim - 1u], lpai_walk_is_dense(&walk));
 #if defined(LPAI_HOST_EMULATOR)
     if (lpai_host_use_reference == LPAI_HOST_REFERENCE) {
         return lpai_exec_reference(&x, 1u, math_v);
     }
-    if (lpai_host_use_reference == LPAI_HOST_FORCE_DIRECT || lpai_host_use_reference == LPAI_HOST_FORCE_TABLE) {
+    const int forced =
+        lpai_host_use_reference == LPAI_HOST_FORCE_DIRECT || lpai_host_use_reference == LPAI_HOST_FORCE_TABLE;
+#else
+    const int forced = 0;
+#endif
+    const lpai_dequant_u8 dq = lpai_dequant_u8_from(&x.in[0].quant);
+    if (x.count[0] <= LPAI_SMALL && !forced) {
+        lpai_map_small_u8(views, 1u, views[1], (uint32_t)x.count[0], &dq, math1, NULL, NULL, NULL, x.params, &x.rq[0]);
+        LPAI_HOST_PATH("small");
+        return (int32_t)LPAI_CUSTOM_OP_SUCCESS;
+    }
+    lpai_walk walk;
+    lpai_walk_plan(&walk, views, 2u);
+    int table = lpai_unary_table_pays(x.count[0], math_cost, vectorises, lpai_walk_copies(&walk),
+                                      walk.n[walk.ndim - 1u], lpai_walk_is_dense(&walk));
+#if defined(LPAI_HOST_EMULATOR)
+    if (forced) {
         table = lpai_host_use_reference == LPAI_HOST_FORCE_TABLE;
     }
 #else
     (void)math_v;
 #endif
-    const lpai_dequant_u8 dq = lpai_dequant_u8_from(&x.in[0].quant);
     if (table) {
         /* The whole transfer function has 256 entries: the blocked loop computes each
          * once, with the chain of the direct path. */
@@ -252,9 +263,22 @@ static LPAI_ALWAYS_INLINE int32_t lpai_execute_nary_u8(QnnLpai_CustomOpNode_t no
     if (lpai_host_use_reference == LPAI_HOST_REFERENCE) {
         return lpai_exec_reference(&x, nin, math_v);
     }
+    const int forced = lpai_host_use_reference == LPAI_HOST_FORCE_DIRECT;
 #else
     (void)math_v;
+    const int forced = 0;
 #endif
+    if (x.count[0] <= LPAI_SMALL && !forced) {
+        const lpai_view *in[LPAI_MAX_INPUTS];
+        lpai_dequant_u8 dq[LPAI_MAX_INPUTS];
+        for (uint32_t k = 0; k < nin; ++k) {
+            in[k] = &x.in[k].view;
+            dq[k] = lpai_dequant_u8_from(&x.in[k].quant);
+        }
+        lpai_map_small_u8(in, nin, &x.out[0].view, (uint32_t)x.count[0], dq, NULL, f2, f3, f4, x.params, &x.rq[0]);
+        LPAI_HOST_PATH("small");
+        return (int32_t)LPAI_CUSTOM_OP_SUCCESS;
+    }
     lpai_view bviews[LPAI_MAX_INPUTS];
     const lpai_view *views[LPAI_MAX_OPERANDS];
     lpai_dequant_u8 dq[LPAI_MAX_INPUTS];

@@ -658,8 +658,10 @@ static void test_sizes(const op_case *op)
             CHECK(memcmp(got, ref, n) == 0, "%s: path %s differs from reference at %u elements", op->qnn_type,
                   lpai_emu_last_path(), n);
             if (mode == LPAI_EMU_PATH_AUTO && n <= 256u) {
-                /* The table costs 256 evaluations: it never pays below 256 elements. */
-                CHECK(strcmp(lpai_emu_last_path(), "direct-dense") == 0, "%s: %u elements took %s", op->qnn_type, n,
+                /* The table costs 256 evaluations: it never pays below 256 elements; up
+                 * to 8 (LPAI_SMALL) every element is computed alone. */
+                const char *want = n <= 8u ? "small" : "direct-dense";
+                CHECK(strcmp(lpai_emu_last_path(), want) == 0, "%s: %u elements took %s", op->qnn_type, n,
                       lpai_emu_last_path());
             }
         }
@@ -668,6 +670,69 @@ static void test_sizes(const op_case *op)
         }
         free(ref);
         free(got);
+    }
+}
+
+/* ---- small tensors (up to LPAI_SMALL, 8 elements: each element computed alone) ----
+ * The kernel's choice (auto) against the reference path, in dense, permuted padded
+ * and, with two inputs or more, broadcast layouts (every input but the first (1,C,1,1)
+ * or a single value): the offsets, the odometer and the broadcast steps of the small
+ * loop are its own code. */
+static void test_small(const op_case *op)
+{
+    /* One shape a line (no two braces in a row: this file is a Jinja template). */
+    static const uint32_t shapes[][4] = {
+        {1u, 1u, 1u, 1u},
+        {1u, 2u, 1u, 3u},
+        {1u, 1u, 1u, 7u},
+        {2u, 2u, 2u, 1u},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
+        const uint32_t *s = shapes[i];
+        const uint32_t n = s[0] * s[1] * s[2] * s[3];
+        for (int variant = 0; variant < 4; ++variant) { /* dense, permuted padded, (1,C,1,1), one value */
+            if (variant >= 2 && op->n_inputs < 2u) {
+                break;
+            }
+            uint8_t *codes[NIN];
+            lpai_emu_desc in[NIN];
+            for (uint32_t k = 0; k < NIN; ++k) {
+                const int bcast = variant >= 2 && k > 0u;
+                in[k] = bcast ? desc4(1u, variant == 2 ? s[1] : 1u, 1u, 1u) : desc4(s[0], s[1], s[2], s[3]);
+                const uint32_t m = in[k].dims[0] * in[k].dims[1] * in[k].dims[2] * in[k].dims[3];
+                codes[k] = (uint8_t *)malloc(m);
+                for (uint32_t e = 0; e < m; ++e) {
+                    codes[k][e] = (uint8_t)rnd();
+                }
+                if (variant == 1) {
+                    permute_padded(&in[k], 1u + k);
+                }
+                in[k].scale = rnd_scale();
+                in[k].zero_point = (int32_t)(rnd() % 256u);
+            }
+            lpai_emu_desc out = desc4(s[0], s[1], s[2], s[3]);
+            if (variant == 1) {
+                permute_padded(&out, 2u);
+            }
+            out.scale = rnd_scale();
+            out.zero_point = (int32_t)(rnd() % 256u);
+            uint8_t *ref = (uint8_t *)malloc(n), *got = (uint8_t *)malloc(n);
+            const uint8_t *cc[NIN] = {codes[0], codes[1], codes[2], codes[3]};
+            CHECK(run(op, in, &out, cc, LPAI_EMU_PATH_REFERENCE, ref) == 0, "%s: reference at %u elements (small)",
+                  op->qnn_type, n);
+            CHECK(run(op, in, &out, cc, LPAI_EMU_PATH_AUTO, got) == 0, "%s: %u elements (small) refused (%s)",
+                  op->qnn_type, n, lpai_emu_last_reject());
+            CHECK(strcmp(lpai_emu_last_path(), "small") == 0, "%s: %u elements took %s", op->qnn_type, n,
+                  lpai_emu_last_path());
+            CHECK(lpai_emu_padding_untouched(), "%s: the small loop wrote into the output's padding", op->qnn_type);
+            CHECK(memcmp(got, ref, n) == 0, "%s: the small loop differs from reference at %u elements (variant %d)",
+                  op->qnn_type, n, variant);
+            for (uint32_t k = 0; k < NIN; ++k) {
+                free(codes[k]);
+            }
+            free(ref);
+            free(got);
+        }
     }
 }
 
@@ -1835,6 +1900,7 @@ int main(int argc, char **argv)
         } else {
             test_paths(op);
             test_sizes(op);
+            test_small(op);
             test_padded_rows(op);
             test_tiles(op);
             if (op->n_inputs >= 2u) {

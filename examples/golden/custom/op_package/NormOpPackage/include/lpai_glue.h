@@ -142,7 +142,11 @@ typedef struct {
     uint32_t stretched; /* an elementwise op's input whose shape is not the output's (broadcast) */
 } lpai_io;
 
-/* Reads one activation tensor completely and checks it. Nothing is written. */
+/* Reads one activation tensor completely and checks it. Nothing is written.
+ * Small tensors pay for every instruction here (qnn-op-template/docs/benchmark.md,
+ * "The call's fixed cost"): the accessors' statuses are ORed and tested once per group
+ * (SUCCESS is 0), nothing is zeroed that an accessor writes, and the checks come after
+ * the reads. */
 static inline lpai_status lpai_glue_io(QnnLpai_CustomOpTensor_t t, lpai_io *io)
 {
     const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &lpai_pkg_infra;
@@ -150,41 +154,36 @@ static inline lpai_status lpai_glue_io(QnnLpai_CustomOpTensor_t t, lpai_io *io)
         return LPAI_E_TENSOR;
     }
     QnnLpaiCustomOp_DataType_t type = LPAI_CUSTOM_OP_DATATYPE_UNDEFINED;
-    if (gi->getTensorDataType(t, &type) != LPAI_CUSTOM_OP_SUCCESS) {
+    uint32_t rank = 0u;
+    uint32_t layout_rank = 0u;
+    uint32_t failed = (uint32_t)gi->getTensorDataType(t, &type);
+    failed |= (uint32_t)gi->getTensorShapeRank(t, &rank);
+    failed |= (uint32_t)gi->getTensorLayoutRank(t, &layout_rank);
+    if (failed != (uint32_t)LPAI_CUSTOM_OP_SUCCESS) {
         return LPAI_E_TENSOR;
     }
     const uint32_t bits = lpai_glue_width_bits(type);
     if (bits != LPAI_SUPPORTED_BITS) { /* C8 */
         return LPAI_E_WIDTH;
     }
-    uint32_t rank = 0u;
-    uint32_t layout_rank = 0u;
-    if (gi->getTensorShapeRank(t, &rank) != LPAI_CUSTOM_OP_SUCCESS ||
-        gi->getTensorLayoutRank(t, &layout_rank) != LPAI_CUSTOM_OP_SUCCESS) {
-        return LPAI_E_TENSOR;
-    }
     /* Checked before anything is read into arrays of LPAI_MAX_RANK entries. */
     if (rank > LPAI_MAX_RANK || layout_rank != rank) {
         return LPAI_E_RANK;
     }
-    uint32_t dims[LPAI_MAX_RANK] = {0};
+    uint32_t dims[LPAI_MAX_RANK];
     for (uint32_t i = 0; i < rank; ++i) {
-        if (gi->getTensorShapeDimSize(t, i, &dims[i]) != LPAI_CUSTOM_OP_SUCCESS) {
-            return LPAI_E_TENSOR;
-        }
+        failed |= (uint32_t)gi->getTensorShapeDimSize(t, i, &dims[i]);
     }
     QnnLpaiCustomOp_Layout_t layout;
-    memset(&layout, 0, sizeof layout);
-    if (gi->getTensorLayout(t, &layout) != LPAI_CUSTOM_OP_SUCCESS) {
+    QnnLpaiCustomOp_PerTensorQuantInfo_t q;
+    failed |= (uint32_t)gi->getTensorLayout(t, &layout);
+    failed |= (uint32_t)gi->getPerTensorQuantParams(t, &q);
+    void *data = gi->getTensorData(t);
+    if (failed != (uint32_t)LPAI_CUSTOM_OP_SUCCESS || !data) {
         return LPAI_E_TENSOR;
     }
     if (layout.layoutForm != QNN_LPAI_CUSTOM_OP_LAYOUT_FORM_FLAT) {
         return LPAI_E_LAYOUT;
-    }
-    QnnLpaiCustomOp_PerTensorQuantInfo_t q;
-    memset(&q, 0, sizeof q);
-    if (gi->getPerTensorQuantParams(t, &q) != LPAI_CUSTOM_OP_SUCCESS) {
-        return LPAI_E_TENSOR;
     }
     float scale = 0.0f;
     lpai_status st = lpai_glue_scale(&q.scale, &scale);
@@ -195,15 +194,7 @@ static inline lpai_status lpai_glue_io(QnnLpai_CustomOpTensor_t t, lpai_io *io)
     if (st != LPAI_OK) {
         return st;
     }
-    void *data = gi->getTensorData(t);
-    if (!data) {
-        return LPAI_E_TENSOR;
-    }
-    uint32_t strides[LPAI_MAX_RANK] = {0};
-    for (uint32_t i = 0; i < rank; ++i) {
-        strides[i] = (uint32_t)layout.layoutStride[i];
-    }
-    return lpai_view_init(&io->view, rank, dims, layout.layoutOrder, strides, data);
+    return lpai_view_init(&io->view, rank, dims, layout.layoutOrder, layout.layoutStride, data);
 }
 
 /* The shape of every output is the one its rule gives from the inputs (lpai_shapes.h):

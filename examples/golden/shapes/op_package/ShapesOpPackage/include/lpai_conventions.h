@@ -214,20 +214,18 @@ static inline lpai_status lpai_view_init(lpai_view *v, uint32_t rank, const uint
         return LPAI_E_RANK;
     }
     uint32_t seen = 0u;
-    for (uint32_t i = 0; i < rank; ++i) {
+    for (uint32_t i = 0; i < rank; ++i) { /* one pass: small tensors pay every loop */
         /* A repeated or out-of-range entry would alias two logical dimensions
          * and index past the arrays below. */
         if (order[i] >= rank || (seen & (1u << order[i])) != 0u) {
-            return LPAI_E_LAYOUT;
+            return LPAI_E_LAYOUT; /* the view is left half-filled: nobody reads it */
         }
         seen |= 1u << order[i];
-    }
-    v->rank = rank;
-    for (uint32_t i = 0; i < rank; ++i) {
         v->dims[i] = dims[i];
         v->order[i] = order[i];
         v->stride[order[i]] = layout_stride[i];
     }
+    v->rank = rank;
     v->data = (uint8_t *)data;
     return LPAI_OK;
 }

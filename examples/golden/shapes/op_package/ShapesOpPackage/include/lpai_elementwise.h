@@ -1129,6 +1129,79 @@ static LPAI_ALWAYS_INLINE void lpai_dequant_row(const uint8_t *p, ptrdiff_t step
     }
 }
 
+/* ---- Small tensors -----------------------------------------------------------------
+ * Up to LPAI_SMALL elements the blocked loop's plan and 8-lane block cost more than the
+ * elements: each element is computed alone, in logical order, by an odometer over the
+ * output's dimensions that moves one byte pointer per operand (an input's broadcast
+ * dimension, of extent 1, or a leading one it lacks, steps 0 bytes), with the blocked
+ * loop's own 8-bit arithmetic (LPAI_DEQ, lpai_requant_u8_store) and the same inlined
+ * math: the bytes are those of the blocked loop. No walk plan, no block buffers. */
+#define LPAI_SMALL 8u
+
+static LPAI_ALWAYS_INLINE void lpai_map_small_u8(const lpai_view *const *in, uint32_t nin, const lpai_view *out,
+                                                 uint32_t count, const lpai_dequant_u8 *dq, lpai_unary_fn f1,
+                                                 lpai_binary_fn f2, lpai_ternary_fn f3, lpai_quaternary_fn f4,
+                                                 const float *params, const lpai_requant *rq)
+{
+    const lpai_requant_u8 r = lpai_requant_u8_from(rq);
+    const uint32_t rank = out->rank;
+    const uint8_t *p[4] = {out->data, out->data, out->data, out->data}; /* unused ones step 0 */
+    uint64_t step[4][LPAI_MAX_RANK]; /* bytes per step of each output dimension */
+    for (uint32_t k = 0; k < nin; ++k) {
+        const lpai_view *v = in[k];
+        const uint32_t lead = rank - v->rank; /* aligned on the last dimension */
+        p[k] = v->data;
+        for (uint32_t d = 0; d < rank; ++d) {
+            step[k][d] = (d < lead || v->dims[d - lead] == 1u) ? 0u : v->stride[d - lead];
+        }
+    }
+    const lpai_dequant_u8 d0 = dq[0];
+    const lpai_dequant_u8 d1 = dq[nin > 1u ? 1u : 0u];
+    const lpai_dequant_u8 d2 = dq[nin > 2u ? 2u : 0u];
+    const lpai_dequant_u8 d3 = dq[nin > 3u ? 3u : 0u];
+    /* The innermost dimension is a plain loop; the odometer runs once per row. */
+    const uint32_t last = rank ? rank - 1u : 0u;
+    const uint32_t n = rank ? out->dims[last] : 1u;
+    const ptrdiff_t s0 = rank ? (ptrdiff_t)step[0][last] : 0;
+    const ptrdiff_t s1 = rank && nin > 1u ? (ptrdiff_t)step[1][last] : 0;
+    const ptrdiff_t s2 = rank && nin > 2u ? (ptrdiff_t)step[2][last] : 0;
+    const ptrdiff_t s3 = rank && nin > 3u ? (ptrdiff_t)step[3][last] : 0;
+    const ptrdiff_t so = rank ? (ptrdiff_t)out->stride[last] : 0;
+    uint8_t *q = out->data;
+    uint32_t idx[LPAI_MAX_RANK] = {0u};
+    for (uint32_t e = 0; e < count; e += n) {
+        const uint8_t *a0 = p[0], *a1 = p[1], *a2 = p[2], *a3 = p[3];
+        uint8_t *o = q;
+        for (uint32_t i = 0; i < n; ++i) {
+            const float v =
+                nin == 1u   ? f1(LPAI_DEQ(d0, *a0), params)
+                : nin == 2u ? f2(LPAI_DEQ(d0, *a0), LPAI_DEQ(d1, *a1), params)
+                : nin == 3u ? f3(LPAI_DEQ(d0, *a0), LPAI_DEQ(d1, *a1), LPAI_DEQ(d2, *a2), params)
+                            : f4(LPAI_DEQ(d0, *a0), LPAI_DEQ(d1, *a1), LPAI_DEQ(d2, *a2), LPAI_DEQ(d3, *a3), params);
+            *o = lpai_requant_u8_store(v, &r);
+            a0 += s0;
+            a1 += s1;
+            a2 += s2;
+            a3 += s3;
+            o += so;
+        }
+        for (uint32_t d = last; d-- > 0u;) { /* the next row */
+            for (uint32_t k = 0; k < nin; ++k) {
+                p[k] += step[k][d];
+            }
+            q += out->stride[d];
+            if (++idx[d] < out->dims[d]) {
+                break;
+            }
+            for (uint32_t k = 0; k < nin; ++k) {
+                p[k] -= step[k][d] * out->dims[d];
+            }
+            q -= out->stride[d] * out->dims[d];
+            idx[d] = 0u;
+        }
+    }
+}
+
 #undef LPAI_DEQ /* defined with the blocked loop, used last here */
 
 static LPAI_ALWAYS_INLINE void lpai_requant_row(uint8_t *p, ptrdiff_t step, uint32_t n, const lpai_requant_u8 *rq,
