@@ -274,7 +274,8 @@ def plugin_windows(run, plugin: Path, exe: Path, args, tmp_path, extra="") -> li
     on, off = sym["bench_count_on"][0], sym["bench_count_off"][0]
     cmd = ["qemu-hexagon", "-cpu", run.HEX_QEMU_CPU, "-d", "plugin", "-D", str(log)]
     cmd += ["-plugin", f"{plugin},on={on:#x},off={off:#x}{extra}", str(exe), *args]
-    subprocess.run(cmd, check=True, capture_output=True, timeout=60)
+    res = run_budgeted(cmd, 60)
+    assert res.returncode == 0, res.stdout + res.stderr
     found = re.findall(r"^qemu_count window=\d+ packets=(\d+) insns=(\d+)$", log.read_text(), re.M)
     return [(int(p), int(i)) for p, i in found]
 
@@ -290,7 +291,8 @@ def test_plugin_counts_a_known_loop(tmp_path):
     (tmp_path / "loop.c").write_text(LOOP_C)
     exe = tmp_path / "loop"
     zig = [sys.executable, "-m", "ziglang", "cc", "-target", run.HEX_TARGET, f"-mcpu={run.HEX_CPUS['scalar']}", "-O2"]
-    subprocess.run([*zig, str(tmp_path / "loop.c"), "-o", str(exe)], check=True, capture_output=True, timeout=600)
+    res = run_budgeted([*zig, str(tmp_path / "loop.c"), "-o", str(exe)], 600)
+    assert res.returncode == 0, res.stdout + res.stderr
     plugin = run.build_plugin(tmp_path)
     counts = [1, 11, 1011, 1011]
     whole = plugin_windows(run, plugin, exe, map(str, counts), tmp_path)
@@ -318,7 +320,7 @@ def test_hexagon_columns(tmp_path):
     args += ["--workdir", str(tmp_path)]
     if callgrind_missing():
         pytest.skip("the Hexagon columns print with the instruction counts (callgrind)")
-    res = subprocess.run(args, capture_output=True, text=True, timeout=900)
+    res = run_budgeted(args, 900)
     assert res.returncode == 0, res.stdout + res.stderr
     lines = [line for line in res.stdout.splitlines() if line.startswith("BENCH ")]
     assert len(lines) == 3, res.stdout  # mul3, in three layouts

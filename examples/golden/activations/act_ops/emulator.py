@@ -15,6 +15,7 @@ import ctypes
 import functools
 import shutil
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,7 +29,7 @@ OP_DIR = Path(__file__).resolve().parents[1] / "op_package" / PACKAGE_NAME
 BUILD = "build/host/emu-lib"
 MAX_DIMS = 8
 SCALE_FLOAT, SCALE_INT, SCALE_UNDEFINED = 0, 1, 2
-LPAI_DATATYPE_INT_32 = 3  # host/lpai_emu_decls.h
+LPAI_DATATYPE_INT_32 = 7  # LPAI_CUSTOM_OP_DATATYPE_INT_32, the SDK's value (sdk_standin/lpai_sdk_standin.h)
 QNN = {"UINT_8": 0x0108, "UFIXED_POINT_8": 0x0408, "INT_32": 0x0032, "UFIXED_POINT_16": 0x0416}
 
 
@@ -54,14 +55,18 @@ def compilers() -> list[str]:
     return [cc for cc in ("gcc", "clang") if shutil.which(cc)]
 
 
-def make(*args: str, timeout: float = 300, op_dir: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        ["make", "--no-print-directory", *args],
-        cwd=op_dir or OP_DIR,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+
+
+# How make runs and where a long build says what it does: the tests set both (a time
+# limit that stretches with the machine's load; a line past pytest's capture).
+RUNNER = _run
+PROGRESS = None
+
+
+def make(*args: str, op_dir: Path | None = None) -> subprocess.CompletedProcess:
+    return RUNNER(["make", "--no-print-directory", *args], op_dir or OP_DIR)
 
 
 class BuildError(RuntimeError):
@@ -82,14 +87,19 @@ def library() -> ctypes.CDLL:
 
 @functools.cache
 def _library(op_dir: Path) -> ctypes.CDLL:
+    if PROGRESS is not None:
+        PROGRESS(f"op package: building the host library (make host-lib BUILD={BUILD}, every kernel)...")
+    start = time.monotonic()
     result = make("host-lib", f"BUILD={BUILD}", "-j2", op_dir=op_dir)
     if result.returncode != 0:
         raise BuildError(f"make host-lib failed:\n{result.stdout}\n{result.stderr}")
+    if PROGRESS is not None:
+        PROGRESS(f"op package: host library built in {time.monotonic() - start:.0f} s")
     lib = ctypes.CDLL(str(op_dir / BUILD / "libemu.so"))
     lib.lpai_emu_add_input.argtypes = [ctypes.POINTER(Desc), ctypes.c_void_p]
     lib.lpai_emu_add_output.argtypes = [ctypes.POINTER(Desc)]
-    lib.lpai_emu_add_param_f32.argtypes = [ctypes.c_float]
-    lib.lpai_emu_add_param_u32.argtypes = [ctypes.c_uint32]
+    lib.lpai_emu_add_param_f32.argtypes = [ctypes.c_char_p, ctypes.c_float]
+    lib.lpai_emu_add_param_u32.argtypes = [ctypes.c_char_p, ctypes.c_uint32]
     lib.lpai_emu_execute.argtypes = [ctypes.c_char_p, ctypes.c_int32]
     lib.lpai_emu_read_output.argtypes = [ctypes.c_void_p]
     lib.lpai_emu_read_output_k.argtypes = [ctypes.c_uint32, ctypes.c_void_p]
@@ -99,6 +109,8 @@ def _library(op_dir: Path) -> ctypes.CDLL:
     lib.lpai_emu_row_max.restype = ctypes.c_uint32
     lib.lpai_emu_last_reject.restype = ctypes.c_char_p
     lib.lpai_emu_last_path.restype = ctypes.c_char_p
+    lib.lpai_emu_layout_flag.argtypes = [ctypes.c_char_p]
+    lib.lpai_emu_layout_flag.restype = ctypes.c_uint32
     lib.lpai_emu_int_scale.argtypes = [ctypes.c_float, ctypes.c_int32, ctypes.POINTER(ctypes.c_int32)]
     lib.lpai_emu_validate.restype = ctypes.c_int64
     lib.lpai_emu_register.restype = ctypes.c_int64
@@ -168,15 +180,32 @@ PATHS = {"auto": 0, "reference": 1, "direct": 2, "table": 3}
 
 
 # What getTempBuffer serves (host/lpai_emu.h LPAI_EMU_TEMP_*): "asked" is exactly the
-# bytes of the op's getTempBufferSize; "null" a NULL pointer; "no-call" no getTempBuffer.
+# bytes of the op's getTempBufferSize; "null" a failure (no buffer); "no-call" no
+# getTempBuffer; a byte count serves exactly that many, its size reported.
 TEMP = {"asked": -1, "null": -2, "no-call": -3}
+
+
+def _named(op_type: str, params) -> list[tuple[str, str, object]]:
+    """Each param as (name, kind, value). A (kind, value) pair, as tests written before
+    the kernels asked for params by name pass them, takes the op's param name at its
+    position."""
+    named = []
+    for i, param in enumerate(params):
+        if len(param) == 3:
+            named.append(tuple(param))
+            continue
+        from .ops import OPS
+
+        op = next(op for op in OPS if op.qnn_type == op_type)
+        named.append((op.params[i][0], *param))
+    return named
 
 
 def run(
     op_type: str,
     inputs: list[tuple[Tensor, torch.Tensor]],
     output: Tensor,
-    params: list[tuple[str, object]] = (),
+    params: list[tuple[str, str, object]] = (),
     reference: bool = False,
     path: str = "auto",
 ) -> torch.Tensor:
@@ -189,7 +218,7 @@ def run_n(
     op_type: str,
     inputs: list[tuple[Tensor, torch.Tensor]],
     outputs: list[Tensor],
-    params: list[tuple[str, object]] = (),
+    params: list[tuple[str, str, object]] = (),
     path: str = "auto",
     temp: str | int = "asked",
 ) -> list[torch.Tensor]:
@@ -208,11 +237,11 @@ def run_n(
         d = output.desc()
         if lib.lpai_emu_add_output(ctypes.byref(d)) != j:
             raise ValueError(f"emulator refused output descriptor {output}")
-    for kind, value in params:
+    for name, kind, value in _named(op_type, params):  # getParamTensor looks each up by name
         if kind == "float":
-            lib.lpai_emu_add_param_f32(float(value))
+            lib.lpai_emu_add_param_f32(name.encode(), float(value))
         else:  # int and bool: UINT_32, as ExecuTorch sends them
-            lib.lpai_emu_add_param_u32(int(value))
+            lib.lpai_emu_add_param_u32(name.encode(), int(value))
     lib.lpai_emu_temp(TEMP[temp] if isinstance(temp, str) else int(temp))
     status = lib.lpai_emu_execute(op_type.encode(), PATHS[path])
     if status != 0:
@@ -244,6 +273,12 @@ def last_path() -> str:
     return library().lpai_emu_last_path().decode()
 
 
+def last_repacked() -> bool:
+    """Whether the last call handed the kernel dense copies of permuted or padded
+    tensors: what the backend does for an op declaring QNN_LPAI_OP_LAYOUT_DEFAULT."""
+    return bool(library().lpai_emu_last_repacked())
+
+
 # ---- the torch oracle -------------------------------------------------------------
 def dequantize(codes: torch.Tensor, scale: float, zero_point: int) -> torch.Tensor:
     q = torch._make_per_tensor_quantized_tensor(codes.to(torch.uint8), scale, zero_point)
@@ -251,9 +286,17 @@ def dequantize(codes: torch.Tensor, scale: float, zero_point: int) -> torch.Tens
 
 
 def quantize(values: torch.Tensor, scale: float, zero_point: int) -> torch.Tensor:
-    """torch.quantize_per_tensor, plus the kernels' NaN rule (qnn-op-template/docs/spec.md): NaN
-    becomes the lowest code, 0. torch itself has no rule: quantize_per_tensor gives
-    the highest code on x86 and quantized_decomposed.quantize_per_tensor (the op of
-    the exported graph) converts NaN to an integer, which is undefined (0 on x86)."""
-    codes = torch.quantize_per_tensor(values, scale, zero_point, torch.quint8).int_repr()
-    return torch.where(torch.isnan(values), torch.zeros_like(codes), codes)
+    """The quantization of the exported graph (torch's quantized_decomposed.quantize_per_tensor
+    and ExecuTorch's quantize_per_tensor kernel): round half to even of value * (1 / scale)
+    in float32, then add the zero point, then clamp; plus the kernels' NaN rule
+    (qnn-op-template/docs/spec.md): NaN becomes the lowest code, 0.
+
+    Not torch.quantize_per_tensor: on quint8 tensors (FBGEMM) it adds the zero point
+    before rounding, so at an exact tie with an odd zero point it is one code off both
+    (test_the_oracle_rounds_like_the_exported_graph_at_odd_zero_point_ties). torch has
+    no NaN rule: quantize_per_tensor gives the highest code on x86 and quantized_decomposed
+    converts NaN to an integer, which is undefined (0 on x86)."""
+    inv_scale = torch.tensor(1.0 / scale, dtype=torch.float32)
+    codes = torch.round(values.to(torch.float32) * inv_scale) + zero_point
+    codes = torch.where(torch.isnan(values), torch.zeros_like(codes), codes)
+    return codes.clamp(0, 255).to(torch.uint8)

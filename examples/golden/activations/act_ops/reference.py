@@ -6,13 +6,27 @@ of each function onto numpy, and evaluated in float64. The tests (tests/test_ops
 `python -m act_ops report` compare with it.
 """
 
+import contextlib
+
 import numpy as np
 
 REFERENCES = {}
+# float64 unless in_float32(): inputs, params and every step then in float32, as the
+# eager op and the kernel compute (numpy >= 2 keeps Python float literals weak).
+_DTYPE = [np.float64]
+
+
+@contextlib.contextmanager
+def in_float32():
+    _DTYPE.append(np.float32)
+    try:
+        yield
+    finally:
+        _DTYPE.pop()
 
 
 def hard_swish_ish(x):
-    x = np.asarray(x, dtype=np.float64)
+    x = np.asarray(x, dtype=_DTYPE[-1])
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = ((x * np.minimum(np.maximum((x + 3.0), 0.0), 6.0)) / 6.0)  # noqa: UP034, B002  # fmt: skip
@@ -28,9 +42,13 @@ REFERENCES["hard_swish_ish"] = hard_swish_ish
 
 
 def scaled_tanh(x, gain=2.0, shift=1):
-    x = np.asarray(x, dtype=np.float64)
-    gain = float(gain)
-    shift = float(shift)
+    x = np.asarray(x, dtype=_DTYPE[-1])
+    # A numpy float, not a Python float: `1 / p` at p = 0 is inf (IEEE, as in torch and
+    # C), where a Python float raises ZeroDivisionError.
+    gain = _DTYPE[-1](gain)
+    # A numpy float, not a Python float: `1 / p` at p = 0 is inf (IEEE, as in torch and
+    # C), where a Python float raises ZeroDivisionError.
+    shift = _DTYPE[-1](shift)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = ((gain * np.tanh(x)) + shift)  # noqa: UP034, B002  # fmt: skip
@@ -46,9 +64,11 @@ REFERENCES["scaled_tanh"] = scaled_tanh
 
 
 def add_scaled(a, b, alpha=0.5):
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    alpha = float(alpha)
+    a = np.asarray(a, dtype=_DTYPE[-1])
+    b = np.asarray(b, dtype=_DTYPE[-1])
+    # A numpy float, not a Python float: `1 / p` at p = 0 is inf (IEEE, as in torch and
+    # C), where a Python float raises ZeroDivisionError.
+    alpha = _DTYPE[-1](alpha)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = (a + (alpha * b))  # noqa: UP034, B002  # fmt: skip
@@ -65,8 +85,8 @@ REFERENCES["add_scaled"] = add_scaled
 
 
 def soft_min(a, b):
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
+    a = np.asarray(a, dtype=_DTYPE[-1])
+    b = np.asarray(b, dtype=_DTYPE[-1])
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = (np.minimum(a, b) + (0.1 * (1.0 / (1.0 + np.exp(-((a - b)))))))  # noqa: UP034, B002  # fmt: skip
@@ -83,9 +103,13 @@ REFERENCES["soft_min"] = soft_min
 
 
 def fake_quant(x, steps=4, limit=1.5):
-    x = np.asarray(x, dtype=np.float64)
-    steps = float(steps)
-    limit = float(limit)
+    x = np.asarray(x, dtype=_DTYPE[-1])
+    # A numpy float, not a Python float: `1 / p` at p = 0 is inf (IEEE, as in torch and
+    # C), where a Python float raises ZeroDivisionError.
+    steps = _DTYPE[-1](steps)
+    # A numpy float, not a Python float: `1 / p` at p = 0 is inf (IEEE, as in torch and
+    # C), where a Python float raises ZeroDivisionError.
+    limit = _DTYPE[-1](limit)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = np.minimum(np.maximum((np.rint((x * steps)) / steps), (-limit)), limit)  # noqa: UP034, B002  # fmt: skip
@@ -101,8 +125,8 @@ REFERENCES["fake_quant"] = fake_quant
 
 
 def pick_floor(a, b):
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
+    a = np.asarray(a, dtype=_DTYPE[-1])
+    b = np.asarray(b, dtype=_DTYPE[-1])
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = (np.where((a >= b), np.floor(a), np.ceil(b)) + np.sign(np.nan_to_num((a - b), nan=0.0)))  # noqa: UP034, B002  # fmt: skip

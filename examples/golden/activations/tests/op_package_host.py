@@ -9,9 +9,13 @@ tests need: the comparison with the tie rule and the random scales and params.
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import time
 
 import torch
 
+from act_ops import emulator
 from act_ops.emulator import (  # noqa: F401 - the tests' API
     LPAI_DATATYPE_INT_32,
     MAX_DIMS,
@@ -29,8 +33,8 @@ from act_ops.emulator import (  # noqa: F401 - the tests' API
     compilers,
     dequantize,
     last_path,
+    last_repacked,
     library,
-    make,
     output_untouched,
     padding_untouched,
     quantize,
@@ -40,6 +44,81 @@ from act_ops.emulator import (  # noqa: F401 - the tests' API
 )
 
 ROOT = OP_DIR.parents[1]
+
+# Set by conftest.py: pytest's config, whose terminal reporter lets a long build say what
+# it does while pytest captures the output of the tests.
+CONFIG = None
+
+
+def progress(line: str) -> None:
+    """One line on the terminal now, past pytest's capture."""
+    plugins = CONFIG.pluginmanager if CONFIG is not None else None
+    terminal = plugins.get_plugin("terminalreporter") if plugins else None
+    capture = plugins.get_plugin("capturemanager") if plugins else None
+    if terminal is None or capture is None:
+        print(line, flush=True)
+        return
+    with capture.global_and_fixture_disabled():
+        terminal.write_line(line)
+
+
+def time_scale() -> float:
+    """TEST_TIME_SCALE (default 1): a slow machine's factor on every time limit."""
+    text = os.environ.get("TEST_TIME_SCALE", "1")
+    try:
+        scale = float(text)
+    except ValueError:
+        scale = math.nan
+    if not (math.isfinite(scale) and scale > 0):
+        raise ValueError(f"TEST_TIME_SCALE={text!r}: must be a positive number (a factor on the time limits)")
+    return scale
+
+
+def load_factor() -> float:
+    """How much slower than idle the machine runs now: the 1-minute load average per
+    core, at least 1."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return 1.0
+    return max(1.0, load / (os.cpu_count() or 1))
+
+
+def communicate(proc: subprocess.Popen, budget: float) -> tuple[str, str]:
+    """proc.communicate() within a budget of idle-machine seconds: a second of wall time
+    counts 1 / load_factor() while the machine is loaded, and TEST_TIME_SCALE stretches
+    the budget, so that a slow or busy machine fails no test merely for being slow; a
+    hang still ends (subprocess.TimeoutExpired)."""
+    budget *= time_scale()
+    spent, step = 0.0, min(5.0, max(0.2, budget / 4))
+    while True:
+        start = time.monotonic()
+        try:
+            return proc.communicate(timeout=step)
+        except subprocess.TimeoutExpired:
+            spent += (time.monotonic() - start) / load_factor()
+            if spent > budget:
+                proc.kill()
+                out, err = proc.communicate()
+                raise subprocess.TimeoutExpired(proc.args, budget, output=out, stderr=err) from None
+
+
+def run_command(args: list[str], budget: float = 300, **kwargs) -> subprocess.CompletedProcess:
+    """subprocess.run(args, capture_output=True, text=True) within a load-scaled budget."""
+    kwargs.setdefault("stdout", subprocess.PIPE)
+    kwargs.setdefault("stderr", subprocess.PIPE)
+    with subprocess.Popen(args, text=True, **kwargs) as proc:
+        out, err = communicate(proc, budget)
+    return subprocess.CompletedProcess(args, proc.returncode, out, err)
+
+
+def make(*args: str, budget: float = 300) -> subprocess.CompletedProcess:
+    return run_command(["make", "--no-print-directory", *args], budget, cwd=OP_DIR)
+
+
+# The emulator's own builds (the host library) run under the same budget and say so.
+emulator.RUNNER = lambda args, cwd: run_command(args, 300, cwd=cwd)
+emulator.PROGRESS = progress
 
 
 def compare(
@@ -74,17 +153,26 @@ def random_scale(gen: torch.Generator) -> float:
     return float(torch.tensor(math.pow(2.0, exponent), dtype=torch.float32))
 
 
+UINT32_MAX = 2**32 - 1  # an int param is a uint32 (ExecuTorch sends QNN_DATATYPE_UINT_32)
+
+
 def random_params(params, gen: torch.Generator) -> list[object]:
     """Values other than the defaults for `(name, type, default)` params, drawn from
     `gen`: a kernel that ignores a param, or reads it as its default, fails on them.
     Floats keep the default's sign and move by a factor in [1.5, 3] either way (or to
-    [0.25, 1] from 0), float32-exact; ints stay >= 0; bools flip."""
+    [0.25, 1] from 0), float32-exact; ints are drawn from a bounded set in [0, 2^32 - 1]
+    (what ExecuTorch can send): small values, the neighbours, half and double of the
+    default, and one random value up to twice the default, never a list as long as
+    the default (an int default of 4294967295 is a valid spec); bools flip."""
     values: list[object] = []
     for _name, kind, default in params:
         if kind == "bool":
             values.append(not default)
         elif kind == "int":
-            choices = [v for v in range(max(int(default), 0) + 4) if v != default]
+            top = min(2 * int(default) + 4, UINT32_MAX)
+            drawn = int(torch.randint(0, top + 1, (1,), generator=gen, dtype=torch.int64))
+            candidates = {0, 1, 2, 3, default // 2, default - 1, default + 1, 2 * default, drawn}
+            choices = sorted(v for v in candidates if 0 <= v <= UINT32_MAX and v != default)
             values.append(choices[int(torch.randint(len(choices), (1,), generator=gen))])
         else:
             u = float(torch.empty(1).uniform_(1.5, 3.0, generator=gen))

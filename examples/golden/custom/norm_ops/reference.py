@@ -6,13 +6,27 @@ of each function onto numpy, and evaluated in float64. The tests (tests/test_ops
 `python -m norm_ops report` compare with it.
 """
 
+import contextlib
+
 import numpy as np
 
 REFERENCES = {}
+# float64 unless in_float32(): inputs, params and every step then in float32, as the
+# eager op and the kernel compute (numpy >= 2 keeps Python float literals weak).
+_DTYPE = [np.float64]
+
+
+@contextlib.contextmanager
+def in_float32():
+    _DTYPE.append(np.float32)
+    try:
+        yield
+    finally:
+        _DTYPE.pop()
 
 
 def double_it(x):
-    x = np.asarray(x, dtype=np.float64)
+    x = np.asarray(x, dtype=_DTYPE[-1])
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = (2.0 * x)  # noqa: UP034, B002  # fmt: skip

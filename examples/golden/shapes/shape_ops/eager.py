@@ -9,6 +9,8 @@ comparison alone never proves that the op package ran: that is what delegation.p
 
 from __future__ import annotations
 
+import inspect
+
 import torch
 
 from .shapes import RULES, output_shapes
@@ -21,6 +23,34 @@ def _scalar(value: float) -> torch.Tensor:
     # Params become 0-d float32 tensors: torch functions such as minimum() need tensors,
     # and a 0-d tensor never changes the dtype of the result.
     return torch.tensor(float(value), dtype=torch.float32)
+
+
+_SIGNATURES_CHECKED: set = set()
+
+
+def check_user_signature(op: str, where: str, fn, *names: str) -> None:
+    """Your math takes the spec's arguments: its inputs, then its params, in order.
+
+    A `copier update` that adds, removes or renames an input or a param regenerates this
+    file but never yours (user/ is yours): this says which function must change, at its
+    first call, instead of a bare TypeError from inside the call.
+    """
+    if fn in _SIGNATURES_CHECKED:
+        return
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # no signature to read (a builtin): the call decides
+        return
+    try:
+        signature.bind(*names)
+    except TypeError:
+        wanted = ", ".join(names)
+        raise TypeError(
+            f"{op}: {where} defines {getattr(fn, '__name__', 'the math')}{signature}, which cannot take the "
+            f"spec's arguments ({wanted}): the op's inputs or params changed (a copier update?); "
+            f"change it to take ({wanted}), the inputs then the params in the spec's order"
+        ) from None
+    _SIGNATURES_CHECKED.add(fn)
 
 
 def check_user_result(op: str, where: str, result, expected: tuple) -> None:
@@ -68,6 +98,7 @@ def channel_mean(x: torch.Tensor) -> torch.Tensor:
     """The mean over dim 1 (channels), kept as a dim of 1."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     _expected = output_shapes("shape_ops::channel_mean", RULES["channel_mean"], [x.shape])
+    check_user_signature("shape_ops::channel_mean", "shape_ops/user/channel_mean.py", _user_channel_mean, "x")
     _result = _user_channel_mean(x)
     check_user_result("shape_ops::channel_mean", "user/channel_mean.py", _result, _expected)
     return _result
@@ -77,6 +108,7 @@ def center(x: torch.Tensor, scale: float = 1.0, subtract: bool = True) -> tuple[
     """The mean over the last dim, and x minus it (unless not subtract), scaled."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     _expected = output_shapes("shape_ops::center", RULES["center"], [x.shape])
+    check_user_signature("shape_ops::center", "shape_ops/user/center.py", _user_center, "x", "scale", "subtract")
     _result = _user_center(x, scale, subtract)
     check_user_result("shape_ops::center", "user/center.py", _result, _expected)
     return _result
@@ -86,6 +118,7 @@ def rms_norm(x: torch.Tensor, eps: float = 1e-06) -> torch.Tensor:
     """x divided by the root mean square of its last dim; one row at a time, no scratch."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     _expected = output_shapes("shape_ops::rms_norm", RULES["rms_norm"], [x.shape])
+    check_user_signature("shape_ops::rms_norm", "shape_ops/user/rms_norm.py", _user_rms_norm, "x", "eps")
     _result = _user_rms_norm(x, eps)
     check_user_result("shape_ops::rms_norm", "user/rms_norm.py", _result, _expected)
     return _result

@@ -6,14 +6,28 @@ of each function onto numpy, and evaluated in float64. The tests (tests/test_ops
 `python -m shape_ops report` compare with it.
 """
 
+import contextlib
+
 import numpy as np
 
 REFERENCES = {}
+# float64 unless in_float32(): inputs, params and every step then in float32, as the
+# eager op and the kernel compute (numpy >= 2 keeps Python float literals weak).
+_DTYPE = [np.float64]
+
+
+@contextlib.contextmanager
+def in_float32():
+    _DTYPE.append(np.float32)
+    try:
+        yield
+    finally:
+        _DTYPE.pop()
 
 
 def add_bias(x, bias):
-    x = np.asarray(x, dtype=np.float64)
-    bias = np.asarray(bias, dtype=np.float64)
+    x = np.asarray(x, dtype=_DTYPE[-1])
+    bias = np.asarray(bias, dtype=_DTYPE[-1])
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = (x + bias)  # noqa: UP034, B002  # fmt: skip
@@ -30,9 +44,9 @@ REFERENCES["add_bias"] = add_bias
 
 
 def fma3(a, b, c):
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    c = np.asarray(c, dtype=np.float64)
+    a = np.asarray(a, dtype=_DTYPE[-1])
+    b = np.asarray(b, dtype=_DTYPE[-1])
+    c = np.asarray(c, dtype=_DTYPE[-1])
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
         value = ((a * b) + c)  # noqa: UP034, B002  # fmt: skip

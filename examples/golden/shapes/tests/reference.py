@@ -5,4 +5,4 @@ It lives in the package (shape_ops/reference.py), where `python -m shape_ops rep
 reads it too; written from the spec's expression independently of eager.py's torch form.
 """
 
-from shape_ops.reference import REFERENCES  # noqa: F401 - the tests' API
+from shape_ops.reference import REFERENCES, in_float32  # noqa: F401 - the tests' API

@@ -343,7 +343,12 @@ static void test_conventions(void)
         CHECK(lpai_view_init(&v, 1u, sdims, sorder, sstride, raw) == LPAI_OK, "view init");
         CHECK(!lpai_view_extent(&v, &ext), "byte extent beyond PTRDIFF_MAX accepted");
         CHECK(lpai_view_init(&v, 1u, sdims + 2, sorder, sstride + 2, raw) == LPAI_OK, "view init");
-        CHECK(lpai_view_extent(&v, &ext) && ext == 65535ull * 4294967295ull, "one padded dimension refused");
+        /* Beyond PTRDIFF_MAX on a 32-bit target (the DSP, `make hexagon-test`): refused there. */
+        const uint64_t padded = 65535ull * 4294967295ull;
+        CHECK(lpai_view_extent(&v, &ext) == (padded <= (uint64_t)PTRDIFF_MAX) &&
+                  (padded > (uint64_t)PTRDIFF_MAX || ext == padded),
+              "one padded dimension of %llu bytes: wrong answer for PTRDIFF_MAX %lld", (unsigned long long)padded,
+              (long long)PTRDIFF_MAX);
         /* Overlap: a row stride inside the row, a zero stride, equal strides. */
         const uint32_t d2[2] = {4u, 16u};
         const uint32_t ok_stride[2] = {20u, 1u};
@@ -432,6 +437,10 @@ static void test_paths(const op_case *op)
             const char *want = mode == LPAI_EMU_PATH_TABLE ? "table-dense" : "direct-dense";
             CHECK(run(op, in, &out, cc, mode, other) == 0, "%s: forced path %d refused", op->qnn_type, mode);
             CHECK(walked(want), "%s: forced %s, ran \"%s\"", op->qnn_type, want, lpai_emu_last_path());
+            /* HVX builds: the table's lookups of a dense tensor run as vectors (vlut32);
+             * a repacked call (layout_support: default) is dense whatever it was. */
+            CHECK(lpai_emu_last_repacked() || lpai_emu_last_hvx() == (LPAI_HVX && mode == LPAI_EMU_PATH_TABLE),
+                  "%s: %s, HVX %s", op->qnn_type, want, lpai_emu_last_hvx() ? "used" : "not used");
             diff = 0;
             for (uint32_t e = 0; e < count; ++e) {
                 diff += other[e] != ref[e];
@@ -494,6 +503,7 @@ static void test_paths(const op_case *op)
             CHECK(run(op, pin, &pout, cc, mode, other) == 0, "%s: forced path %d refused", op->qnn_type, mode);
             CHECK(walked(want), "%s: forced %s, ran \"%s\"", op->qnn_type, want, lpai_emu_last_path());
             CHECK(lpai_emu_padding_untouched(), "%s: path %s wrote into the output's padding", op->qnn_type, want);
+            CHECK(!lpai_emu_last_hvx(), "%s: %s on a strided walk ran HVX", op->qnn_type, want);
             diff = 0;
             for (uint32_t e = 0; e < count; ++e) {
                 diff += other[e] != ref[e];
@@ -560,6 +570,10 @@ static void test_padded_rows(const op_case *op)
                   op->qnn_type, lpai_emu_last_path(), wd);
             CHECK(memcmp(got, ref, n) == 0, "%s: path %s differs from reference on padded rows of %u", op->qnn_type,
                   lpai_emu_last_path(), wd);
+            /* HVX builds: unit-step rows of a vector or more are looked up as vectors. */
+            CHECK(lpai_emu_last_hvx() == (LPAI_HVX && strcmp(lpai_emu_last_path(), "table-walk") == 0 && wd >= 128u),
+                  "%s: %s on rows of %u, HVX %s", op->qnn_type, lpai_emu_last_path(), wd,
+                  lpai_emu_last_hvx() ? "used" : "not used");
         }
         for (uint32_t k = 0; k < NIN; ++k) {
             free(codes[k]);
@@ -721,6 +735,10 @@ static void test_sizes(const op_case *op)
             CHECK(run(op, in, &out, cc, mode, got) == 0, "%s: path %d at %u elements", op->qnn_type, mode, n);
             CHECK(memcmp(got, ref, n) == 0, "%s: path %s differs from reference at %u elements", op->qnn_type,
                   lpai_emu_last_path(), n);
+            /* HVX builds: whole vectors through vlut32, the n % 128 left one at a time. */
+            CHECK(lpai_emu_last_hvx() == (LPAI_HVX && strcmp(lpai_emu_last_path(), "table-dense") == 0 && n >= 128u),
+                  "%s: %s at %u elements, HVX %s", op->qnn_type, lpai_emu_last_path(), n,
+                  lpai_emu_last_hvx() ? "used" : "not used");
             if (mode == LPAI_EMU_PATH_AUTO && n <= 256u) {
                 /* The table costs 256 evaluations: it never pays below 256 elements; up
                  * to 8 (LPAI_SMALL) every element is computed alone. */
@@ -809,15 +827,20 @@ typedef struct {
     const char *what;
     uint32_t rank[NIN];
     uint32_t dims[NIN][4]; /* right-aligned: the first 4 - rank entries are unused */
+    /* HVX builds (lpai_row_table_input): ops of 2 to this many inputs, dense, take the
+     * per-row tables (rows of 512 or more, every input but the first constant along
+     * them); 0: never. */
+    uint32_t rowtable_upto;
 } bcast_case;
 
 /* One case a line (and no two braces in a row: this file is a Jinja template). */
 /* clang-format off */
 static const bcast_case k_bcast[] = {
-    {"per-channel bias (1,C,1,1)", {4u, 4u, 4u, 4u}, { {1u, 4u, 8u, 16u}, {1u, 4u, 1u, 1u}, {1u, 4u, 8u, 16u}, {1u, 1u, 1u, 16u} } },
-    {"lower rank (W) against (N,C,H,W)", {4u, 1u, 4u, 2u}, { {2u, 3u, 8u, 16u}, {0u, 0u, 0u, 16u}, {2u, 3u, 8u, 16u}, {0u, 0u, 8u, 1u} } },
-    {"outer product (1,1,H,1) x (1,C,1,W)", {4u, 4u, 4u, 4u}, { {1u, 1u, 8u, 1u}, {1u, 4u, 1u, 16u}, {1u, 4u, 8u, 16u}, {1u, 4u, 1u, 1u} } },
-    {"scalar-like (1) against (N,C,H,W)", {4u, 1u, 1u, 4u}, { {2u, 4u, 8u, 16u}, {0u, 0u, 0u, 1u}, {0u, 0u, 0u, 1u}, {2u, 4u, 8u, 16u} } },
+    {"per-channel bias (1,C,1,1)", {4u, 4u, 4u, 4u}, { {1u, 4u, 8u, 16u}, {1u, 4u, 1u, 1u}, {1u, 4u, 8u, 16u}, {1u, 1u, 1u, 16u} }, 0u},
+    {"lower rank (W) against (N,C,H,W)", {4u, 1u, 4u, 2u}, { {2u, 3u, 8u, 16u}, {0u, 0u, 0u, 16u}, {2u, 3u, 8u, 16u}, {0u, 0u, 8u, 1u} }, 0u},
+    {"outer product (1,1,H,1) x (1,C,1,W)", {4u, 4u, 4u, 4u}, { {1u, 1u, 8u, 1u}, {1u, 4u, 1u, 16u}, {1u, 4u, 8u, 16u}, {1u, 4u, 1u, 1u} }, 0u},
+    {"scalar-like (1) against (N,C,H,W)", {4u, 1u, 1u, 4u}, { {2u, 4u, 8u, 16u}, {0u, 0u, 0u, 1u}, {0u, 0u, 0u, 1u}, {2u, 4u, 8u, 16u} }, 3u},
+    {"per-channel scale, rows of 600 (1,C,1,1)", {4u, 4u, 4u, 4u}, { {1u, 3u, 20u, 30u}, {1u, 3u, 1u, 1u}, {1u, 1u, 1u, 1u}, {1u, 3u, 1u, 1u} }, 4u},
 };
 /* clang-format on */
 
@@ -902,8 +925,11 @@ static void test_broadcast(const op_case *op)
                 if (rc != 0) {
                     continue;
                 }
-                CHECK(mode == LPAI_EMU_PATH_REFERENCE || walked("direct-walk"), "%s: %s took path \"%s\"", op->qnn_type,
-                      b->what, lpai_emu_last_path());
+                const int rows = LPAI_HVX && mode == LPAI_EMU_PATH_AUTO && layout == 0 && nin <= b->rowtable_upto;
+                CHECK(mode == LPAI_EMU_PATH_REFERENCE || walked(rows ? "rowtable-walk" : "direct-walk"),
+                      "%s: %s took path \"%s\"", op->qnn_type, b->what, lpai_emu_last_path());
+                CHECK(lpai_emu_last_repacked() || lpai_emu_last_hvx() == rows, "%s: %s, HVX %s", op->qnn_type, b->what,
+                      lpai_emu_last_hvx() ? "used" : "not used");
                 CHECK(memcmp(got, want, count) == 0, "%s: %s (%s layout, path %s) differs from the expanded inputs",
                       op->qnn_type, b->what, layout ? "permuted" : "dense", lpai_emu_last_path());
                 CHECK(lpai_emu_padding_untouched(), "%s: %s wrote into the output's padding", op->qnn_type, b->what);
@@ -1582,6 +1608,8 @@ static void test_custom_walks(void)
                 want[walk_offset(&v, e)] = (uint8_t)lpai_requant_store(src[e], &rq);
             }
             CHECK(memcmp(out, want, sizeof out) == 0, "scatter, layout %u, quant %u: not the per-element bytes", l, qi);
+            lpai_emu_digest_bytes(got, sizeof got); /* computed outside the emulator */
+            lpai_emu_digest_bytes(out, sizeof out);
         }
     }
 }
@@ -1875,6 +1903,22 @@ static void test_validation(const op_case *op)
 }
 #endif
 
+/* With LPAI_TEST_DIGEST set, one line per test and op: a digest of every status and
+ * output byte it computed (lpai_emu_digest_take). `make hexagon-test` runs the suite
+ * built for x86_64 and for Hexagon (both with zig, on the same musl libm) and compares
+ * the lines: the two builds must compute the same bytes on every case. */
+static int g_digest = 0;
+
+static void digest(const char *test, const char *op)
+{
+    uint32_t calls = 0u;
+    const uint64_t d = lpai_emu_digest_take(&calls);
+    if (g_digest) {
+        printf("DIGEST %s %s calls=%u %016llx\n", test, op, calls, (unsigned long long)d);
+    }
+}
+
+
 /* Every op declares the layout support the spec chose (layout_support, lpai_package.h):
  * SHAPE_NE_LAYOUT where the header defines it, DEFAULT otherwise. */
 #if LPAI_LAYOUT_SUPPORT_SHAPE_NE_LAYOUT && defined(QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT)
@@ -1948,31 +1992,48 @@ int main(int argc, char **argv)
     /* Expected refusals would flood stderr; failures print on stdout. LPAI_TEST_VERBOSE
      * shows the package's own diagnostics. */
     lpai_emu_quiet(getenv("LPAI_TEST_VERBOSE") == NULL);
+    g_digest = getenv("LPAI_TEST_DIGEST") != NULL;
+#if defined(__HVX__) && !defined(LPAI_NO_HVX)
+    CHECK(LPAI_HVX == 1, "an HVX build (__HVX_LENGTH__ %d) without the HVX loops", (int)__HVX_LENGTH__);
+#endif
     test_conventions();
     test_cost_model();
     /* C6: as the device registers the package. */
     CHECK(lpai_emu_register() == 0, "registration fails (layout support flag?)");
+    digest("conventions", "-");
     test_layout_flag();
     test_custom_drivers();
+    digest("custom_drivers", "-");
     test_custom_walks();
+    digest("custom_walks", "-");
     test_requant_ties();
+    digest("requant_ties", "-");
     for (size_t i = 0; i < N_OPS; ++i) {
         const op_case *op = &k_ops[i];
         test_rejections(op);
+        digest("rejections", op->qnn_type);
         if (op->custom) {
             test_custom(op);
+            digest("custom", op->qnn_type);
         } else {
             test_paths(op);
+            digest("paths", op->qnn_type);
             test_sizes(op);
+            digest("sizes", op->qnn_type);
             test_small(op);
+            digest("small", op->qnn_type);
             test_padded_rows(op);
+            digest("padded_rows", op->qnn_type);
             test_tiles(op);
+            digest("tiles", op->qnn_type);
             if (op->n_inputs >= 2u) {
                 test_broadcast(op);
+                digest("broadcast", op->qnn_type);
             }
         }
 #if !defined(LPAI_INFERENCE_ONLY)
         test_validation(op);
+        digest("validation", op->qnn_type);
 #endif
     }
     lpai_emu_reset();

@@ -50,7 +50,7 @@ static inline const char *lpai_status_text(lpai_status st)
     case LPAI_E_LAYOUT:
         return "layout form is not FLAT or layoutOrder is not a permutation";
     case LPAI_E_TENSOR:
-        return "a tensor, its data, a parameter or the temp buffer is missing";
+        return "a tensor, its data or a parameter (asked by its name) is missing";
     case LPAI_E_USER:
         return "the user-written math of this custom op refused the node";
     case LPAI_E_BOUNDS:
@@ -58,7 +58,8 @@ static inline const char *lpai_status_text(lpai_status st)
     case LPAI_E_OVERLAP:
         return "output layout has overlapping elements";
     case LPAI_E_SCRATCH:
-        return "no scratch for the custom op: getTempBuffer returned NULL (rowwise: true needs none)";
+        return "no scratch for the custom op: getTempBuffer failed or served fewer bytes than needed (rowwise: true "
+               "needs none)";
     case LPAI_E_ROW:
         return "row (last dimension) longer than LPAI_ROW_MAX elements for a rowwise op";
     }
@@ -276,21 +277,29 @@ static inline lpai_status lpai_glue_shapes(lpai_io *in, uint32_t nin, const lpai
  * before it gets here, so the spec and the Python API refuse it. */
 typedef enum { LPAI_PARAM_F32, LPAI_PARAM_U32, LPAI_PARAM_U32_BOOL } lpai_param_kind;
 
+/* One scalar parameter of an op: its name in the OpDef (and the schema), by which the
+ * kernel asks the runtime for it, and how its value is read. */
+typedef struct {
+    const char *name;
+    lpai_param_kind kind;
+} lpai_param_spec;
+
 /* Scalar parameters, converted to float as the generated math expects (torch does
- * the same: params are float32 0-d tensors in the eager op).
- * RELIES ON getParamTensor(node, index) returning the index-th parameter in OpDef
- * order with its value as tensor data: how the device behaves is not public. */
-/* A parameter as float (`out`, what expressions compute with) and, for an int or a bool,
+ * the same: params are float32 0-d tensors in the eager op), and, for an int or a bool,
  * as the uint32 ExecuTorch sent (`raw`, exact above 2^24; 0 or 1 for a bool; 0 for a
- * float): a custom op's math gets it as uint32_t or bool. */
-static inline lpai_status lpai_glue_param(QnnLpai_CustomOpNode_t node, uint32_t index, lpai_param_kind kind, float *out,
+ * float): a custom op's math gets it as uint32_t or bool. getParamTensor looks a
+ * parameter up by its NAME (the SDK's header) and gives NULL for a name the node does
+ * not have, which is refused here.
+ * RELIES ON the parameter's tensor carrying its value as data: how the device serves
+ * a scalar parameter is not public. */
+static inline lpai_status lpai_glue_param(QnnLpai_CustomOpNode_t node, const lpai_param_spec *spec, float *out,
                                           uint32_t *raw)
 {
     const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &lpai_pkg_infra;
-    if (!gi->getParamTensor) {
+    if (!gi->getParamTensor || !spec->name) {
         return LPAI_E_TENSOR;
     }
-    QnnLpai_CustomOpTensor_t t = gi->getParamTensor(node, index);
+    QnnLpai_CustomOpTensor_t t = gi->getParamTensor(node, spec->name);
     if (!t) {
         return LPAI_E_TENSOR;
     }
@@ -298,7 +307,7 @@ static inline lpai_status lpai_glue_param(QnnLpai_CustomOpNode_t node, uint32_t 
     if (!data) {
         return LPAI_E_TENSOR;
     }
-    switch (kind) {
+    switch (spec->kind) {
     case LPAI_PARAM_F32:
         *out = lpai_load_f32(data); /* C9: no alignment promise */
         *raw = 0u;
@@ -318,7 +327,7 @@ static inline lpai_status lpai_glue_param(QnnLpai_CustomOpNode_t node, uint32_t 
 /* Reads inputs, outputs and parameters and checks everything an elementwise or custom
  * op needs, scale ratios included (C10), before a single byte is written. */
 static inline lpai_status lpai_glue_prepare(QnnLpai_CustomOpNode_t node, lpai_io *in, uint32_t nin, lpai_io *out,
-                                            uint32_t nout, const lpai_shape_rule *rules, const lpai_param_kind *kinds,
+                                            uint32_t nout, const lpai_shape_rule *rules, const lpai_param_spec *kinds,
                                             float *params, uint32_t *params_u32, uint32_t nparams, lpai_requant *rq)
 {
     const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &lpai_pkg_infra;
@@ -354,7 +363,7 @@ static inline lpai_status lpai_glue_prepare(QnnLpai_CustomOpNode_t node, lpai_io
         }
     }
     for (uint32_t p = 0; p < nparams; ++p) {
-        st = lpai_glue_param(node, p, kinds[p], &params[p], &params_u32[p]);
+        st = lpai_glue_param(node, &kinds[p], &params[p], &params_u32[p]);
         if (st != LPAI_OK) {
             return st;
         }
@@ -364,15 +373,27 @@ static inline lpai_status lpai_glue_prepare(QnnLpai_CustomOpNode_t node, lpai_io
 
 /* ---- Registration ----------------------------------------------------------------- */
 
+/* The layout support flag of every op of the package (spec: layout_support, placed by
+ * lpai_package.h). SHAPE_NE_LAYOUT declares what the kernels do: they read every
+ * tensor's layout with getTensorLayout and walk any storage order and padded strides,
+ * so the backend need not repack. It has NOT run on a device yet; DEFAULT (the backend
+ * assumes layout == shape and may insert transpose or repack ops) is what the pull
+ * request verified on SM8850. A header without the macro (older SDKs) gets DEFAULT. */
+#if LPAI_LAYOUT_SUPPORT_SHAPE_NE_LAYOUT && defined(QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT)
+#define LPAI_LAYOUT_FLAG QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT
+#else
+#define LPAI_LAYOUT_FLAG QNN_LPAI_OP_LAYOUT_DEFAULT
+#endif
+
 /* C6: the layout support callback must be set in the inference build too. Leaving it
  * NULL made on-device registration fail with AEE_EBADSTATE (0x8000040D), reported on
  * the host as "Failed to register custom op package through platform". */
-static inline Qnn_ErrorHandle_t lpai_layout_support_default(uint32_t *flag)
+static inline Qnn_ErrorHandle_t lpai_layout_support(uint32_t *flag)
 {
     if (!flag) {
         return QNN_OP_PACKAGE_ERROR_INVALID_ARGUMENT;
     }
-    *flag = QNN_LPAI_OP_LAYOUT_DEFAULT;
+    *flag = LPAI_LAYOUT_FLAG;
     return QNN_SUCCESS;
 }
 
@@ -389,7 +410,7 @@ static inline QnnOpPackage_OperationInfo_t lpai_op_info_init(QnnLpaiOpPackage_Op
     info->numOfInputs = nin;
     info->numOfOutputs = nout;
     info->numOfParams = nparams;
-    info->getLayoutSupportFlag = lpai_layout_support_default;
+    info->getLayoutSupportFlag = lpai_layout_support;
     return info;
 }
 

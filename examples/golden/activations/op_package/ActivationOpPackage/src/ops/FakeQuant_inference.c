@@ -15,10 +15,10 @@
 #define N_OUTPUTS 1u
 #define N_PARAMS 2u
 
-/* In OpDef order; the kernel reads parameter i with getParamTensor(node, i). */
-static const lpai_param_kind k_param_kinds[N_PARAMS] = {
-    LPAI_PARAM_U32, /* steps (int, sent as QNN_DATATYPE_UINT_32) */
-    LPAI_PARAM_F32, /* limit (float, sent as QNN_DATATYPE_FLOAT_32) */
+/* In OpDef order; the kernel asks for each by its name: getParamTensor(node, name). */
+static const lpai_param_spec k_param_kinds[N_PARAMS] = {
+    {"steps", LPAI_PARAM_U32}, /* int, sent as QNN_DATATYPE_UINT_32 */
+    {"limit", LPAI_PARAM_F32}, /* float, sent as QNN_DATATYPE_FLOAT_32 */
 };
 #define PARAM_KINDS k_param_kinds
 

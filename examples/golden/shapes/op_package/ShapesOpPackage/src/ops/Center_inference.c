@@ -27,10 +27,10 @@ static const lpai_shape_rule k_output_rules[N_OUTPUTS] = {
 };
 /* clang-format on */
 
-/* In OpDef order; the kernel reads parameter i with getParamTensor(node, i). */
-static const lpai_param_kind k_param_kinds[N_PARAMS] = {
-    LPAI_PARAM_F32, /* scale (float, sent as QNN_DATATYPE_FLOAT_32) */
-    LPAI_PARAM_U32_BOOL, /* subtract (bool, sent as QNN_DATATYPE_UINT_32) */
+/* In OpDef order; the kernel asks for each by its name: getParamTensor(node, name). */
+static const lpai_param_spec k_param_kinds[N_PARAMS] = {
+    {"scale", LPAI_PARAM_F32}, /* float, sent as QNN_DATATYPE_FLOAT_32 */
+    {"subtract", LPAI_PARAM_U32_BOOL}, /* bool, sent as QNN_DATATYPE_UINT_32 */
 };
 #define PARAM_KINDS k_param_kinds
 
