@@ -269,7 +269,7 @@ def op_signature(op) -> str:
     letter = {"float": "f", "int": "i", "bool": "b"}
     kinds = ", ".join(f"'{letter[p.type]}'" for p in op.params)
     values = ", ".join(c_double(p.default) for p in op.params)
-    names = ", ".join(p.c_name for p in op.params)
+    names = ", ".join(p.c.name for p in op.params)
     return (
         f'"{op.name}", "{op.qnn_type}", {op.n_inputs}u, {op.n_params}u, {{{kinds or "0"}}}, {{{values or "0.0"}}}, '
         f"{{{names or 'NULL'}}}"

@@ -291,9 +291,9 @@ def changed_signatures(project: Path, pkg: Any) -> list[str]:
                 notes.append(f"{rel}: def {op.name}({found[1]}) must take ({', '.join(wanted)})")
         members = set(op.input_names) | set(op.output_names) | {p.name for p in op.params}
         members |= {f"{n}_shape" for n in [*op.input_names, *op.output_names]}
-        from . import spec as spec_mod
+        from .view_c import ARGS_STRUCT_FIELDS
 
-        members |= {f.name for f in spec_mod.ARGS_STRUCT_FIELDS}
+        members |= {f.name for f in ARGS_STRUCT_FIELDS}
         for c_path in sorted((project / "op_package" / pkg.package_name / "user").glob(f"{op.qnn_type}_*.c")):
             text = _C_COMMENT.sub(" ", c_path.read_text(encoding="utf-8", errors="replace"))
             gone = sorted({m for m in _ARGS_MEMBER.findall(text) if m not in members})

@@ -111,9 +111,9 @@ MUTATIONS = {
     # index where the name goes), the first param is looked up under NULL: refused.
     "params asked by index, not by name": (
         GLUE,
-        "        st = lpai_glue_param(node, &kinds[p], &params[p]);\n",
+        "        st = lpai_glue_param(node, &kinds[p], &params[p], &params_u32[p]);\n",
         "        const lpai_param_spec by_index = {(const char *)(uintptr_t)p, kinds[p].kind};\n"
-        "        st = lpai_glue_param(node, &by_index, &params[p]);\n",
+        "        st = lpai_glue_param(node, &by_index, &params[p], &params_u32[p]);\n",
     ),
     # A name the node does not carry: getParamTensor gives NULL, the op never runs.
     "params asked by a wrong name": (SCALED_TANH, '{"gain", LPAI_PARAM_F32}', '{"Gain", LPAI_PARAM_F32}'),

@@ -36,7 +36,7 @@ import pytest
 import yaml
 
 from hooks import expr as expr_mod
-from hooks import names, spec
+from hooks import names, spec, spec_op
 
 from conftest import copier_cli, run_budgeted
 
@@ -250,7 +250,7 @@ def _finite_somewhere(text: str, inputs: list[str], params: list[dict]) -> str:
     """`text`, or within a clamp, or the sum of the inputs: an op finite nowhere in the
     calibration range is refused (hooks/expr.py first_finite), and a random expression
     is often that (`x / (1 - 1)` deep inside)."""
-    defaults = {p["name"]: spec._param_default("", p["type"], p["default"]) for p in params}
+    defaults = {p["name"]: spec_op._param_default("", p["type"], p["default"]) for p in params}
     names_ = [p["name"] for p in params]
     for candidate in (text, f"clamp({text}, -1, 1)", " + ".join(inputs)):
         if len(candidate) <= expr_mod.MAX_LENGTH:
@@ -603,13 +603,21 @@ def test_the_edge_ops_pass_their_own_tests(rendered, tmp_path):
         "e22_ and (float64_reference or opcheck_functional or out_equals_functional)"
         " or (e22_reduce_four and declared_output_shapes)"
     )
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_ops.py", "-k", selected],
+    run = run_budgeted(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--all-tests",
+            "tests/test_ops.py",
+            "-k",
+            selected,
+        ],
+        600,
         cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
     )
     assert run.returncode == 0 and " passed" in run.stdout, run.stdout[-6000:]
 
