@@ -34,6 +34,7 @@ typedef struct {
     float *out[CR_MAX_IO];
     lpai_shape out_shape[CR_MAX_IO];
     const float *params;
+    const uint32_t *params_u32; /* an int or bool param as the uint32 sent (op.c.args_fill) */
 } bench_call;
 
 typedef int (*bench_user_fn)(const bench_call *c);
@@ -112,7 +113,7 @@ static void cr_shape(const bl_tensor *t, uint32_t rank, uint32_t len, lpai_shape
  * it or reduced over the last dimension (the spec's rule for rowwise ops), so row r of
  * every tensor is its dense elements [r * len, (r + 1) * len), or element r. */
 static int cr_run(const bl_tensor *in, uint32_t nin, const bl_tensor *out, uint32_t nout, const float *params,
-                  int rowwise, bench_user_fn user)
+                  const uint32_t *params_u32, int rowwise, bench_user_fn user)
 {
     float *dense[2u * CR_MAX_IO] = {NULL};
     int rc = 0;
@@ -129,6 +130,7 @@ static int cr_run(const bl_tensor *in, uint32_t nin, const bl_tensor *out, uint3
     bench_call call;
     memset(&call, 0, sizeof call);
     call.params = params;
+    call.params_u32 = params_u32;
     for (uint64_t r = 0; r < rows && rc == 0; ++r) {
         for (uint32_t k = 0; k < nin; ++k) {
             call.in[k] = dense[k] + (rowwise ? r * len : 0u);

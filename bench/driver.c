@@ -439,7 +439,16 @@ static int run_recompute(bench_case *c, const bench_custom *cu)
         out[j].data = c->bl_buf[j];
     }
     read_params(&cu->sig, params);
-    return cr_run(in, cu->sig.nin, out, cu->nout, params, cu->rowwise, cu->user);
+    /* An int or bool param also as the uint32 the kernel read (its custom-op call's
+     * params_u32): 0 for a float, 0 or 1 for a bool. */
+    uint32_t params_u32[8] = {0u};
+    for (uint32_t p = 0; p < cu->sig.nparams; ++p) {
+        if (cu->sig.kinds[p] != 'f') {
+            memcpy(&params_u32[p], gi->getTensorData(gi->getParamTensor(node, cu->sig.pnames[p])), sizeof(uint32_t));
+            params_u32[p] = cu->sig.kinds[p] == 'b' ? (params_u32[p] != 0u) : params_u32[p];
+        }
+    }
+    return cr_run(in, cu->sig.nin, out, cu->nout, params, params_u32, cu->rowwise, cu->user);
 }
 
 static void shape_text(char *buf, size_t size, const shape_t *s)
