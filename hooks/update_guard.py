@@ -242,13 +242,27 @@ def taken_stubs(project: Path, answers: dict[str, Any], pkg: Any) -> list[tuple[
     # When the old spec fails today's rules, its op names still say what it generated.
     old_paths = user_paths(old_pkg) if old_pkg is not None else set()
     old_custom = {str(op.get("name")) for op in answers.get("ops") or [] if isinstance(op, dict)}
+    by_name = {o.name: o for o in pkg.custom_ops}
     out = []
     for (_, op), rel in sorted(_renderings(pkg).items(), key=lambda item: item[1]):
         if op is None or rel in old_paths or (old_pkg is None and op in old_custom):
             continue
-        if (project / rel).exists() or (project / rel).is_symlink():
+        path = project / rel
+        if (path.exists() or path.is_symlink()) and not _holds_math_of(path, by_name.get(op)):
             out.append((op, rel))
     return out
+
+
+def _holds_math_of(path: Path, op: Any) -> bool:
+    """Whether the file at a new op's stub path already is that op's math: the user moved
+    it there (a renamed op, as the refusal of a rename says to), so copier keeping it is
+    what they want. A file of theirs that is not (their own helpers.py) is refused."""
+    if op is None or path.is_symlink() or not path.is_file():
+        return False
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if path.suffix == ".py":
+        return re.search(rf"^def {re.escape(op.name)}\(", text, re.M) is not None
+    return re.search(rf"\b{re.escape(op.qnn_type)}_compute\s*\(", _C_COMMENT.sub(" ", text)) is not None
 
 
 # Comments and string literals of C, which may name a member without using it.

@@ -87,6 +87,10 @@ PROJECTS = {
     "activations-and-shapes": (VARIANTS["activations-and-shapes"], USER_MATH["activations-and-shapes"]),
     "custom": (load_example("custom.yaml"), EXAMPLES / "custom.user"),
 }
+# make test's sized subset: the biggest render (every activation and shape op, about
+# 300 CPU-seconds of zig and qemu) runs with `-m hexagon_full` only; the other two and
+# this module's own spec cover unary, binary, broadcast, n-ary and custom ops.
+FULL_ONLY = {"activations-and-shapes"}
 
 
 def hexagon_test(project: Path, spec: dict, timeout: int = 900) -> subprocess.CompletedProcess:
@@ -109,7 +113,9 @@ def render(copie_session, template_repo, spec: dict) -> Path:
     return result.project_dir
 
 
-@pytest.mark.parametrize("name", list(PROJECTS))
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.hexagon_full) if n in FULL_ONLY else n for n in PROJECTS]
+)
 def test_hexagon_suite_of_the_render_matrix(name, copie_session, template_repo):
     spec, user = PROJECTS[name]
     project = render(copie_session, template_repo, spec)

@@ -670,7 +670,14 @@ def _files(base):
     """Bad files of every kind a command reads, and one good program cut in half."""
     import torch
 
-    from norm_ops.device_data import MAX_FILE_BYTES, N_INPUTS, PackageModel, Ranges, random_inputs
+    # One name a line (the magic trailing comma): ruff leaves it so at any namespace length.
+    from norm_ops.device_data import (
+        MAX_FILE_BYTES,
+        N_INPUTS,
+        PackageModel,
+        Ranges,
+        random_inputs,
+    )
 
     from lowering import lower
 

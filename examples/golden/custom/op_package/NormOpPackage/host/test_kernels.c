@@ -1854,7 +1854,6 @@ static void digest(const char *test, const char *op)
     }
 }
 
-
 /* Every op declares the layout support the spec chose (layout_support, lpai_package.h):
  * SHAPE_NE_LAYOUT where the header defines it, DEFAULT otherwise. */
 #if LPAI_LAYOUT_SUPPORT_SHAPE_NE_LAYOUT && defined(QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT)
