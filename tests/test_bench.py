@@ -29,12 +29,12 @@ RUN = ROOT / "bench" / "run.py"
 # Rank 4 for the channels-last layout; odd extents so the four-wide loops run their
 # tails and no two dimensions of the padded layout merge.
 TINY = "1,3,5,7"
-# Elementwise ops of examples/scale.yaml (1 unary), examples/activations.yaml (2 unary,
-# 2 binary), examples/shapes.yaml (1 binary, 1 of three inputs) and examples/custom.yaml
+# Elementwise ops of examples/scale.yaml (1 unary), examples/activations.yaml (3 unary,
+# 3 binary), examples/shapes.yaml (1 binary, 1 of three inputs) and examples/custom.yaml
 # (1 unary): every op runs in three layouts, the ops of two or more inputs also with
 # their other inputs broadcast.
-N_OPS = 8
-N_MULTI_INPUT = 4
+N_OPS = 10
+N_MULTI_INPUT = 5
 LAYOUTS = {"contig", "strided", "transposed", "broadcast"}
 N_CASES = N_OPS * 3 + N_MULTI_INPUT
 # The custom ops (examples/custom.yaml, examples/shapes.yaml), in three layouts each, and
@@ -103,6 +103,7 @@ def test_kernel_output_equals_baseline_byte_for_byte(bench_run):
     assert {line.split()[1] for line in checks if "layout=broadcast" in line} == {
         "op=add_scaled",
         "op=soft_min",
+        "op=pick_floor",
         "op=add_bias",
         "op=fma3",
     }
