@@ -159,22 +159,28 @@ def _validate_op(path: str, raw: Any, namespace: str) -> Op:
             raise SpecError(f"{path}.expr", str(exc)) from None
         expr_text = expr_text.strip()
 
-    if (
-        tree is not None
-        and expr_mod.first_finite(tree, [i.name for i in inputs], {p.name: p.default for p in params}) is None
-    ):
-        lo, hi = expr_mod.CALIBRATION_RANGE
-        raise SpecError(
-            f"{path}.expr",
-            f"is not finite (NaN or inf) for any input in [{lo:g}, {hi:g}] at the param defaults: nothing to "
-            "calibrate, every output code would saturate; check the expression and the param defaults",
-        )
+    if tree is not None:
+        _check_finite(path, tree, inputs, params)
     outputs = _validate_outputs(path, op, kind, inputs, used)
     rowwise = _validate_rowwise(path, op, kind, outputs)
     model = Op(namespace, name, qnn_type, kind, doc, tuple(inputs), tuple(params), expr_text, tree, outputs, rowwise)
     if kind == "custom":
         _check_shape_members(model, used)
     return model
+
+
+def _check_finite(path: str, tree, inputs: list, params: list) -> None:
+    """The op finite on the whole range its generated tests and calibration draw from."""
+    bad = expr_mod.first_non_finite(tree, [i.name for i in inputs], {p.name: p.default for p in params})
+    if bad is not None:
+        lo, hi = expr_mod.CALIBRATION_RANGE
+        at = ", ".join(f"{k}={v:.4g}" for k, v in bad.items())
+        raise SpecError(
+            f"{path}.expr",
+            f"is not finite (NaN or inf) at {at} with the param defaults: an op must be finite for every input "
+            f"in [{lo:g}, {hi:g}], the range its generated tests and calibration draw from "
+            "(guard the domain, e.g. sqrt(max(x - 1, 0)), log(abs(x) + 1e-3), or change the defaults)",
+        )
 
 
 def _unsupported_keys(field_path: str, mapping: dict, unsupported: dict[str, str]) -> None:

@@ -202,20 +202,39 @@ def test_evaluate_is_float32_ieee_arithmetic_like_numpy():
         ("x + 1 / p", {"p": 0.0}, False),
         ("x / 0", {}, False),
         ("min(x, 1 / p)", {"p": 0.0}, True),
-        ("sqrt(x - 1)", {}, True),
+        ("sqrt(x - 1)", {}, False),  # NaN on [0.1, 1)
+        ("sqrt(x - 1.9) + x", {}, False),  # NaN but on [1.9, 2]: the observer's range would be NaN
+        ("log(x - 2)", {}, False),  # inf at the range's top only
+        ("x / (x - 0.1)", {}, False),  # inf at the range's bottom only
+        ("log(x + p)", {"p": -0.5}, False),  # a param default moves it out
+        ("sqrt(x) + log(x)", {}, True),
+        ("sqrt(max(x - 1, 0))", {}, True),
         ("log(x)", {}, True),
         ("(x + 1e6) - 1e6", {}, True),
     ],
 )
-def test_an_op_finite_nowhere_in_the_calibration_range_is_refused(text, params, finite):
+def test_an_op_not_finite_on_the_whole_calibration_range_is_refused(text, params, finite):
     raw = minimal(
         inputs=["x"], expr=text, params=[{"name": k, "type": "float", "default": v} for k, v in params.items()]
     )
     if finite:
         spec.validate(raw)
     else:
-        with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.expr: is not finite \(NaN or inf\) for any input"):
+        with pytest.raises(
+            spec.SpecError,
+            match=r"^ops\[0\]\.expr: is not finite \(NaN or inf\) at x=[0-9.]+ with the param defaults: an op must be "
+            r"finite for every input in \[0\.1, 2\]",
+        ):
             spec.validate(raw)
+
+
+def test_a_multi_input_op_not_finite_on_part_of_the_range_is_refused():
+    """`sqrt(a - b)` is NaN wherever a < b, which no probe with the same value for every
+    input shows; the range's corners do."""
+    raw = minimal(inputs=["a", "b"], expr="sqrt(a - b) + a")
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.expr: is not finite \(NaN or inf\) at a=0\.1, b=2 "):
+        spec.validate(raw)
+    spec.validate(minimal(inputs=["a", "b"], expr="sqrt(abs(a - b)) + a"))
 
 
 def test_the_minimum_rank_of_a_reduce_rule_is_what_torch_takes():

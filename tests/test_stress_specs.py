@@ -188,7 +188,7 @@ EDGE_EXPRS = [
     "clamp({a} / 0, -1, 1)",
     "clamp(exp({a} * 1e30), -1, 1)",
     "clamp(-log(abs({a}) - abs({a})), -1, 1)",
-    "sqrt(-1 + {a})",
+    "sqrt(-0.05 + {a})",
     "clamp({a}, 1, -1)",
     "sigmoid({a} * 1e30)",
     "tanh({a} / 1e-30)",
@@ -216,8 +216,8 @@ EDGE_OPS = [
         "params": [{"name": "p", "type": "float", "default": 0}],
         "expr": "min(x, 1 / p)",
     },
-    # NaN below 1: compared with equal_nan
-    {"name": "e22_nan_below_one", "inputs": ["x"], "expr": "sqrt(x - 1) + x"},
+    # NaN below 0 (the reference test's signed inputs): compared with equal_nan
+    {"name": "e22_nan_below_zero", "inputs": ["x"], "expr": "sqrt(x) + x"},
     # a doc with spaces around it: stripped, lint-clean
     {"name": "e22_spaced_doc", "doc": "  spaces around the doc   ", "inputs": ["x"], "expr": "x"},
     # a huge float default: every number a test reads may be 9.99192e+27
@@ -246,16 +246,16 @@ EDGE_MATH = (
 )
 
 
-def _finite_somewhere(text: str, inputs: list[str], params: list[dict]) -> str:
-    """`text`, or within a clamp, or the sum of the inputs: an op finite nowhere in the
-    calibration range is refused (hooks/expr.py first_finite), and a random expression
-    is often that (`x / (1 - 1)` deep inside)."""
+def _finite_everywhere(text: str, inputs: list[str], params: list[dict]) -> str:
+    """`text`, or within a clamp, or the sum of the inputs: an op not finite on the whole
+    calibration range is refused (hooks/expr.py first_non_finite), and a random
+    expression is often that (`x / (1 - 1)` or `log(x - y)` deep inside)."""
     defaults = {p["name"]: spec_op._param_default("", p["type"], p["default"]) for p in params}
     names_ = [p["name"] for p in params]
     for candidate in (text, f"clamp({text}, -1, 1)", " + ".join(inputs)):
         if len(candidate) <= expr_mod.MAX_LENGTH:
             tree = expr_mod.parse(candidate, inputs, names_)
-            if expr_mod.first_finite(tree, inputs, defaults) is not None:
+            if expr_mod.first_non_finite(tree, inputs, defaults) is None:
                 return candidate
     raise AssertionError(text)
 
@@ -337,7 +337,7 @@ def generate_packages(seed: int, count: int) -> list[dict]:
                     op["expr"] = _expr(rng, inputs, [p["name"] for p in params], use)
                 if len(op["expr"]) > expr_mod.MAX_LENGTH:
                     op["expr"] = " + ".join(inputs)
-                op["expr"] = _finite_somewhere(op["expr"], inputs, params)
+                op["expr"] = _finite_everywhere(op["expr"], inputs, params)
             ops.append(op)
         # A package at the op limit (tiny ops) now and then.
         packages.append({"package_name": package_name, "namespace": namespace, "ops": ops})

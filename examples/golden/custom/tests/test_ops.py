@@ -48,7 +48,7 @@ def test_out_overload_has_one_keyword_per_output(op):
 
 
 # opcheck's AOT-dispatch test compares outputs without equal_nan: an op whose answer is
-# NaN somewhere on the inputs (sqrt(x - 1) below 1) fails it for NaN != NaN alone.
+# NaN somewhere on the inputs (`log(x + p)` at another p) fails it for NaN != NaN alone.
 NAN_BLIND = ("test_aot_dispatch_static", "test_aot_dispatch_dynamic")
 OPCHECK_UTILS = tuple(u for u in torch.library._OPCHECK_DEFAULT_UTILS if u not in NAN_BLIND)
 
