@@ -8,12 +8,15 @@ and the tests see uncommitted changes too.
 
 from __future__ import annotations
 
+import fcntl
 import math
 import os
+import pickle
 import shutil
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 
 import pytest
@@ -59,6 +62,32 @@ def snapshot_template(dest: Path, tag: str | None = "v1.0.0") -> Path:
 @pytest.fixture(scope="session")
 def template_repo(tmp_path_factory) -> Path:
     return snapshot_template(tmp_path_factory.mktemp("template"))
+
+
+def once_per_run(tmp_path_factory, key: str, build):
+    """`build(folder)`'s result, built once per test run whichever pytest-xdist worker
+    asks first: the others wait for it and get the same (pickled) result, or the same
+    failure. A module-scoped fixture runs once per worker that runs one of the module's
+    tests, and `make test`'s worksteal spreads a module over both: the Hexagon suite's
+    project was built twice, 190 s of the budget. `folder` is shared by the run's
+    workers; what `build` puts there must not be changed by the tests (copy it)."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder = root / f"once-{key}"
+    result = root / f"once-{key}.pickle"
+    with open(root / f"once-{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not result.exists():
+            folder.mkdir()
+            try:
+                outcome = ("ok", build(folder))
+            except BaseException:
+                outcome = ("failed", traceback.format_exc())
+            result.write_bytes(pickle.dumps(outcome))
+    state, value = pickle.loads(result.read_bytes())
+    if state != "ok":
+        pytest.fail(f"{key}, built once for every worker, failed:\n{value}", pytrace=False)
+    return value
 
 
 def tree(root: Path) -> dict[str, bytes]:

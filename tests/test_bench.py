@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_budgeted
+from conftest import once_per_run, run_budgeted
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN = ROOT / "bench" / "run.py"
@@ -75,15 +75,19 @@ def callgrind_missing() -> str | None:
 
 @pytest.fixture(scope="module")
 def bench_run(tmp_path_factory):
-    """One harness run for the whole module: rendering and building dominate."""
-    work = tmp_path_factory.mktemp("bench")
-    args = [sys.executable, str(RUN), "--shapes", TINY, "--time-ms", "1", "--print-checks", "--workdir", str(work)]
-    args.append("--no-hexagon")  # the Hexagon columns: test_hexagon_columns, on one spec
-    if callgrind_missing():
-        args.append("--no-count")
-    res = run_budgeted(args, 300)
-    assert res.returncode == 0, f"bench/run.py failed:\n{res.stdout}\n{res.stderr}"
-    return res.stdout, work
+    """One harness run for the whole module, whichever workers run its tests (rendering
+    and building dominate): its output and its work folder, which the tests copy."""
+
+    def build(work: Path) -> tuple[str, Path]:
+        args = [sys.executable, str(RUN), "--shapes", TINY, "--time-ms", "1", "--print-checks", "--workdir", str(work)]
+        args.append("--no-hexagon")  # the Hexagon columns: test_hexagon_columns, on one spec
+        if callgrind_missing():
+            args.append("--no-count")
+        res = run_budgeted(args, 300)
+        assert res.returncode == 0, f"bench/run.py failed:\n{res.stdout}\n{res.stderr}"
+        return res.stdout, work
+
+    return once_per_run(tmp_path_factory, "bench", build)
 
 
 def load_run():

@@ -24,9 +24,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from test_render import USER_MATH, VARIANTS, write_user_math
 
-from conftest import EXAMPLES, load_example
+from conftest import EXAMPLES, copier_cli, load_example, once_per_run
 
 
 def _missing_tool() -> str | None:
@@ -129,14 +130,26 @@ def test_hexagon_suite_of_the_render_matrix(name, copie_session, template_repo):
 
 
 @pytest.fixture(scope="module")
-def dsp_project(copie_session, template_repo) -> tuple[Path, subprocess.CompletedProcess]:
-    """The module's own spec with its user math, built and run once; the breakages below
-    copy it, build directory included, so that only what they change is rebuilt."""
-    project = render(copie_session, template_repo, DSP_SPEC)
-    path = project / "op_package/DspOpPackage/user/UnitSoftmax_math.c"
-    assert "LPAI_USER_MATH_MISSING" in path.read_text()
-    path.write_text(DSP_MATH)
-    return project, hexagon_test(project, DSP_SPEC)
+def dsp_project(tmp_path_factory, template_repo) -> tuple[Path, subprocess.CompletedProcess]:
+    """The module's own spec with its user math, built and run once per test run
+    (whichever workers run these tests); the breakages below copy it, build directory
+    included, so that only what they change is rebuilt."""
+
+    def build(folder: Path) -> tuple[Path, subprocess.CompletedProcess]:
+        spec_file = folder / "spec.yaml"
+        spec_file.write_text(yaml.safe_dump(DSP_SPEC, sort_keys=False))
+        project = folder / "project"
+        copied = copier_cli(
+            "copy", "--trust", "--defaults", "--vcs-ref", "HEAD", "--data-file", str(spec_file),
+            str(template_repo), str(project),
+        )  # fmt: skip
+        assert copied.returncode == 0, copied.stderr[-3000:]
+        path = project / "op_package/DspOpPackage/user/UnitSoftmax_math.c"
+        assert "LPAI_USER_MATH_MISSING" in path.read_text()
+        path.write_text(DSP_MATH)
+        return project, hexagon_test(project, DSP_SPEC)
+
+    return once_per_run(tmp_path_factory, "hexagon-dsp", build)
 
 
 def test_hexagon_suite_of_a_spec_with_custom_math(dsp_project):
