@@ -7,9 +7,9 @@ same suite for x86_64-linux-musl with the same zig and musl libm and compares th
 runs' digests of every status and output byte; and it compiles every inference-side
 file for v79 with all its HVX features at -Werror.
 
-Here: the render matrix's projects (tests/test_render.py's variants, which hold every
-example's ops, and examples/custom.yaml), each with its user math, and a spec of this
-module's own whose custom op calls musl's expf; then two breakages of that project that
+Here: a spec of this module's own whose custom op calls musl's expf, plus a sized subset
+of the render matrix's ops (tests/test_render.py's variants; one op of each kernel path,
+custom ops with their user math), built and run once; then two breakages of it that
 `make hexagon-test` must catch (tests/test_convention_mutations.py does the same for the
 host suite): an HVX lane off by one code, and a fused multiply-add in the Hexagon build
 alone. Marker `hexagon` (make test runs it); skipped, with the package to install, where
@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_render import USER_MATH, VARIANTS, write_user_math
+from test_render import USER_MATH, VARIANTS, qnn_type_of, write_user_math
 
-from conftest import EXAMPLES, copier_cli, load_example, once_per_run
+from conftest import copier_cli, once_per_run
 
 
 def _missing_tool() -> str | None:
@@ -83,16 +83,22 @@ int UnitSoftmax_compute(const UnitSoftmax_args *args)
 }
 """
 
-PROJECTS = {
-    "scale-and-more": (VARIANTS["scale-unary-no-params-binary-int-bool-params"], None),
-    "activations-and-shapes": (VARIANTS["activations-and-shapes"], USER_MATH["activations-and-shapes"]),
-    "custom": (load_example("custom.yaml"), EXAMPLES / "custom.user"),
-}
-# make test's sized subset (its time budget): the render matrix's two variants (every
-# example op; the biggest about 300 CPU-seconds of zig and qemu) run with
-# `-m hexagon_full` only; examples/custom.yaml and this module's own spec (unary,
-# multiply-add binary, custom math calling expf) and the two breakages run always.
-FULL_ONLY = {"activations-and-shapes", "scale-and-more"}
+# The render matrix's ops, a sized subset (make test's time budget: the two variants'
+# own Hexagon suites cost about 500 CPU-seconds more): one op of each kind of kernel
+# path, added to the spec above, so that one build and one run cover them, and the
+# breakages below break them too. A unary op with clamps (table, direct and HVX paths),
+# a binary op calling expf (sigmoid), a broadcasting binary op, three inputs, where /
+# floor / ceil / sign, int and bool params, and the three custom-op forms: a reduce-
+# shaped output, two outputs with a bool param, a rowwise op (user math from
+# examples/shapes.user/, as the render matrix writes it).
+SUBSET = {
+    "activations-and-shapes": ["hard_swish_ish", "soft_min", "pick_floor", "add_bias", "fma3",
+                               "channel_mean", "center", "rms_norm"],
+    "scale-unary-no-params-binary-int-bool-params": ["blend"],
+}  # fmt: skip
+MATRIX_OPS = [op for variant, names in SUBSET.items() for op in VARIANTS[variant]["ops"] if op["name"] in names]
+assert len(MATRIX_OPS) == sum(map(len, SUBSET.values())), "an op of SUBSET is no longer in the render matrix"
+DSP_SPEC["ops"] = [*DSP_SPEC["ops"], *MATRIX_OPS]
 
 
 def hexagon_test(project: Path, spec: dict, timeout: int = 900) -> subprocess.CompletedProcess:
@@ -105,28 +111,12 @@ def hexagon_test(project: Path, spec: dict, timeout: int = 900) -> subprocess.Co
     )
 
 
+def _package_dir(project: Path) -> Path:
+    return project / "op_package" / DSP_SPEC["package_name"]
+
+
 def passed(run: subprocess.CompletedProcess) -> bool:
     return run.returncode == 0 and "ok: Hexagon results byte-identical to x86_64" in run.stdout
-
-
-def render(copie_session, template_repo, spec: dict) -> Path:
-    result = copie_session.copy(extra_answers=spec, template_dir=template_repo)
-    assert result.exit_code == 0, result.exception
-    return result.project_dir
-
-
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=pytest.mark.hexagon_full) if n in FULL_ONLY else n for n in PROJECTS]
-)
-def test_hexagon_suite_of_the_render_matrix(name, copie_session, template_repo):
-    spec, user = PROJECTS[name]
-    project = render(copie_session, template_repo, spec)
-    if user:
-        write_user_math(project, spec, user)
-    run = hexagon_test(project, spec)
-    assert passed(run), run.stdout[-6000:] + run.stderr[-3000:]
-    # Two runs of the C suite, both clean: the Hexagon one and the x86_64 one.
-    assert run.stdout.count(" 0 failures") == 2, run.stdout[-3000:]
 
 
 @pytest.fixture(scope="module")
@@ -147,15 +137,22 @@ def dsp_project(tmp_path_factory, template_repo) -> tuple[Path, subprocess.Compl
         path = project / "op_package/DspOpPackage/user/UnitSoftmax_math.c"
         assert "LPAI_USER_MATH_MISSING" in path.read_text()
         path.write_text(DSP_MATH)
+        write_user_math(project, {**DSP_SPEC, "ops": MATRIX_OPS}, USER_MATH["activations-and-shapes"])
         return project, hexagon_test(project, DSP_SPEC)
 
     return once_per_run(tmp_path_factory, "hexagon-dsp", build)
 
 
-def test_hexagon_suite_of_a_spec_with_custom_math(dsp_project):
+def test_hexagon_suite_of_a_spec_with_custom_math_and_the_render_matrix_ops(dsp_project):
     _, run = dsp_project
     assert passed(run), run.stdout[-6000:] + run.stderr[-3000:]
-    assert "NOTE" not in run.stdout, "the custom op's math did not run"
+    assert "NOTE" not in run.stdout, "a custom op's math did not run"
+    # Two runs of the C suite, both clean: the Hexagon one and the x86_64 one.
+    assert run.stdout.count(" 0 failures") == 2, run.stdout[-3000:]
+    # Every op's digest, on both sides (the DIGEST lines name the op's QNN type).
+    hexagon = (_package_dir(dsp_project[0]) / "build/hexagon/hexagon.digests").read_text()
+    for op in DSP_SPEC["ops"]:
+        assert f" {qnn_type_of(op)} " in hexagon, f"no digest of {op['name']} from the Hexagon run"
 
 
 HVX = "op_package/DspOpPackage/include/lpai_hvx.h"

@@ -90,3 +90,24 @@ def test_hexagon_test_names_what_to_install_when_a_tool_is_missing():
         lines = result.stdout.splitlines()
         assert len(lines) == 1 and "hexagon-test skipped" in lines[0] and install in lines[0], result.stdout
         assert not (host.OP_DIR / "build/hexagon-missing").exists()
+
+
+def test_the_kernels_are_the_same_code_in_both_host_builds():
+    """makefiles/host_emulator.mk compiles src/ops/*_inference.c once, with
+    -DLPAI_INFERENCE_ONLY as on the DSP, for the host library and the inference-only
+    build alike: on the host (-DLPAI_HOST_EMULATOR) that define must change nothing in
+    them, or the host library would test other code than it runs."""
+    sources = sorted(p.relative_to(host.OP_DIR).as_posix() for p in (host.OP_DIR / "src/ops").glob("*_inference.c"))
+    assert sources
+    flags = ["-E", "-P", "-DLPAI_HOST_EMULATOR", "-DLPAI_EMU_OWN_DECLS", "-Iinclude", "-Ihost"]
+    for cc in host.compilers()[:1]:  # the preprocessor's answer; the compiler does not matter
+        for source in sources:
+            runs = [
+                host.run_command([cc, *flags, *extra, source], cwd=host.OP_DIR)
+                for extra in ([], ["-DLPAI_INFERENCE_ONLY"])
+            ]
+            assert all(r.returncode == 0 for r in runs), runs[0].stderr + runs[1].stderr
+            assert runs[0].stdout == runs[1].stdout, (
+                f"{source}: -DLPAI_INFERENCE_ONLY changes its host build; makefiles/host_emulator.mk "
+                "must then compile it per build"
+            )

@@ -49,7 +49,7 @@ HEX_OBJS := $(patsubst %.c,$(BUILD)/run/%.o,$(RUN_SRCS))
 X86_OBJS := $(patsubst %.c,$(BUILD)/x86/%.o,$(RUN_SRCS))
 DSP_OBJS := $(patsubst %.c,$(BUILD)/dsp/%.o,$(INF_SRCS))
 
-.PHONY: test all-builds
+.PHONY: test all-builds run-hexagon run-x86 compare compile-dsp FORCE
 # One line and success when a tool is missing: the suite cannot run here, nothing failed.
 test:
 	@if ! $(ZIG) version >/dev/null 2>&1; then \
@@ -58,14 +58,26 @@ test:
 	  echo "hexagon-test skipped: no $(QEMU_HEXAGON) (apt-get install qemu-user)"; exit 0; fi; \
 	$(MAKE) --no-print-directory -f makefiles/hexagon_test.mk all-builds
 
-all-builds: $(BUILD)/test_kernels.hexagon $(BUILD)/test_kernels.x86 $(DSP_OBJS)
-	@echo "== compiled for $(HEX_ALL_CPU) (DSP build, every HVX feature): $(words $(DSP_OBJS)) files, -Werror"
+# The steps in order, each a make of its own (also under -j): a failing Hexagon run
+# stops before the x86_64 and DSP builds are made (a broken kernel fails in the time of
+# one build, not three).
+all-builds:
+	$(Q)$(MAKE) --no-print-directory -f makefiles/hexagon_test.mk run-hexagon
+	$(Q)$(MAKE) --no-print-directory -f makefiles/hexagon_test.mk run-x86
+	$(Q)$(MAKE) --no-print-directory -f makefiles/hexagon_test.mk compare
+	$(Q)$(MAKE) --no-print-directory -f makefiles/hexagon_test.mk compile-dsp
+
+run-hexagon: $(BUILD)/test_kernels.hexagon
 	@echo "== C suite as Hexagon code (inference-only, $(HEX_RUN_CPU)), qemu-hexagon -cpu $(QEMU_CPU)"
 	$(Q)LPAI_TEST_DIGEST=1 $(QEMU_HEXAGON) -cpu $(QEMU_CPU) $(BUILD)/test_kernels.hexagon >$(BUILD)/hexagon.out; \
 	  rc=$$?; grep -v '^DIGEST ' $(BUILD)/hexagon.out; exit $$rc
+
+run-x86: $(BUILD)/test_kernels.x86
 	@echo "== the same suite for x86_64-linux-musl (same zig, same musl libm)"
 	$(Q)LPAI_TEST_DIGEST=1 $(BUILD)/test_kernels.x86 >$(BUILD)/x86.out; \
 	  rc=$$?; grep -v '^DIGEST ' $(BUILD)/x86.out; exit $$rc
+
+compare:
 	$(Q)grep '^DIGEST ' $(BUILD)/hexagon.out >$(BUILD)/hexagon.digests; \
 	  grep '^DIGEST ' $(BUILD)/x86.out >$(BUILD)/x86.digests; \
 	  n=$$(wc -l <$(BUILD)/x86.digests); \
@@ -74,23 +86,38 @@ all-builds: $(BUILD)/test_kernels.hexagon $(BUILD)/test_kernels.x86 $(DSP_OBJS)
 	    diff $(BUILD)/x86.digests $(BUILD)/hexagon.digests | head -20; exit 1; fi; \
 	  echo "ok: Hexagon results byte-identical to x86_64 ($$n digests of every status and output byte)"
 
+compile-dsp: $(DSP_OBJS)
+	@echo "== compiled for $(HEX_ALL_CPU) (DSP build, every HVX feature): $(words $(DSP_OBJS)) files, -Werror"
+
 $(BUILD)/test_kernels.hexagon: $(HEX_OBJS)
 	$(Q)$(ZIG) cc $(HEX_RUN) -o $@ $^ -lm
 
 $(BUILD)/test_kernels.x86: $(X86_OBJS)
 	$(Q)$(ZIG) cc $(X86_RUN) -o $@ $^ -lm
 
-$(BUILD)/run/%.o: %.c makefiles/hexagon_test.mk
-	@mkdir -p $(dir $@)
-	$(Q)$(ZIG) cc $(HEX_RUN) $(COMMON) $(EMU) -MMD -c $< -o $@
+# Each build's objects depend on a file holding its compiler and flags, rewritten only
+# when they change: a changed flag rebuilds that build's objects and no other's.
+RUN_FLAGS := $(ZIG) cc $(HEX_RUN) $(COMMON) $(EMU)
+X86_FLAGS := $(ZIG) cc $(X86_RUN) $(COMMON) $(EMU)
+DSP_FLAGS := $(ZIG) cc $(HEX_DSP) $(COMMON)
+$(BUILD)/run.flags: FORCE
+	@mkdir -p $(@D); if [ "$$(cat $@ 2>/dev/null)" != "$(RUN_FLAGS)" ]; then echo "$(RUN_FLAGS)" >$@; fi
+$(BUILD)/x86.flags: FORCE
+	@mkdir -p $(@D); if [ "$$(cat $@ 2>/dev/null)" != "$(X86_FLAGS)" ]; then echo "$(X86_FLAGS)" >$@; fi
+$(BUILD)/dsp.flags: FORCE
+	@mkdir -p $(@D); if [ "$$(cat $@ 2>/dev/null)" != "$(DSP_FLAGS)" ]; then echo "$(DSP_FLAGS)" >$@; fi
+FORCE:
 
-$(BUILD)/x86/%.o: %.c makefiles/hexagon_test.mk
+$(BUILD)/run/%.o: %.c $(BUILD)/run.flags
 	@mkdir -p $(dir $@)
-	$(Q)$(ZIG) cc $(X86_RUN) $(COMMON) $(EMU) -MMD -c $< -o $@
+	$(Q)$(RUN_FLAGS) -MMD -c $< -o $@
 
-$(BUILD)/dsp/%.o: %.c makefiles/hexagon_test.mk
+$(BUILD)/x86/%.o: %.c $(BUILD)/x86.flags
 	@mkdir -p $(dir $@)
-	$(Q)$(ZIG) cc $(HEX_DSP) $(COMMON) -MMD -c $< -o $@
+	$(Q)$(X86_FLAGS) -MMD -c $< -o $@
 
-# Objects depend on this file too: a changed flag rebuilds them.
+$(BUILD)/dsp/%.o: %.c $(BUILD)/dsp.flags
+	@mkdir -p $(dir $@)
+	$(Q)$(DSP_FLAGS) -MMD -c $< -o $@
+
 -include $(HEX_OBJS:.o=.d) $(X86_OBJS:.o=.d) $(DSP_OBJS:.o=.d)
