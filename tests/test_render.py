@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import EXAMPLES, GCC_BUILDS, load_example, run_budgeted, run_project_tests, tree
+from conftest import CLANG_BUILDS, EXAMPLES, GCC_BUILDS, load_example, run_budgeted, run_project_tests, tree
 
 # A doc that breaks every language it lands in unless escaped (|x|, quotes, an em dash,
 # tags, a comment delimiter, a trigraph, a final backslash) and a float default written
@@ -217,7 +217,7 @@ def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo
         write_user_math(result.project_dir, spec, USER_MATH[name])
     check_lint(result.project_dir)
     check_c_format(result.project_dir)
-    run = run_project_tests(result.project_dir, env_extra=None if name.startswith("scale") else GCC_BUILDS)
+    run = run_project_tests(result.project_dir, env_extra=CLANG_BUILDS if name.startswith("scale") else GCC_BUILDS)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert re.search(r"\d+ passed", run.stdout)
     assert " failed" not in run.stdout
