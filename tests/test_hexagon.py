@@ -7,9 +7,9 @@ same suite for x86_64-linux-musl with the same zig and musl libm and compares th
 runs' digests of every status and output byte; and it compiles every inference-side
 file for v79 with all its HVX features at -Werror.
 
-Here: a spec of this module's own whose custom op calls musl's expf, plus a sized subset
-of the render matrix's ops (tests/test_render.py's variants; one op of each kernel path,
-custom ops with their user math), built and run once; then two breakages of it that
+Here: a sized subset of the render matrix's ops (tests/test_render.py's variants; one op
+of each kernel path, custom ops with their user math); a spec of this module's own whose
+custom op calls musl's expf; then two breakages of the latter that
 `make hexagon-test` must catch (tests/test_convention_mutations.py does the same for the
 host suite): an HVX lane off by one code, and a fused multiply-add in the Hexagon build
 alone. Marker `hexagon` (make test runs it); skipped, with the package to install, where
@@ -84,13 +84,13 @@ int UnitSoftmax_compute(const UnitSoftmax_args *args)
 """
 
 # The render matrix's ops, a sized subset (make test's time budget: the two variants'
-# own Hexagon suites cost about 500 CPU-seconds more): one op of each kind of kernel
-# path, added to the spec above, so that one build and one run cover them, and the
-# breakages below break them too. A unary op with clamps (table, direct and HVX paths),
+# own Hexagon suites cost about 500 CPU-seconds): one op of each kind of kernel path, in
+# one project built and run once. A unary op with clamps (table, direct and HVX paths),
 # a binary op calling expf (sigmoid), a broadcasting binary op, three inputs, where /
 # floor / ceil / sign, int and bool params, and the three custom-op forms: a reduce-
 # shaped output, two outputs with a bool param, a rowwise op (user math from
-# examples/shapes.user/, as the render matrix writes it).
+# examples/shapes.user/, as the render matrix writes it). The breakages below break the
+# smaller DSP_SPEC project: they rebuild every kernel they reach.
 SUBSET = {
     "activations-and-shapes": ["hard_swish_ish", "soft_min", "pick_floor", "add_bias", "fma3",
                                "channel_mean", "center", "rms_norm"],
@@ -98,7 +98,7 @@ SUBSET = {
 }  # fmt: skip
 MATRIX_OPS = [op for variant, names in SUBSET.items() for op in VARIANTS[variant]["ops"] if op["name"] in names]
 assert len(MATRIX_OPS) == sum(map(len, SUBSET.values())), "an op of SUBSET is no longer in the render matrix"
-DSP_SPEC["ops"] = [*DSP_SPEC["ops"], *MATRIX_OPS]
+MATRIX_SPEC = {"package_name": "MatrixOpPackage", "namespace": "matrix_ops", "ops": MATRIX_OPS}
 
 
 def hexagon_test(project: Path, spec: dict, timeout: int = 900) -> subprocess.CompletedProcess:
@@ -111,12 +111,22 @@ def hexagon_test(project: Path, spec: dict, timeout: int = 900) -> subprocess.Co
     )
 
 
-def _package_dir(project: Path) -> Path:
-    return project / "op_package" / DSP_SPEC["package_name"]
-
-
 def passed(run: subprocess.CompletedProcess) -> bool:
     return run.returncode == 0 and "ok: Hexagon results byte-identical to x86_64" in run.stdout
+
+
+def build_project(folder: Path, template_repo: Path, spec: dict) -> Path:
+    """copier copy of `spec` into folder/project (not pytest-copie's, whose projects go
+    at the end of the worker that made them: these are shared by the run's workers)."""
+    spec_file = folder / "spec.yaml"
+    spec_file.write_text(yaml.safe_dump(spec, sort_keys=False))
+    project = folder / "project"
+    copied = copier_cli(
+        "copy", "--trust", "--defaults", "--vcs-ref", "HEAD", "--data-file", str(spec_file),
+        str(template_repo), str(project),
+    )  # fmt: skip
+    assert copied.returncode == 0, copied.stderr[-3000:]
+    return project
 
 
 @pytest.fixture(scope="module")
@@ -126,33 +136,35 @@ def dsp_project(tmp_path_factory, template_repo) -> tuple[Path, subprocess.Compl
     included, so that only what they change is rebuilt."""
 
     def build(folder: Path) -> tuple[Path, subprocess.CompletedProcess]:
-        spec_file = folder / "spec.yaml"
-        spec_file.write_text(yaml.safe_dump(DSP_SPEC, sort_keys=False))
-        project = folder / "project"
-        copied = copier_cli(
-            "copy", "--trust", "--defaults", "--vcs-ref", "HEAD", "--data-file", str(spec_file),
-            str(template_repo), str(project),
-        )  # fmt: skip
-        assert copied.returncode == 0, copied.stderr[-3000:]
+        project = build_project(folder, template_repo, DSP_SPEC)
         path = project / "op_package/DspOpPackage/user/UnitSoftmax_math.c"
         assert "LPAI_USER_MATH_MISSING" in path.read_text()
         path.write_text(DSP_MATH)
-        write_user_math(project, {**DSP_SPEC, "ops": MATRIX_OPS}, USER_MATH["activations-and-shapes"])
         return project, hexagon_test(project, DSP_SPEC)
 
     return once_per_run(tmp_path_factory, "hexagon-dsp", build)
 
 
-def test_hexagon_suite_of_a_spec_with_custom_math_and_the_render_matrix_ops(dsp_project):
-    _, run = dsp_project
+def check_passed(project: Path, spec: dict, run: subprocess.CompletedProcess) -> None:
     assert passed(run), run.stdout[-6000:] + run.stderr[-3000:]
     assert "NOTE" not in run.stdout, "a custom op's math did not run"
     # Two runs of the C suite, both clean: the Hexagon one and the x86_64 one.
     assert run.stdout.count(" 0 failures") == 2, run.stdout[-3000:]
     # Every op's digest, on both sides (the DIGEST lines name the op's QNN type).
-    hexagon = (_package_dir(dsp_project[0]) / "build/hexagon/hexagon.digests").read_text()
-    for op in DSP_SPEC["ops"]:
-        assert f" {qnn_type_of(op)} " in hexagon, f"no digest of {op['name']} from the Hexagon run"
+    digests = (project / "op_package" / spec["package_name"] / "build/hexagon/hexagon.digests").read_text()
+    for op in spec["ops"]:
+        assert f" {qnn_type_of(op)} " in digests, f"no digest of {op['name']} from the Hexagon run"
+
+
+def test_hexagon_suite_of_a_spec_with_custom_math(dsp_project):
+    project, run = dsp_project
+    check_passed(project, DSP_SPEC, run)
+
+
+def test_hexagon_suite_of_the_render_matrix_ops(tmp_path, template_repo):
+    project = build_project(tmp_path, template_repo, MATRIX_SPEC)
+    write_user_math(project, MATRIX_SPEC, USER_MATH["activations-and-shapes"])
+    check_passed(project, MATRIX_SPEC, hexagon_test(project, MATRIX_SPEC))
 
 
 HVX = "op_package/DspOpPackage/include/lpai_hvx.h"
