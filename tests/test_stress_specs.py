@@ -43,7 +43,7 @@ from conftest import copier_cli, run_budgeted
 pytestmark = pytest.mark.stress
 
 SEED = int(os.environ.get("STRESS_SEED", "20261130"))
-N_PACKAGES = 4
+N_PACKAGES = 3
 OPS_PER_PACKAGE = (6, 10)
 COMPILERS = [cc for cc in ("gcc", "clang") if shutil.which(cc)]
 
