@@ -97,27 +97,23 @@ $(BUILD)/test_kernels.x86: $(X86_OBJS)
 
 # Each build's objects depend on a file holding its compiler and flags, rewritten only
 # when they change: a changed flag rebuilds that build's objects and no other's.
-RUN_FLAGS := $(ZIG) cc $(HEX_RUN) $(COMMON) $(EMU)
-X86_FLAGS := $(ZIG) cc $(X86_RUN) $(COMMON) $(EMU)
-DSP_FLAGS := $(ZIG) cc $(HEX_DSP) $(COMMON)
-$(BUILD)/run.flags: FORCE
-	@mkdir -p $(@D); if [ "$$(cat $@ 2>/dev/null)" != "$(RUN_FLAGS)" ]; then echo "$(RUN_FLAGS)" >$@; fi
-$(BUILD)/x86.flags: FORCE
-	@mkdir -p $(@D); if [ "$$(cat $@ 2>/dev/null)" != "$(X86_FLAGS)" ]; then echo "$(X86_FLAGS)" >$@; fi
-$(BUILD)/dsp.flags: FORCE
-	@mkdir -p $(@D); if [ "$$(cat $@ 2>/dev/null)" != "$(DSP_FLAGS)" ]; then echo "$(DSP_FLAGS)" >$@; fi
+FLAGS_run := $(ZIG) cc $(HEX_RUN) $(COMMON) $(EMU)
+FLAGS_x86 := $(ZIG) cc $(X86_RUN) $(COMMON) $(EMU)
+FLAGS_dsp := $(ZIG) cc $(HEX_DSP) $(COMMON)
+$(BUILD)/%.flags: FORCE
+	@mkdir -p $(@D); if [ "$$(cat $@ 2>/dev/null)" != "$(FLAGS_$*)" ]; then echo "$(FLAGS_$*)" >$@; fi
 FORCE:
 
 $(BUILD)/run/%.o: %.c $(BUILD)/run.flags
 	@mkdir -p $(dir $@)
-	$(Q)$(RUN_FLAGS) -MMD -c $< -o $@
+	$(Q)$(FLAGS_run) -MMD -c $< -o $@
 
 $(BUILD)/x86/%.o: %.c $(BUILD)/x86.flags
 	@mkdir -p $(dir $@)
-	$(Q)$(X86_FLAGS) -MMD -c $< -o $@
+	$(Q)$(FLAGS_x86) -MMD -c $< -o $@
 
 $(BUILD)/dsp/%.o: %.c $(BUILD)/dsp.flags
 	@mkdir -p $(dir $@)
-	$(Q)$(DSP_FLAGS) -MMD -c $< -o $@
+	$(Q)$(FLAGS_dsp) -MMD -c $< -o $@
 
 -include $(HEX_OBJS:.o=.d) $(X86_OBJS:.o=.d) $(DSP_OBJS:.o=.d)
