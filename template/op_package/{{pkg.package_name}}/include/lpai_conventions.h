@@ -132,22 +132,40 @@ static inline uint64_t lpai_count_elements(const uint32_t *dims, uint32_t rank)
     return n;
 }
 
+/* a * b, and 1 when it fits 64 bits (0 when it wraps; *r then holds the wrapped value).
+ * Two 32 x 32 -> 64 bit products and a carry test, no division: on the DSP a 64-bit
+ * division is a library call (__hexagon_udivdi3), and the checks below, run per
+ * dimension of every tensor on every call, spent 508 of mul3's 1,252 packets per call
+ * at 8 elements in them (qnn-op-template/docs/benchmark.md, "The call's fixed cost"). */
+static inline int lpai_mul_u64_u32(uint64_t a, uint32_t b, uint64_t *r)
+{
+#if defined(__GNUC__) && UINTPTR_MAX > 0xFFFFFFFFu
+    /* 64-bit hosts: one multiplication and its overflow flag. */
+    return !__builtin_mul_overflow(a, (uint64_t)b, r);
+#else
+    const uint64_t lo = (uint64_t)(uint32_t)a * b;
+    const uint64_t hi = (a >> 32) * b; /* below 2^64: both factors below 2^32 */
+    const uint64_t sum = lo + (hi << 32);
+    *r = sum;
+    return (hi >> 32) == 0u && sum >= lo;
+#endif
+}
+
 /* The same count, refusing shapes whose product does not fit 64 bits (five dims of
  * 2^16 make 2^80: the plain product wraps, to 0 for 2^64, and the kernel would report
- * success without writing, or loop over a wrapped fraction). Returns 0 on overflow. */
+ * success without writing, or loop over a wrapped fraction). Returns 0 on overflow.
+ * A zero extent elsewhere would make the tensor empty, but the arithmetic of the other
+ * dimensions is still refused: no layout has such a size. */
 static inline int lpai_count_elements_checked(const uint32_t *dims, uint32_t rank, uint64_t *count)
 {
     uint64_t n = 1u;
+    int fits = 1;
     for (uint32_t i = 0; i < rank; ++i) {
-        if (dims[i] != 0u && n > UINT64_MAX / dims[i]) {
-            /* A zero extent elsewhere would make the tensor empty, but the arithmetic
-             * of the other dimensions is still refused: no layout has such a size. */
-            return 0;
-        }
-        n *= (uint64_t)dims[i];
+        /* Once n is 0 every product is 0 and fits: the wrap is caught where it happened. */
+        fits &= lpai_mul_u64_u32(n, dims[i], &n);
     }
     *count = n;
-    return 1;
+    return fits;
 }
 
 /* ---- C2: biased storage, wrapped modulo the storage width ---------------------- */

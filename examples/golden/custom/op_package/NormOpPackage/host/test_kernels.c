@@ -265,6 +265,11 @@ static void test_conventions(void)
     CHECK(!lpai_count_elements_checked(huge, 5u, &n64), "2^65 elements not refused");
     CHECK(lpai_count_elements_checked(big, 3u, &n64) && n64 == 8589934592ull, "2^33 elements refused");
     CHECK(lpai_count_elements_checked(huge, 3u, &n64) && n64 == 281474976710656ull, "2^48 elements refused");
+    /* The division-free product: the largest that fits, and the first that does not. */
+    CHECK(lpai_mul_u64_u32(4294967297ull, 4294967295u, &n64) && n64 == UINT64_MAX, "(2^32+1)(2^32-1) refused");
+    CHECK(!lpai_mul_u64_u32(4294967298ull, 4294967295u, &n64), "(2^32+2)(2^32-1) wraps but was accepted");
+    CHECK(!lpai_mul_u64_u32(1ull << 33, 1u << 31, &n64), "2^33 x 2^31 (2^64) accepted");
+    CHECK(lpai_mul_u64_u32(1ull << 32, 1u << 31, &n64) && n64 == 1ull << 63, "2^32 x 2^31 (2^63) refused");
     /* Byte extents: (2^32 - 2) * (2^32 - 1) fits 64 bits but not ptrdiff_t, two such
      * dimensions overflow 64 bits; 65535 * (2^32 - 1) is fine. */
     {
