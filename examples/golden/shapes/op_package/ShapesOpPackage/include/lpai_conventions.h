@@ -135,8 +135,9 @@ static inline uint64_t lpai_count_elements(const uint32_t *dims, uint32_t rank)
 /* a * b, and 1 when it fits 64 bits (0 when it wraps; *r then holds the wrapped value).
  * Two 32 x 32 -> 64 bit products and a carry test, no division: on the DSP a 64-bit
  * division is a library call (__hexagon_udivdi3), and the checks below, run per
- * dimension of every tensor on every call, spent 508 of mul3's 1,252 packets per call
- * at 8 elements in them (qnn-op-template/docs/benchmark.md, "The call's fixed cost"). */
+ * dimension of every tensor on every call, cost mul3 about 507 of its 1,250 packets per
+ * call at 8 elements (qnn-op-template/docs/benchmark.md, "The call's fixed cost on
+ * Hexagon"). */
 static inline int lpai_mul_u64_u32(uint64_t a, uint32_t b, uint64_t *r)
 {
 #if defined(__GNUC__) && UINTPTR_MAX > 0xFFFFFFFFu
