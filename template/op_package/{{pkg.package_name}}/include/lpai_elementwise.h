@@ -192,53 +192,6 @@ static LPAI_ALWAYS_INLINE int lpai_walk_next_row(const lpai_walk *w, uint64_t *i
     return lpai_walk_next_row_n(w, idx, ptr, w->nops);
 }
 
-/* ---- 8-bit unary: one table lookup per element ----------------------------------
- * The table is built by the kernel from the same dequantize -> math -> requantize
- * chain as the reference path, so both are bit-identical by construction. */
-/* Not inlined: it calls no op-specific function, and inlined into the kernel, next
- * to the blocked loops, gcc spilled its pointers and the dense lookup cost 8
- * instructions per element instead of 6 (qnn-op-template/bench/). */
-/* With HVX (lpai_hvx.h), unit-step runs go 128 bytes per step through vlut32 and the
- * last n % 128 bytes of each run one at a time; strided runs stay scalar. */
-static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out, const uint8_t *table)
-{
-    const uint32_t last = w->ndim - 1u;
-    const uint64_t n = w->n[last];
-#if LPAI_HVX
-    lpai_hvx_table vt;
-    lpai_hvx_table_from(&vt, table);
-#define LPAI_HVX_RUN(q, p) lpai_hvx_lookup_run(q, p, n, &vt)
-#else
-#define LPAI_HVX_RUN(q, p) 0u
-#endif
-    if (lpai_walk_is_dense(w)) {
-        for (uint64_t j = LPAI_HVX_RUN(out, in); j < n; ++j) {
-            out[j] = table[in[j]];
-        }
-        return;
-    }
-    const ptrdiff_t si = w->s[0][last];
-    const ptrdiff_t so = w->s[1][last];
-    uint64_t idx[LPAI_MAX_RANK] = {0};
-    uint8_t *ptr[2] = {(uint8_t *)in, out};
-    do {
-        const uint8_t *p = ptr[0];
-        uint8_t *q = ptr[1];
-        if (si == 1 && so == 1) {
-            for (uint64_t j = LPAI_HVX_RUN(q, p); j < n; ++j) {
-                q[j] = table[p[j]];
-            }
-        } else {
-            for (uint64_t j = 0; j < n; ++j) {
-                *q = table[*p];
-                p += si;
-                q += so;
-            }
-        }
-    } while (lpai_walk_next_row(w, idx, ptr));
-#undef LPAI_HVX_RUN
-}
-
 /* ---- The blocked loop: dequantize, math, requantize, a block at a time ------------
  * Direct path of every elementwise op, and the builder of the unary table. Per block
  * of LPAI_BLOCK elements:
@@ -335,6 +288,15 @@ static inline lpai_dequant_u8 lpai_dequant_u8_from(const lpai_quant *q)
  * [dst, dst + n) written. */
 static LPAI_ALWAYS_INLINE void lpai_copy_run(uint8_t *dst, const uint8_t *src, uint32_t n)
 {
+#if LPAI_HVX
+    /* Hexagon has no unaligned scalar access: each memcpy above of unknown alignment
+     * is a call, 4.7 packets per element of add_bias (1,32,28,28) in the HVX build.
+     * One masked vector instead (lpai_hvx.h). */
+    if (n - 1u < LPAI_HVX_BYTES) {
+        lpai_hvx_store_n(dst, lpai_hvx_load_n(src, n), n);
+        return;
+    }
+#endif
     if (n == LPAI_BLOCK) { /* a whole block: eight words inline, no call */
         for (uint32_t o = 0; o < LPAI_BLOCK; o += 32u) {
             memcpy(dst + o, src + o, 16u);
@@ -476,59 +438,169 @@ extern int lpai_host_last_tiled; /* set when a call read an input by tiles, for 
         (a) ^= t_ << (sh);                                  \
     } while (0)
 
-static LPAI_ALWAYS_INLINE uint32_t lpai_tile_load32(const uint8_t *p)
+/* aligned: p is 4-byte aligned. A constant at each call site: Hexagon has no
+ * unaligned scalar loads, so there an unknown alignment costs four byte loads. */
+static LPAI_ALWAYS_INLINE uint32_t lpai_tile_load32(const uint8_t *p, int aligned)
 {
     uint32_t v;
-    memcpy(&v, p, 4u);
+    memcpy(&v, aligned ? (const uint8_t *)__builtin_assume_aligned(p, 4) : p, 4u);
     return v;
 }
 
 /* Rows h..h + 3 (h = 0 or 4) of positions j..j + 7 into tile rows h..h + 3. Word i
  * is loaded as the 4 rows' bytes at position i (low half) and at position i + 4
  * (high half): the last step of the 8 x 8 transpose done by the loads, which leaves
- * two independent 4 x 4 transposes, each within both halves of 4 words at once. */
-static LPAI_ALWAYS_INLINE void lpai_tile_half(uint8_t *d, const uint8_t *p, ptrdiff_t step)
+ * two independent 4 x 4 transposes, each within both halves of 4 words at once.
+ * d is 8-byte aligned (the tiles are: one 8-byte store per word on Hexagon, not 8). */
+static LPAI_ALWAYS_INLINE void lpai_tile_half(uint8_t *d, const uint8_t *p, ptrdiff_t step, int aligned)
 {
     const uint64_t m8 = 0x00FF00FF00FF00FFull, m16 = 0x0000FFFF0000FFFFull;
     const uint8_t *q = p + 4 * step;
-    uint64_t a0 = lpai_tile_load32(p) | (uint64_t)lpai_tile_load32(q) << 32;
-    uint64_t a1 = lpai_tile_load32(p + step) | (uint64_t)lpai_tile_load32(q + step) << 32;
-    uint64_t a2 = lpai_tile_load32(p + 2 * step) | (uint64_t)lpai_tile_load32(q + 2 * step) << 32;
-    uint64_t a3 = lpai_tile_load32(p + 3 * step) | (uint64_t)lpai_tile_load32(q + 3 * step) << 32;
+    uint64_t a0 = lpai_tile_load32(p, aligned) | (uint64_t)lpai_tile_load32(q, aligned) << 32;
+    uint64_t a1 = lpai_tile_load32(p + step, aligned) | (uint64_t)lpai_tile_load32(q + step, aligned) << 32;
+    uint64_t a2 = lpai_tile_load32(p + 2 * step, aligned) | (uint64_t)lpai_tile_load32(q + 2 * step, aligned) << 32;
+    uint64_t a3 = lpai_tile_load32(p + 3 * step, aligned) | (uint64_t)lpai_tile_load32(q + 3 * step, aligned) << 32;
     LPAI_TILE_SWAP(a0, a1, 8, m8);
     LPAI_TILE_SWAP(a2, a3, 8, m8);
     LPAI_TILE_SWAP(a0, a2, 16, m16);
     LPAI_TILE_SWAP(a1, a3, 16, m16);
-    memcpy(d, &a0, 8u); /* word r: row r, 8 positions */
-    memcpy(d + LPAI_BLOCK, &a1, 8u);
-    memcpy(d + 2u * LPAI_BLOCK, &a2, 8u);
-    memcpy(d + 3u * LPAI_BLOCK, &a3, 8u);
+    uint8_t *da = (uint8_t *)__builtin_assume_aligned(d, 8);
+    memcpy(da, &a0, 8u); /* word r: row r, 8 positions */
+    memcpy(da + LPAI_BLOCK, &a1, 8u);
+    memcpy(da + 2u * LPAI_BLOCK, &a2, 8u);
+    memcpy(da + 3u * LPAI_BLOCK, &a3, 8u);
 }
 #undef LPAI_TILE_SWAP
 
+static LPAI_ALWAYS_INLINE void lpai_gather_tile_words(uint8_t *d, const uint8_t *whole, const uint8_t *src,
+                                                      ptrdiff_t step, int aligned)
+{
+    for (; d != whole; d += 8, src += 8 * step) {
+        lpai_tile_half(d, src, step, aligned);
+        lpai_tile_half(d + 4u * LPAI_BLOCK, src + 4, step, aligned);
+    }
+}
+
 /* tile[r][j] = src[j * step + r] for r < LPAI_TILE, j < len (len <= LPAI_BLOCK):
- * LPAI_TILE rows of len elements, each into a dense row of the tile. Every byte read
- * is an element of the tensor (rows r to r + 3 at position j). Measured on soft_min
- * transposed (1,32,28,28) (qnn-op-template/bench/): one transpose of eight 64-bit
- * words inlined into the kernel, 21.92 instructions per element for the case; not
- * inlined, 2.06 per element for the gather alone (gcc spilled the step's multiples);
- * as two halves of 4 words, 1.78; with a pointer loop, 1.7 (21.67 for the case). Not
- * inlined: it calls nothing op-specific and keeps its registers to itself. */
+ * LPAI_TILE rows of len elements, each into a dense row of the tile (8-byte
+ * aligned: LPAI_TILE_ALIGN). Every byte read is an element of the tensor (rows r to
+ * r + 3 at position j). Measured on soft_min transposed (1,32,28,28)
+ * (qnn-op-template/bench/): one transpose of eight 64-bit words inlined into the
+ * kernel, 21.92 instructions per element for the case; not inlined, 2.06 per element
+ * for the gather alone (gcc spilled the step's multiples); as two halves of 4 words,
+ * 1.78; with a pointer loop, 1.7 (21.67 for the case). Not inlined: it calls nothing
+ * op-specific and keeps its registers to itself. Source words 4-byte aligned (src and
+ * step multiples of 4) are loaded as words: on Hexagon the table walk of mul3
+ * transposed (1,32,28,28) by tiles cost 1.80 packets per element with byte loads and
+ * stores, 0.72 with words. */
+#define LPAI_TILE_ALIGN 128
 static LPAI_NOINLINE void lpai_gather_tile(uint8_t (*tile)[LPAI_BLOCK], const uint8_t *src, ptrdiff_t step,
                                            uint32_t len)
 {
     uint8_t *d = tile[0];
     const uint8_t *const whole = tile[0] + (len & ~7u);
-    for (; d != whole; d += 8, src += 8 * step) {
-        lpai_tile_half(d, src, step);
-        lpai_tile_half(d + 4u * LPAI_BLOCK, src + 4, step);
+    if ((((uintptr_t)src | (uintptr_t)step) & 3u) == 0u) {
+        lpai_gather_tile_words(d, whole, src, step, 1);
+    } else {
+        lpai_gather_tile_words(d, whole, src, step, 0);
     }
     uint32_t j = len & ~7u;
+    src += (ptrdiff_t)j * step;
     for (; j < len; ++j, src += step) { /* the last len % 8 positions */
         for (uint32_t r = 0; r < LPAI_TILE; ++r) {
             tile[r][j] = src[r];
         }
     }
+}
+
+/* ---- 8-bit unary: one table lookup per element ----------------------------------
+ * The table is built by the kernel from the same dequantize -> math -> requantize
+ * chain as the reference path, so both are bit-identical by construction. */
+/* Not inlined: it calls no op-specific function, and inlined into the kernel, next
+ * to the blocked loops, gcc spilled its pointers and the dense lookup cost 8
+ * instructions per element instead of 6 (qnn-op-template/bench/). */
+/* With HVX (lpai_hvx.h), unit-step runs go 128 bytes per step through vlut32, the
+ * last n % 128 bytes of each run (a whole short row) as one masked vector; with tiles
+ * (LPAI_TILES), a walk whose input steps across its rows (channels-last read in
+ * channels-first order) is gathered 8 rows at a time and each row looked up by
+ * vectors; other strided runs stay scalar. The rows of the second-last dimension run
+ * in a loop of their own, the odometer only when it carries: per row of 28 (the
+ * padded rows of qnn-op-template/bench/), mul3 strided (1,32,28,28) went from 4.08 to
+ * 1.77 packets per element with the masked vector, and to 1.24 with the row loop;
+ * transposed, by tiles, from 2.51 to 0.72 (HVX build, table build included). */
+static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out, const uint8_t *table)
+{
+    const uint32_t last = w->ndim - 1u;
+    const uint64_t n = w->n[last];
+#if LPAI_HVX
+    lpai_hvx_table vt;
+    lpai_hvx_table_from(&vt, table);
+#endif
+    const ptrdiff_t si = w->s[0][last];
+    const ptrdiff_t so = w->s[1][last];
+    const uint32_t d1 = last > 0u ? last - 1u : 0u;
+    const uint64_t rows = last > 0u ? w->n[d1] : 1u;
+    const ptrdiff_t ri = last > 0u ? w->s[0][d1] : 0;
+    const ptrdiff_t ro = last > 0u ? w->s[1][d1] : 0;
+    uint64_t idx[LPAI_MAX_RANK] = {0};
+    uint8_t *ptr[2] = {(uint8_t *)in, out};
+#if LPAI_HVX && LPAI_TILES
+    if (so == 1 && si != 1 && si != 0 && ri == 1 && rows >= LPAI_TILE) {
+        /* Tiles: 8 rows of the input gathered into dense rows, each looked up as a
+         * unit-step run; the rows past the last whole tile one byte at a time. */
+        _Alignas(LPAI_TILE_ALIGN) uint8_t tile[LPAI_TILE][LPAI_BLOCK];
+        LPAI_HOST_TILED();
+        do {
+            const uint8_t *p = ptr[0];
+            uint8_t *q = ptr[1];
+            uint64_t r = 0u;
+            for (; r + LPAI_TILE <= rows; r += LPAI_TILE, p += LPAI_TILE, q += (ptrdiff_t)LPAI_TILE * ro) {
+                for (uint64_t j = 0u; j < n; j += LPAI_BLOCK) {
+                    const uint32_t len = n - j < LPAI_BLOCK ? (uint32_t)(n - j) : LPAI_BLOCK;
+                    lpai_gather_tile(tile, p + (ptrdiff_t)j * si, si, len);
+                    for (uint32_t t = 0; t < LPAI_TILE; ++t) {
+                        lpai_hvx_lookup_short(q + (ptrdiff_t)t * ro + (ptrdiff_t)j, tile[t], len, &vt);
+                    }
+                }
+            }
+            for (; r < rows; ++r, p += ri, q += ro) {
+                for (uint64_t j = 0; j < n; ++j) {
+                    q[j] = table[p[(ptrdiff_t)j * si]];
+                }
+            }
+            idx[d1] = rows - 1u; /* at the last row, as below */
+            ptr[0] += (ptrdiff_t)(rows - 1u) * ri;
+            ptr[1] += (ptrdiff_t)(rows - 1u) * ro;
+        } while (lpai_walk_next_row(w, idx, ptr));
+        return;
+    }
+#endif
+    do {
+        const uint8_t *p = ptr[0];
+        uint8_t *q = ptr[1];
+        for (uint64_t r = 0u; r < rows; ++r, p += ri, q += ro) {
+            if (si == 1 && so == 1) {
+#if LPAI_HVX
+                lpai_hvx_lookup_row(q, p, n, &vt);
+#else
+                for (uint64_t j = 0; j < n; ++j) {
+                    q[j] = table[p[j]];
+                }
+#endif
+            } else {
+                const uint8_t *pj = p;
+                uint8_t *qj = q;
+                for (uint64_t j = 0; j < n; ++j) {
+                    *qj = table[*pj];
+                    pj += si;
+                    qj += so;
+                }
+            }
+        }
+        idx[d1] = rows - 1u; /* at the last row: lpai_walk_next_row steps it again, and carries */
+        ptr[0] += (ptrdiff_t)(rows - 1u) * ri;
+        ptr[1] += (ptrdiff_t)(rows - 1u) * ro;
+    } while (lpai_walk_next_row(w, idx, ptr));
 }
 
 /* The lanes computed for m elements: m rounded up to 8, 16, 32, 64 or LPAI_BLOCK. */
@@ -592,6 +664,11 @@ static LPAI_ALWAYS_INLINE void lpai_block_math_u8(uint32_t nin, const uint8_t *c
  * before: a row of fixed length with no size test per copy. */
 static LPAI_ALWAYS_INLINE void lpai_copy_words(uint8_t *dst, const uint8_t *src, uint32_t n, int words)
 {
+#if LPAI_HVX
+    (void)words;
+    lpai_copy_run(dst, src, n); /* n <= LPAI_BLOCK: one masked vector, no memcpy call */
+    return;
+#endif
     if (words == 2) { /* 16 <= n <= 32: two words, no loop */
         memcpy(dst, src, 16u);
     } else {
@@ -778,7 +855,7 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
                 tk = k;
             }
         }
-        uint8_t tile[LPAI_TILE][LPAI_BLOCK];
+        _Alignas(LPAI_TILE_ALIGN) uint8_t tile[LPAI_TILE][LPAI_BLOCK];
 #endif
         do {
 #if LPAI_TILES

@@ -20,6 +20,11 @@
  * by the C suite on every case of `make hexagon-test` (lpai_emu_last_hvx says the
  * vectors ran), and a lane off by one code fails it
  * (qnn-op-template/tests/test_hexagon.py).
+ *
+ * A run shorter than a vector (a padded row, a run's tail, a block copied by the
+ * blocked loop) is read from the aligned vectors that hold it and written under a byte
+ * mask (lpai_hvx_load_n, lpai_hvx_store_n): no byte outside it is written, which the
+ * C suite checks on every padded layout (lpai_emu_padding_untouched).
  */
 #ifndef LPAI_HVX_H
 #define LPAI_HVX_H
@@ -95,6 +100,56 @@ static inline uint64_t lpai_hvx_lookup_run(uint8_t *out, const uint8_t *in, uint
         LPAI_HOST_HVX();
     }
     return whole;
+}
+
+/* The n bytes at p (1 <= n <= 128) in lanes 0..n-1, from the aligned vectors that
+ * hold them: an aligned load never crosses its 128-byte block, so it reads no page
+ * the run does not touch (an unaligned vector load of 128 bytes could, at a tensor's
+ * end). Lanes n..127 hold whatever those blocks hold: the caller stores n lanes. */
+static inline HVX_Vector lpai_hvx_load_n(const uint8_t *p, uint32_t n)
+{
+    const uint32_t a = (uint32_t)((uintptr_t)p & (LPAI_HVX_BYTES - 1u));
+    const HVX_Vector *b = (const HVX_Vector *)(const void *)(p - a);
+    const HVX_Vector lo = b[0];
+    const HVX_Vector hi = a + n > LPAI_HVX_BYTES ? b[1] : lo;
+    return Q6_V_valign_VVR(hi, lo, a); /* lane i = byte a + i of lo:hi */
+}
+
+/* Lanes 0..n-1 of v to q .. q + n - 1 (1 <= n <= 128), no other byte written (the
+ * padding between rows is not the kernel's): v rotated to q's place in its aligned
+ * block, then one or two stores under a byte mask (vsetq: lanes below its operand). */
+static inline void lpai_hvx_store_n(uint8_t *q, HVX_Vector v, uint32_t n)
+{
+    const uint32_t a = (uint32_t)((uintptr_t)q & (LPAI_HVX_BYTES - 1u));
+    const uint32_t end = a + n; /* 1 .. 255 */
+    HVX_Vector *b = (HVX_Vector *)(void *)(q - a);
+    const HVX_Vector r = Q6_V_vlalign_VVR(v, v, a); /* lane a + i = lane i of v */
+    const HVX_VectorPred from = Q6_Q_not_Q(Q6_Q_vsetq_R(a));
+    if (end < LPAI_HVX_BYTES) {
+        Q6_vmem_QRIV(Q6_Q_and_QQ(from, Q6_Q_vsetq_R(end)), b, r);
+        return;
+    }
+    Q6_vmem_QRIV(from, b, r);
+    if (end > LPAI_HVX_BYTES) {
+        Q6_vmem_QRIV(Q6_Q_vsetq_R(end - LPAI_HVX_BYTES), b + 1, r);
+    }
+}
+
+/* out[j] = table[in[j]] for a unit-step run of 1 <= n <= 128 bytes: one masked vector. */
+static inline void lpai_hvx_lookup_short(uint8_t *out, const uint8_t *in, uint32_t n, const lpai_hvx_table *t)
+{
+    lpai_hvx_store_n(out, lpai_hvx_lookup(lpai_hvx_load_n(in, n), t), n);
+    LPAI_HOST_HVX();
+}
+
+/* The same for any n >= 1: whole vectors, then the last n % 128 bytes as one more
+ * masked vector. */
+static inline void lpai_hvx_lookup_row(uint8_t *out, const uint8_t *in, uint64_t n, const lpai_hvx_table *t)
+{
+    const uint64_t whole = lpai_hvx_lookup_run(out, in, n, t);
+    if (whole < n) {
+        lpai_hvx_lookup_short(out + whole, in + whole, (uint32_t)(n - whole), t);
+    }
 }
 #endif /* LPAI_HVX */
 

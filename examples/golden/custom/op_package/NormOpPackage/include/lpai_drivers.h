@@ -141,12 +141,31 @@ static inline int32_t lpai_exec_reference(const lpai_exec *x, uint32_t nin, lpai
  * than its whole direct loop) and takes it from 477 elements on padded rows of 28,
  * from 355 on rows of 8; hard_swish_ish takes it from 536 elements, scaled_tanh from
  * 335 (dense). */
+#if defined(__hexagon__)
+/* Hexagon (DSP packets, tenths, qnn-op-template/bench/run.py under qemu-hexagon): the
+ * blocked loop's float math stays scalar (no HVX float here), 14 packets per element
+ * of mul3 in the scalar build and 17 in the HVX one, while a lookup costs 2.3 dense
+ * and 2.5 to 3.3 on a walk, or 0.3 with vlut32 (lpai_hvx.h) on unit-step runs: the
+ * table pays for every op from about 300 elements (mul3 (1,32,28,28) HVX: 16.9 -> 0.3
+ * packets per element). */
+#define LPAI_COST_LOOP 140u
+#define LPAI_COST_COPY 20u
+#define LPAI_COST_ROW 1200u
+#if LPAI_HVX
+#define LPAI_COST_LOOKUP 3u
+#else
+#define LPAI_COST_LOOKUP 23u
+#endif
+#define LPAI_COST_LOOKUP_WALK 33u
+#define LPAI_COST_LANES 1u
+#else
 #define LPAI_COST_LOOP 45u
 #define LPAI_COST_COPY 35u
 #define LPAI_COST_ROW 1200u
 #define LPAI_COST_LOOKUP 60u
 #define LPAI_COST_LOOKUP_WALK 75u
 #define LPAI_COST_LANES 2u
+#endif
 
 /* 1 when the table is cheaper for `count` elements; `copies` operands (0 to 2) are
  * gathered or scattered by the direct loop, `row` is the walk's row length (the

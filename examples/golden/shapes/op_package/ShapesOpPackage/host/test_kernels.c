@@ -560,8 +560,9 @@ static void test_padded_rows(const op_case *op)
                   op->qnn_type, lpai_emu_last_path(), wd);
             CHECK(memcmp(got, ref, n) == 0, "%s: path %s differs from reference on padded rows of %u", op->qnn_type,
                   lpai_emu_last_path(), wd);
-            /* HVX builds: unit-step rows of a vector or more are looked up as vectors. */
-            CHECK(lpai_emu_last_hvx() == (LPAI_HVX && strcmp(lpai_emu_last_path(), "table-walk") == 0 && wd >= 128u),
+            /* HVX builds: unit-step rows are looked up as vectors, a row shorter than
+             * a vector (or its tail) as one masked vector (lpai_hvx_store_n). */
+            CHECK(lpai_emu_last_hvx() == (LPAI_HVX && strcmp(lpai_emu_last_path(), "table-walk") == 0),
                   "%s: %s on rows of %u, HVX %s", op->qnn_type, lpai_emu_last_path(), wd,
                   lpai_emu_last_hvx() ? "used" : "not used");
         }
@@ -685,6 +686,18 @@ static void test_tiles(const op_case *op)
                 CHECK(lpai_emu_last_tiled() == want, "%s: tile case %zu: tiles %s, expected %s", op->qnn_type, i,
                       lpai_emu_last_tiled() ? "used" : "not used", want ? "used" : "not used");
             }
+            if (mode == LPAI_EMU_PATH_TABLE && !lpai_emu_last_repacked()) {
+                /* HVX builds: the table's walk reads a channels-last input by tiles and
+                 * looks their rows up as vectors, at any row length (a channels-first
+                 * input has unit-step rows: vectors, no tiles). */
+                const int last0 = (t->last_mask & 1u) != 0u;
+                const int table_tiles = LPAI_HVX && LPAI_TILES && t->dims[c] >= 8u && last0;
+                const int table_hvx = LPAI_HVX && (table_tiles || !last0);
+                CHECK(lpai_emu_last_tiled() == table_tiles && lpai_emu_last_hvx() == table_hvx,
+                      "%s: tile case %zu: table-walk tiles %s, HVX %s, expected %d and %d", op->qnn_type, i,
+                      lpai_emu_last_tiled() ? "used" : "not used", lpai_emu_last_hvx() ? "used" : "not used",
+                      table_tiles, table_hvx);
+            }
         }
         for (uint32_t k = 0; k < NIN; ++k) {
             free(codes[k]);
@@ -725,8 +738,8 @@ static void test_sizes(const op_case *op)
             CHECK(run(op, in, &out, cc, mode, got) == 0, "%s: path %d at %u elements", op->qnn_type, mode, n);
             CHECK(memcmp(got, ref, n) == 0, "%s: path %s differs from reference at %u elements", op->qnn_type,
                   lpai_emu_last_path(), n);
-            /* HVX builds: whole vectors through vlut32, the n % 128 left one at a time. */
-            CHECK(lpai_emu_last_hvx() == (LPAI_HVX && strcmp(lpai_emu_last_path(), "table-dense") == 0 && n >= 128u),
+            /* HVX builds: whole vectors through vlut32, the n % 128 left as one masked vector. */
+            CHECK(lpai_emu_last_hvx() == (LPAI_HVX && strcmp(lpai_emu_last_path(), "table-dense") == 0),
                   "%s: %s at %u elements, HVX %s", op->qnn_type, lpai_emu_last_path(), n,
                   lpai_emu_last_hvx() ? "used" : "not used");
             if (mode == LPAI_EMU_PATH_AUTO && n <= 256u) {
@@ -974,7 +987,13 @@ static void test_cost_model(void)
     }
     /* Math cheaper than a lookup never takes the table on a dense tensor; copies of
      * strided operands make it pay; expensive math takes it early. */
+#if defined(__hexagon__)
+    /* Hexagon: the direct loop's float math is scalar and a lookup costs a fraction of
+     * it, so even one multiplication takes the table on a large dense tensor. */
+    CHECK(lpai_unary_table_pays(1ull << 40, 1u, 1, 0u, 1ull << 40, 1), "no table for one multiplication on Hexagon");
+#else
     CHECK(!lpai_unary_table_pays(1ull << 40, 1u, 1, 0u, 1ull << 40, 1), "table chosen for one multiplication");
+#endif
     CHECK(lpai_unary_table_pays(1ull << 20, 1u, 1, 2u, 28u, 0), "no table for a strided walk of 2^20 elements");
     CHECK(lpai_unary_table_pays(300u, 1000u, 0, 0u, 300u, 1), "no table for costly scalar math at 300 elements");
     CHECK(lpai_unary_table_pays(UINT64_MAX, 40u, 0, 0u, UINT64_MAX, 1), "no table at 2^64 - 1 elements");
