@@ -195,7 +195,8 @@ static LPAI_ALWAYS_INLINE int lpai_walk_next_row(const lpai_walk *w, uint64_t *i
 /* ---- The blocked loop: dequantize, math, requantize, a block at a time ------------
  * Direct path of every elementwise op, and the builder of the unary table. Per block
  * of LPAI_BLOCK elements:
- *   1. each input's bytes are read in place (a full unit-stride block of one row) or
+ *   1. each input's bytes are read in place (a full unit-stride block of one row;
+ *      not with HVX, LPAI_IN_PLACE) or
  *      gathered into a local block, across row ends when rows are short or padded;
  *   2. one loop of constant trip count dequantizes, runs the op's math and
  *      requantizes into a local byte block. Nothing in it is a call, a branch or a
@@ -221,6 +222,18 @@ typedef float (*lpai_quaternary_fn)(float a, float b, float c, float d, const fl
  * instructions of add_scaled, qnn-op-template/bench/.) */
 
 #define LPAI_BLOCK 128u
+/* 1: full unit-step blocks of a row are read in place and written straight out (no
+ * copy). 0 in HVX builds: every block goes through the shared block, copied in and
+ * out by masked vectors (lpai_copy_run). clang for Hexagon ran the math of a block read
+ * in place one element at a time, about 12 packets per element of add_bias
+ * (1,32,28,28), but software-pipelines it over the shared block: 6.15 with the copies
+ * (transposed, from the tiles: 12.85 -> 6.94; qnn-op-template/bench/). restrict on the
+ * math's pointers did not change it. */
+#if LPAI_HVX
+#define LPAI_IN_PLACE 0
+#else
+#define LPAI_IN_PLACE 1
+#endif
 #define LPAI_LANES 8u
 /* lpai_block_math_u8 has one loop per power of two from LPAI_LANES to LPAI_BLOCK. */
 typedef char lpai_block_is_16_lanes_groups[(LPAI_BLOCK == 16u * LPAI_LANES) ? 1 : -1];
@@ -835,7 +848,8 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
     if (n < LPAI_BLOCK) {
         lpai_map_short_rows_u8(w, nin, dq, f1, f2, f3, f4, params, &r, step, ostep, ptr);
         return;
-    } else {
+    }
+    {
         const uint32_t d1 = last > 0u ? last - 1u : 0u;
         ptrdiff_t rstep[LPAI_MAX_OPERANDS]; /* from one row to the next, in a group of rows */
         for (uint32_t k = 0; k <= nin; ++k) {
@@ -865,7 +879,7 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
                     const uint32_t len = n - j < LPAI_BLOCK ? (uint32_t)(n - j) : LPAI_BLOCK;
                     lpai_gather_tile(tile, ptr[tk] + (ptrdiff_t)j * step[tk], step[tk], len);
                     for (uint32_t t = 0; t < LPAI_TILE; ++t) {
-                        if (fill == 0u && len == LPAI_BLOCK) {
+                        if (LPAI_IN_PLACE && fill == 0u && len == LPAI_BLOCK) {
                             for (uint32_t k = 0; k < nin; ++k) {
                                 const uint8_t *src = ptr[k] + (ptrdiff_t)t * rstep[k] + (ptrdiff_t)j * step[k];
                                 if (k == tk) {
@@ -918,7 +932,7 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
             }
 #endif
             uint64_t j = 0u;
-            for (; fill == 0u && n - j >= LPAI_BLOCK; j += LPAI_BLOCK) {
+            for (; LPAI_IN_PLACE && fill == 0u && n - j >= LPAI_BLOCK; j += LPAI_BLOCK) {
                 for (uint32_t k = 0; k < nin; ++k) {
                     const uint8_t *src = ptr[k] + (ptrdiff_t)j * step[k];
                     if (step[k] == 1) {
