@@ -558,40 +558,30 @@ static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *i
     uint64_t idx[LPAI_MAX_RANK] = {0};
     uint8_t *ptr[2] = {(uint8_t *)in, out};
 #if LPAI_HVX && LPAI_TILES
-    if (so == 1 && si != 1 && si != 0 && ri == 1 && rows >= LPAI_TILE) {
-        /* Tiles: 8 rows of the input gathered into dense rows, each looked up as a
-         * unit-step run; the rows past the last whole tile one byte at a time. */
-        _Alignas(LPAI_TILE_ALIGN) uint8_t tile[LPAI_TILE][LPAI_BLOCK];
+    /* Tiles: 8 rows of the input gathered into dense rows, each looked up as a
+     * unit-step run; the rows past the last whole tile by the loop below. */
+    const int tiled = so == 1 && si != 1 && si != 0 && ri == 1 && rows >= LPAI_TILE;
+    _Alignas(LPAI_TILE_ALIGN) uint8_t tile[LPAI_TILE][LPAI_BLOCK];
+    if (tiled) {
         LPAI_HOST_TILED();
-        do {
-            const uint8_t *p = ptr[0];
-            uint8_t *q = ptr[1];
-            uint64_t r = 0u;
-            for (; r + LPAI_TILE <= rows; r += LPAI_TILE, p += LPAI_TILE, q += (ptrdiff_t)LPAI_TILE * ro) {
-                for (uint64_t j = 0u; j < n; j += LPAI_BLOCK) {
-                    const uint32_t len = n - j < LPAI_BLOCK ? (uint32_t)(n - j) : LPAI_BLOCK;
-                    lpai_gather_tile(tile, p + (ptrdiff_t)j * si, si, len);
-                    for (uint32_t t = 0; t < LPAI_TILE; ++t) {
-                        lpai_hvx_lookup_short(q + (ptrdiff_t)t * ro + (ptrdiff_t)j, tile[t], len, &vt);
-                    }
-                }
-            }
-            for (; r < rows; ++r, p += ri, q += ro) {
-                for (uint64_t j = 0; j < n; ++j) {
-                    q[j] = table[p[(ptrdiff_t)j * si]];
-                }
-            }
-            idx[d1] = rows - 1u; /* at the last row, as below */
-            ptr[0] += (ptrdiff_t)(rows - 1u) * ri;
-            ptr[1] += (ptrdiff_t)(rows - 1u) * ro;
-        } while (lpai_walk_next_row(w, idx, ptr));
-        return;
     }
 #endif
     do {
         const uint8_t *p = ptr[0];
         uint8_t *q = ptr[1];
-        for (uint64_t r = 0u; r < rows; ++r, p += ri, q += ro) {
+        uint64_t r = 0u;
+#if LPAI_HVX && LPAI_TILES
+        for (; tiled && r + LPAI_TILE <= rows; r += LPAI_TILE, p += LPAI_TILE, q += (ptrdiff_t)LPAI_TILE * ro) {
+            for (uint64_t j = 0u; j < n; j += LPAI_BLOCK) {
+                const uint32_t len = n - j < LPAI_BLOCK ? (uint32_t)(n - j) : LPAI_BLOCK;
+                lpai_gather_tile(tile, p + (ptrdiff_t)j * si, si, len);
+                for (uint32_t t = 0; t < LPAI_TILE; ++t) {
+                    lpai_hvx_lookup_short(q + (ptrdiff_t)t * ro + (ptrdiff_t)j, tile[t], len, &vt);
+                }
+            }
+        }
+#endif
+        for (; r < rows; ++r, p += ri, q += ro) {
             if (si == 1 && so == 1) {
 #if LPAI_HVX
                 lpai_hvx_lookup_row(q, p, n, &vt);
@@ -680,8 +670,7 @@ static LPAI_ALWAYS_INLINE void lpai_copy_words(uint8_t *dst, const uint8_t *src,
 #if LPAI_HVX
     (void)words;
     lpai_copy_run(dst, src, n); /* n <= LPAI_BLOCK: one masked vector, no memcpy call */
-    return;
-#endif
+#else
     if (words == 2) { /* 16 <= n <= 32: two words, no loop */
         memcpy(dst, src, 16u);
     } else {
@@ -690,6 +679,7 @@ static LPAI_ALWAYS_INLINE void lpai_copy_words(uint8_t *dst, const uint8_t *src,
         }
     }
     memcpy(dst + n - 16u, src + n - 16u, 16u);
+#endif
 }
 
 /* words: every operand's rows are unit-step and at least 16 bytes long (a constant
@@ -848,8 +838,7 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
     if (n < LPAI_BLOCK) {
         lpai_map_short_rows_u8(w, nin, dq, f1, f2, f3, f4, params, &r, step, ostep, ptr);
         return;
-    }
-    {
+    } else {
         const uint32_t d1 = last > 0u ? last - 1u : 0u;
         ptrdiff_t rstep[LPAI_MAX_OPERANDS]; /* from one row to the next, in a group of rows */
         for (uint32_t k = 0; k <= nin; ++k) {
