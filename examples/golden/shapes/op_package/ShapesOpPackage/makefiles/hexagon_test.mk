@@ -32,16 +32,16 @@ WERROR       ?= 1
 BUILD        ?= build/hexagon
 
 WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
-# -ffp-contract=off on every side: clang fuses a * b + c on Hexagon otherwise, and the
-# fused result rounds once where the host rounds twice (lpai_conventions.h's
-# `#pragma STDC FP_CONTRACT OFF` says the same for the package's own files; a
-# -ffp-contract=fast here would override it and fail the comparison below).
-# -g0: zig's clang emits debug info by default, a sixth of the compile time (DEBUG=1
+# -g0: zig's clang emits debug info by default, 13-28% of the compile time (DEBUG=1
 # keeps it, for gdb under qemu-hexagon -g).
 COMMON   := -std=c11 -O2 $(if $(filter 1,$(DEBUG)),-g,-g0) -fvisibility=hidden $(WARN) -DLPAI_INFERENCE_ONLY -DLPAI_EMU_OWN_DECLS -Iinclude -Ihost
 # Two of test_paths' six random scale sets per op (host/test_kernels.c), the same on
 # both sides: a binary op's qemu-hexagon run 33 s -> 13 s (the host suite runs six).
 EMU      := -DLPAI_HOST_EMULATOR -DLPAI_TEST_TRIALS=2
+# -ffp-contract=off on every side: clang fuses a * b + c on Hexagon otherwise, and the
+# fused result rounds once where the host rounds twice (lpai_conventions.h's
+# `#pragma STDC FP_CONTRACT OFF` says the same for the package's own files; a
+# -ffp-contract=fast here would override it and fail the comparison below).
 HEX_RUN  := -target hexagon-linux-musl -mcpu=$(HEX_RUN_CPU) -ffp-contract=off
 X86_RUN  := -target x86_64-linux-musl -mcpu=x86_64 -ffp-contract=off
 HEX_DSP  := -target hexagon-linux-musl -mcpu=$(HEX_ALL_CPU) -ffp-contract=off -fPIC
