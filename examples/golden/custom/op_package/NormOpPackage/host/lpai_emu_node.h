@@ -78,20 +78,39 @@ static uint64_t count_of(const lpai_emu_desc *d)
     return n;
 }
 
-/* Byte offset of logical element e (row-major over dims). */
-static uint64_t offset_of(const lpai_emu_desc *d, uint64_t e)
+/* The byte offsets of the logical elements 0, 1, 2, ... (row-major over dims), one step
+ * at a time: `off` is the current element's. Element e's offset is the sum over the
+ * layout's dims i of coord[order[i]] * stride[i]; a step adds one logical dim's stride
+ * and carries like an odometer. Computing each offset afresh (two divisions per dim per
+ * element) was two thirds of the sanitized C suite's run time (perf, measured). */
+typedef struct {
+    uint32_t rank;
+    uint32_t dims[LPAI_EMU_MAX_DIMS];
+    uint64_t coord[LPAI_EMU_MAX_DIMS];
+    uint64_t step[LPAI_EMU_MAX_DIMS]; /* bytes per step of logical dim j */
+    uint64_t off;
+} emu_cursor;
+
+static void cursor_start(emu_cursor *c, const lpai_emu_desc *d)
 {
-    const uint32_t r = shown_rank(d);
-    uint64_t coord[LPAI_EMU_MAX_DIMS] = {0};
-    for (uint32_t i = r; i-- > 0;) {
-        coord[i] = e % d->dims[i];
-        e /= d->dims[i];
+    memset(c, 0, sizeof *c);
+    c->rank = shown_rank(d);
+    for (uint32_t i = 0; i < c->rank; ++i) {
+        c->dims[i] = d->dims[i];
+        c->step[d->order[i] < c->rank ? d->order[i] : 0] += d->stride[i];
     }
-    uint64_t off = 0;
-    for (uint32_t i = 0; i < r; ++i) {
-        off += coord[d->order[i] < r ? d->order[i] : 0] * d->stride[i];
+}
+
+static void cursor_next(emu_cursor *c)
+{
+    for (uint32_t j = c->rank; j-- > 0;) {
+        c->off += c->step[j];
+        if (++c->coord[j] < c->dims[j]) {
+            return;
+        }
+        c->off -= c->step[j] * c->coord[j];
+        c->coord[j] = 0u;
     }
-    return off;
 }
 
 static int32_t alloc_tensor(struct LpaiEmuTensor *t, const lpai_emu_desc *d)

@@ -111,10 +111,12 @@ int32_t lpai_emu_add_input(const lpai_emu_desc *d, const uint8_t *codes)
         return rc;
     }
     const uint64_t n = count_of(&t->d);
-    for (uint64_t e = 0; codes && e < n && t->d.rank <= LPAI_EMU_MAX_DIMS; ++e) {
+    emu_cursor at;
+    cursor_start(&at, &t->d);
+    for (uint64_t e = 0; codes && e < n && t->d.rank <= LPAI_EMU_MAX_DIMS; ++e, cursor_next(&at)) {
         /* torch q -> stored byte under offset zp - 128: (q - 128) mod 256. */
         const uint32_t stored = ((uint32_t)codes[e] - 128u) & 0xFFu;
-        uint8_t *p = t->buf + offset_of(&t->d, e);
+        uint8_t *p = t->buf + at.off;
         if (elem_bytes(&t->d) == 1u) {
             *p = (uint8_t)stored;
         } else {
@@ -375,8 +377,11 @@ static int32_t repack(struct LpaiEmuTensor *t, struct LpaiEmuTensor *given, int 
         return LPAI_EMU_E_ARG;
     }
     const uint64_t n = count_of(&d);
-    for (uint64_t e = 0; copy_in && e < n; ++e) {
-        memcpy(copy.buf + offset_of(&copy.d, e), t->buf + offset_of(&t->d, e), elem_bytes(&d));
+    emu_cursor to, from;
+    cursor_start(&to, &copy.d);
+    cursor_start(&from, &t->d);
+    for (uint64_t e = 0; copy_in && e < n; ++e, cursor_next(&to), cursor_next(&from)) {
+        memcpy(copy.buf + to.off, t->buf + from.off, elem_bytes(&d));
     }
     *given = *t;
     t->d = copy.d;
@@ -402,9 +407,11 @@ static void unpack(int32_t rc)
             continue;
         }
         const uint64_t n = count_of(&t->d);
-        for (uint64_t e = 0; rc == 0 && e < n; ++e) {
-            memcpy(g_given_out[j].buf + offset_of(&g_given_out[j].d, e), t->buf + offset_of(&t->d, e),
-                   elem_bytes(&t->d));
+        emu_cursor to, from;
+        cursor_start(&to, &g_given_out[j].d);
+        cursor_start(&from, &t->d);
+        for (uint64_t e = 0; rc == 0 && e < n; ++e, cursor_next(&to), cursor_next(&from)) {
+            memcpy(g_given_out[j].buf + to.off, t->buf + from.off, elem_bytes(&t->d));
         }
         free(t->buf);
         *t = g_given_out[j];
@@ -540,9 +547,11 @@ int32_t lpai_emu_read_output_k(uint32_t k, uint8_t *codes)
     }
     const struct LpaiEmuTensor *t = &g_node.out[k];
     const uint64_t n = count_of(&t->d);
-    for (uint64_t e = 0; e < n; ++e) {
+    emu_cursor at;
+    cursor_start(&at, &t->d);
+    for (uint64_t e = 0; e < n; ++e, cursor_next(&at)) {
         /* stored byte -> torch q: the inverse of the input mapping. */
-        codes[e] = (uint8_t)((t->buf[offset_of(&t->d, e)] + 128u) & 0xFFu);
+        codes[e] = (uint8_t)((t->buf[at.off] + 128u) & 0xFFu);
     }
     return 0;
 }
@@ -566,10 +575,11 @@ static int32_t padding_untouched(const struct LpaiEmuTensor *t)
         return 0;
     }
     const uint64_t n = count_of(&t->d);
-    for (uint64_t e = 0; e < n; ++e) {
-        const uint64_t off = offset_of(&t->d, e);
+    emu_cursor at;
+    cursor_start(&at, &t->d);
+    for (uint64_t e = 0; e < n; ++e, cursor_next(&at)) {
         for (uint32_t b = 0; b < elem_bytes(&t->d); ++b) {
-            is_elem[off + b] = 1u;
+            is_elem[at.off + b] = 1u;
         }
     }
     int ok = 1;

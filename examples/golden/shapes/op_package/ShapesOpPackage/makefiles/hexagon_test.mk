@@ -42,6 +42,9 @@ EMU      := -DLPAI_HOST_EMULATOR -DLPAI_TEST_TRIALS=2
 # fused result rounds once where the host rounds twice (lpai_conventions.h's
 # `#pragma STDC FP_CONTRACT OFF` says the same for the package's own files; a
 # -ffp-contract=fast here would override it and fail the comparison below).
+# The test driver without forced inlining (include/lpai_elementwise.h), the same on both
+# sides: it compiles in 15 s instead of 41 s for Hexagon (measured); the kernels keep it.
+DRIVER   := -DLPAI_NO_FORCED_INLINE
 HEX_RUN  := -target hexagon-linux-musl -mcpu=$(HEX_RUN_CPU) -ffp-contract=off
 X86_RUN  := -target x86_64-linux-musl -mcpu=x86_64 -ffp-contract=off
 HEX_DSP  := -target hexagon-linux-musl -mcpu=$(HEX_ALL_CPU) -ffp-contract=off -fPIC
@@ -100,24 +103,28 @@ $(BUILD)/test_kernels.x86: $(X86_OBJS)
 	$(Q)$(ZIG) cc $(X86_RUN) -o $@ $^ -lm
 
 # Each build's objects depend on a file holding its compiler and flags, rewritten only
-# when they change: a changed flag rebuilds that build's objects and no other's.
+# when they change (the test driver's own define included): a changed flag rebuilds that
+# build's objects and no other's.
 FLAGS_run := $(ZIG) cc $(HEX_RUN) $(COMMON) $(EMU)
 FLAGS_x86 := $(ZIG) cc $(X86_RUN) $(COMMON) $(EMU)
 FLAGS_dsp := $(ZIG) cc $(HEX_DSP) $(COMMON)
+FLAGS_DRIVER := host/test_kernels.c: $(DRIVER)
 $(BUILD)/%.flags: FORCE
-	@mkdir -p $(@D); if [ "$$(cat $@ 2>/dev/null)" != "$(FLAGS_$*)" ]; then echo "$(FLAGS_$*)" >$@; fi
+	@mkdir -p $(@D); if [ "$$(cat $@ 2>/dev/null)" != "$(FLAGS_$*) $(FLAGS_DRIVER)" ]; then echo "$(FLAGS_$*) $(FLAGS_DRIVER)" >$@; fi
 FORCE:
 # Kept: made by a pattern rule, they would be intermediate files that make deletes at
 # the end of each run, and every next run would rebuild every object.
 .PRECIOUS: $(BUILD)/%.flags
 
+$(BUILD)/run/host/test_kernels.o $(BUILD)/x86/host/test_kernels.o: OBJ_DEFS := $(DRIVER)
+
 $(BUILD)/run/%.o: %.c $(BUILD)/run.flags
 	@mkdir -p $(dir $@)
-	$(Q)$(FLAGS_run) -MMD -c $< -o $@
+	$(Q)$(FLAGS_run) $(OBJ_DEFS) -MMD -c $< -o $@
 
 $(BUILD)/x86/%.o: %.c $(BUILD)/x86.flags
 	@mkdir -p $(dir $@)
-	$(Q)$(FLAGS_x86) -MMD -c $< -o $@
+	$(Q)$(FLAGS_x86) $(OBJ_DEFS) -MMD -c $< -o $@
 
 $(BUILD)/dsp/%.o: %.c $(BUILD)/dsp.flags
 	@mkdir -p $(dir $@)
