@@ -113,6 +113,30 @@ GCC_BUILDS = {"HOST_TEST_BUILDS": "gcc-werror,gcc-asan-ubsan"}
 CLANG_BUILDS = {"HOST_TEST_BUILDS": "clang-werror,clang-asan-ubsan"} if shutil.which("clang") else GCC_BUILDS
 
 
+# The device flow's behaviours that no op changes (tests/test_device_fakes.py in a
+# rendered project): retries, the device's failure text, md5 and stale-copy checks,
+# debug logging, a later ExecuTorch's device class, unsigned pushes. Each drives `run`
+# through about 30 fake adb calls (3-5 s each); the render matrix's biggest variant runs
+# them, its other variant leaves them out (SKIP_OP_INDEPENDENT). What depends on the
+# ops (push, run and compare; a differing output; your own model; delegation) runs in
+# both.
+OP_INDEPENDENT_DEVICE_TESTS = (
+    "test_run_fails_when_the_runner_fails_and_ignores_old_outputs",
+    "test_run_debug_writes_the_farf_mask_and_captures_logcat",
+    "test_run_without_debug_keeps_executorchs_mask_and_writes_no_log",
+    "test_run_uses_executorchs_later_name_device",
+    "test_run_fails_in_one_line_with_devices_failure_text",
+    "test_run_retries_once_on_eai_err_and_says_so",
+    "test_run_fails_in_one_line_when_eai_err_comes_twice",
+    "test_run_refuses_a_push_whose_md5_differs",
+    "test_run_clears_stale_copies_in_the_adsp_folder",
+    "test_run_skip_sign_pushes_the_unsigned_libraries",
+)
+SKIP_OP_INDEPENDENT = tuple(
+    arg for name in OP_INDEPENDENT_DEVICE_TESTS for arg in ("--deselect", f"tests/test_device_fakes.py::{name}")
+)
+
+
 def time_scale() -> float:
     """TEST_TIME_SCALE (default 1): a slow machine's factor on every time limit."""
     text = os.environ.get("TEST_TIME_SCALE", "1")

@@ -14,7 +14,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import CLANG_BUILDS, EXAMPLES, GCC_BUILDS, load_example, run_budgeted, run_project_tests, tree
+from conftest import (
+    CLANG_BUILDS,
+    EXAMPLES,
+    GCC_BUILDS,
+    OP_INDEPENDENT_DEVICE_TESTS,
+    ROOT,
+    SKIP_OP_INDEPENDENT,
+    load_example,
+    run_budgeted,
+    run_project_tests,
+    tree,
+)
 
 # A doc that breaks every language it lands in unless escaped (|x|, quotes, an em dash,
 # tags, a comment delimiter, a trigraph, a final backslash) and a float default written
@@ -70,6 +81,9 @@ VARIANTS = {
     "activations-and-shapes": _activations_and_shapes(),
     "scale-unary-no-params-binary-int-bool-params": _scale_and_more(),
 }
+# The variant whose suite runs the device flow's op-independent tests (conftest.py):
+# the other rendered suites leave them out.
+RUNS_EVERY_TEST = "activations-and-shapes"
 # The user math a variant's custom ops need, as a user writes it: <op>.py (eager) and
 # <QnnType>_math.c (kernel), copied into the rendered project's user/ folders.
 USER_MATH = {"activations-and-shapes": EXAMPLES / "shapes.user"}
@@ -217,10 +231,22 @@ def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo
         write_user_math(result.project_dir, spec, USER_MATH[name])
     check_lint(result.project_dir)
     check_c_format(result.project_dir)
-    run = run_project_tests(result.project_dir, env_extra=CLANG_BUILDS if name.startswith("scale") else GCC_BUILDS)
+    skip = () if name == RUNS_EVERY_TEST else SKIP_OP_INDEPENDENT
+    run = run_project_tests(
+        result.project_dir, *skip, env_extra=CLANG_BUILDS if name.startswith("scale") else GCC_BUILDS
+    )
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert re.search(r"\d+ passed", run.stdout)
     assert " failed" not in run.stdout
+
+
+def test_the_op_independent_device_tests_exist():
+    """The names left out of all but one rendered suite are tests the template renders
+    (pytest ignores a --deselect that matches nothing, so a rename would run them all)."""
+    source = (ROOT / "template" / "tests" / "test_device_fakes.py.jinja").read_text()
+    defined = set(re.findall(r"^def (test_\w+)\(", source, re.M))
+    assert set(OP_INDEPENDENT_DEVICE_TESTS) <= defined, set(OP_INDEPENDENT_DEVICE_TESTS) - defined
+    assert RUNS_EVERY_TEST in VARIANTS
 
 
 # The math of examples/custom.yaml's my_norm as a user writes it (examples/custom.user/,

@@ -243,8 +243,11 @@ for raw in sorted(Path(os.environ["FAKE_DEVICE_OUTPUTS"]).iterdir()):
 
 
 def _script(path: Path, body: str) -> Path:
+    """A fake as an executable Python script. `-S`: the fakes need the standard library
+    only, and site's start-up was half of each call's cost (0.15 s -> 0.08 s, measured;
+    one `run` calls adb about 30 times)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"#!{sys.executable}\n" + _PRELUDE % {"watched": WATCHED_ENV} + body)
+    path.write_text(f"#!{sys.executable} -S\n" + _PRELUDE % {"watched": WATCHED_ENV} + body)
     path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return path
 
