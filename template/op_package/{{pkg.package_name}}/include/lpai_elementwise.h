@@ -30,8 +30,8 @@
 #include "lpai_hvx.h"       /* the HVX forms of the loops (Hexagon builds with HVX) */
 
 /* Forced inlining puts each op's math inside every loop that calls it, which is what
- * makes the kernels fast (docs/benchmark.md); it is also most of their compile time.
- * LPAI_NO_FORCED_INLINE keeps the same code but leaves inlining to the compiler. The
+ * makes the kernels fast (qnn-op-template/docs/benchmark.md); it is also most of their
+ * compile time. LPAI_NO_FORCED_INLINE keeps the same code but leaves inlining to the compiler. The
  * host test driver (host/test_kernels.c, which instantiates the drivers with its own
  * math) and the sanitized host builds define it: they compile 3-7x faster (the driver
  * 17 s -> 5 s with gcc -O2 and 41 s -> 15 s for Hexagon; a unary kernel under ASan
