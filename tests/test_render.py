@@ -82,7 +82,7 @@ VARIANTS = {
     "scale-unary-no-params-binary-int-bool-params": _scale_and_more(),
 }
 # The variant whose suite runs the device flow's op-independent tests (conftest.py):
-# the other rendered suites leave them out.
+# the other variant's suite leaves them out.
 RUNS_EVERY_TEST = "activations-and-shapes"
 # The user math a variant's custom ops need, as a user writes it: <op>.py (eager) and
 # <QnnType>_math.c (kernel), copied into the rendered project's user/ folders.
@@ -241,7 +241,7 @@ def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo
 
 
 def test_the_op_independent_device_tests_exist():
-    """The names left out of all but one rendered suite are tests the template renders
+    """The names left out of the other variant's suite are tests the template renders
     (pytest ignores a --deselect that matches nothing, so a rename would run them all)."""
     source = (ROOT / "template" / "tests" / "test_device_fakes.py.jinja").read_text()
     defined = set(re.findall(r"^def (test_\w+)\(", source, re.M))

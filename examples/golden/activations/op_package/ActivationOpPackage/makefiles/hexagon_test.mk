@@ -108,9 +108,10 @@ $(BUILD)/test_kernels.x86: $(X86_OBJS)
 FLAGS_run := $(ZIG) cc $(HEX_RUN) $(COMMON) $(EMU)
 FLAGS_x86 := $(ZIG) cc $(X86_RUN) $(COMMON) $(EMU)
 FLAGS_dsp := $(ZIG) cc $(HEX_DSP) $(COMMON)
-FLAGS_DRIVER := host/test_kernels.c: $(DRIVER)
+FLAGS_DRIVER_run := host/test_kernels.c: $(DRIVER)
+FLAGS_DRIVER_x86 := $(FLAGS_DRIVER_run)
 $(BUILD)/%.flags: FORCE
-	@mkdir -p $(@D); if [ "$$(cat $@ 2>/dev/null)" != "$(FLAGS_$*) $(FLAGS_DRIVER)" ]; then echo "$(FLAGS_$*) $(FLAGS_DRIVER)" >$@; fi
+	@mkdir -p $(@D); if [ "$$(cat $@ 2>/dev/null)" != "$(FLAGS_$*) $(FLAGS_DRIVER_$*)" ]; then echo "$(FLAGS_$*) $(FLAGS_DRIVER_$*)" >$@; fi
 FORCE:
 # Kept: made by a pattern rule, they would be intermediate files that make deletes at
 # the end of each run, and every next run would rebuild every object.

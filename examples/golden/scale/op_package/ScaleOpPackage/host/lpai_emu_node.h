@@ -85,7 +85,7 @@ static uint64_t count_of(const lpai_emu_desc *d)
  * element) was two thirds of the sanitized C suite's run time (perf, measured). */
 typedef struct {
     uint32_t rank;
-    uint32_t dims[LPAI_EMU_MAX_DIMS];
+    const uint32_t *dims; /* the walked tensor's (it outlives the walk) */
     uint64_t coord[LPAI_EMU_MAX_DIMS];
     uint64_t step[LPAI_EMU_MAX_DIMS]; /* bytes per step of logical dim j */
     uint64_t off;
@@ -95,8 +95,8 @@ static void cursor_start(emu_cursor *c, const lpai_emu_desc *d)
 {
     memset(c, 0, sizeof *c);
     c->rank = shown_rank(d);
+    c->dims = d->dims;
     for (uint32_t i = 0; i < c->rank; ++i) {
-        c->dims[i] = d->dims[i];
         c->step[d->order[i] < c->rank ? d->order[i] : 0] += d->stride[i];
     }
 }

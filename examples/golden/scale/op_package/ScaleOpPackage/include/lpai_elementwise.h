@@ -31,12 +31,12 @@
 
 /* Forced inlining puts each op's math inside every loop that calls it, which is what
  * makes the kernels fast (qnn-op-template/docs/benchmark.md); it is also most of their
- * compile time. LPAI_NO_FORCED_INLINE keeps the same code but leaves inlining to the compiler. The
- * host test driver (host/test_kernels.c, which instantiates the drivers with its own
- * math) and the sanitized host builds define it: they compile 3-7x faster (the driver
- * 17 s -> 5 s with gcc -O2 and 41 s -> 15 s for Hexagon; a unary kernel under ASan
- * 10 s -> 1.6 s, measured) and compute the same bytes (-ffp-contract=off everywhere).
- * The DSP build and the benchmark never define it. */
+ * compile time. LPAI_NO_FORCED_INLINE keeps the same code but leaves inlining to the
+ * compiler. The host test driver (host/test_kernels.c, which instantiates the drivers
+ * with its own math) and the sanitized host builds define it: they compile 3-7x faster
+ * (the driver 17 s -> 5 s with gcc -O2 and 41 s -> 15 s for Hexagon; a unary kernel
+ * under ASan 10 s -> 1.6 s, measured) and compute the same bytes (-ffp-contract=off
+ * everywhere). The DSP build and the benchmark never define it. */
 #if defined(__GNUC__) && !defined(LPAI_NO_FORCED_INLINE)
 #define LPAI_ALWAYS_INLINE inline __attribute__((always_inline))
 #define LPAI_NOINLINE __attribute__((noinline))
