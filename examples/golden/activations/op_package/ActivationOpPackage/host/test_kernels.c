@@ -350,17 +350,28 @@ static void test_conventions(void)
         lpai_view v;
         uint64_t ext = 0u;
         uint8_t raw[1] = {0};
-        CHECK(lpai_view_init(&v, 2u, sdims, sorder, sstride, raw) == LPAI_OK, "view init");
+        /* The glue checks the extent as it reads a tensor (lpai_view_init_bounded's
+         * `fits`): it must agree with lpai_view_extent on each case. */
+        int fits = -1;
+        CHECK(lpai_view_init_bounded(&v, 2u, sdims, sorder, sstride, raw, &fits) == LPAI_OK, "view init");
         CHECK(!lpai_view_extent(&v, &ext), "byte extent beyond 64 bits accepted");
-        CHECK(lpai_view_init(&v, 1u, sdims, sorder, sstride, raw) == LPAI_OK, "view init");
+        CHECK(fits == 0, "byte extent beyond 64 bits accepted as the glue reads it");
+        CHECK(lpai_view_init_bounded(&v, 1u, sdims, sorder, sstride, raw, &fits) == LPAI_OK, "view init");
         CHECK(!lpai_view_extent(&v, &ext), "byte extent beyond PTRDIFF_MAX accepted");
-        CHECK(lpai_view_init(&v, 1u, sdims + 2, sorder, sstride + 2, raw) == LPAI_OK, "view init");
+        CHECK(fits == 0, "byte extent beyond PTRDIFF_MAX accepted as the glue reads it");
+        CHECK(lpai_view_init_bounded(&v, 1u, sdims + 2, sorder, sstride + 2, raw, &fits) == LPAI_OK, "view init");
         /* Beyond PTRDIFF_MAX on a 32-bit target (the DSP, `make hexagon-test`): refused there. */
         const uint64_t padded = 65535ull * 4294967295ull;
         CHECK(lpai_view_extent(&v, &ext) == (padded <= (uint64_t)PTRDIFF_MAX) &&
                   (padded > (uint64_t)PTRDIFF_MAX || ext == padded),
               "one padded dimension of %llu bytes: wrong answer for PTRDIFF_MAX %lld", (unsigned long long)padded,
               (long long)PTRDIFF_MAX);
+        CHECK(fits == (padded <= (uint64_t)PTRDIFF_MAX), "one padded dimension: the glue's answer differs");
+        /* An empty tensor addresses nothing, whatever its other dimensions give. */
+        const uint32_t edims[3] = {4294967295u, 0u, 4294967295u};
+        CHECK(lpai_view_init_bounded(&v, 3u, edims, sorder, sstride, raw, &fits) == LPAI_OK && fits == 1 &&
+                  lpai_view_extent(&v, &ext) && ext == 0u,
+              "an empty tensor with huge dimensions refused");
         /* Overlap: a row stride inside the row, a zero stride, equal strides. */
         const uint32_t d2[2] = {4u, 16u};
         const uint32_t ok_stride[2] = {20u, 1u};

@@ -39,7 +39,7 @@ BUILD  ?= build/host/$(notdir $(CC))$(if $(filter 1,$(SAN)),-san)$(SDK_SUFFIX)
 
 WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-# LPAI_NO_FORCED_INLINE (include/lpai_elementwise.h): the same code, with inlining left
+# LPAI_NO_FORCED_INLINE (include/lpai_conventions.h): the same code, with inlining left
 # to the compiler, for the sanitized builds (which find the same faults in it; their
 # compile for a fourteen-op package went from about 100 s to 30 s, measured) and below
 # for the test driver.

@@ -68,26 +68,23 @@ static LPAI_ALWAYS_INLINE int lpai_exec_prepare(lpai_exec *x, QnnLpai_CustomOpNo
         *result = lpai_reject(op_type, st, NULL);
         return 0;
     }
-    /* C10: sizes that do not fit the arithmetic of the loops, and an output whose
-     * elements share bytes, are refused before anything is written. */
-    uint64_t extent = 0u;
-    for (uint32_t k = 0; k < nin; ++k) {
-        if (!lpai_view_extent(&x->in[k].view, &extent)) {
-            *result = lpai_reject(op_type, LPAI_E_BOUNDS, NULL);
-            return 0;
-        }
-    }
+    /* C10: every tensor's byte extent fits the arithmetic of the loops (checked as it
+     * was read, lpai_glue_io); an output whose elements share bytes is refused before
+     * anything is written. */
     int empty = 1;
     for (uint32_t j = 0; j < nout; ++j) {
-        if (!lpai_count_elements_checked(x->out[j].view.dims, x->out[j].view.rank, &x->count[j]) ||
-            !lpai_view_extent(&x->out[j].view, &extent)) {
-            *result = lpai_reject(op_type, LPAI_E_BOUNDS, NULL);
-            return 0;
-        }
         if (lpai_view_overlaps(&x->out[j].view)) {
-            *result = lpai_reject(op_type, LPAI_E_OVERLAP, NULL);
+            /* A count that does not fit 64 bits (which the plain product below would
+             * wrap) comes only with shared bytes: said as what it is. */
+            const int counted = lpai_count_elements_checked(x->out[j].view.dims, x->out[j].view.rank, &x->count[j]);
+            *result = lpai_reject(op_type, counted ? LPAI_E_OVERLAP : LPAI_E_BOUNDS, NULL);
             return 0;
         }
+        /* The plain product cannot wrap here: the dimensions of an output whose elements
+         * do not share bytes each step past everything the faster ones reach, so its
+         * count is at most its extent + 1, below 2^63; with a dimension of 0 the product
+         * is 0 even where it wrapped before. */
+        x->count[j] = lpai_count_elements(x->out[j].view.dims, x->out[j].view.rank);
         empty = empty && x->count[j] == 0u;
     }
     if (empty) {

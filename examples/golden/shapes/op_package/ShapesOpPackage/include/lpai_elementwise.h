@@ -29,21 +29,7 @@
 #include "lpai_expr_math.h" /* lpai_bits_from_f32; the math the loops inline */
 #include "lpai_hvx.h"       /* the HVX forms of the loops (Hexagon builds with HVX) */
 
-/* Forced inlining puts each op's math inside every loop that calls it, which is what
- * makes the kernels fast (qnn-op-template/docs/benchmark.md); it is also most of their
- * compile time. LPAI_NO_FORCED_INLINE keeps the same code but leaves inlining to the
- * compiler. The host test driver (host/test_kernels.c, which instantiates the drivers
- * with its own math) and the sanitized host builds define it: they compile 3-7x faster
- * (the driver 17 s -> 5 s with gcc -O2 and 41 s -> 15 s for Hexagon; a unary kernel
- * under ASan 10 s -> 1.6 s, measured) and compute the same bytes (-ffp-contract=off
- * everywhere). The DSP build and the benchmark never define it. */
-#if defined(__GNUC__) && !defined(LPAI_NO_FORCED_INLINE)
-#define LPAI_ALWAYS_INLINE inline __attribute__((always_inline))
-#define LPAI_NOINLINE __attribute__((noinline))
-#else
-#define LPAI_ALWAYS_INLINE inline
-#define LPAI_NOINLINE
-#endif
+/* LPAI_ALWAYS_INLINE and LPAI_NOINLINE: lpai_conventions.h. */
 
 /* The inputs and the one output of an elementwise op. */
 #define LPAI_MAX_OPERANDS (LPAI_MAX_INPUTS + 1u)
@@ -1100,8 +1086,9 @@ static inline int lpai_view_extent(const lpai_view *v, uint64_t *extent)
 
 /* True when two elements of the (8-bit) view may share a byte: sorted by stride,
  * every dimension of extent > 1 must step past everything the faster ones reach.
- * This refuses interleaved layouts too (no FLAT layout is one). Call after
- * lpai_view_extent succeeded: no sum below can overflow. */
+ * This refuses interleaved layouts too (no FLAT layout is one). Call once the extent
+ * fits (lpai_view_extent, or lpai_view_init_bounded as the glue reads a tensor): no sum
+ * below can overflow. */
 static inline int lpai_view_overlaps(const lpai_view *v)
 {
     uint64_t stride[LPAI_MAX_RANK];

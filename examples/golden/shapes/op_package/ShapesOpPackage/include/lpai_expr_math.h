@@ -33,7 +33,7 @@
  * fmaxf would drop it), and exp and sigmoid propagate it. What NaN becomes in the
  * output is the requantization's rule (C3): the lowest code.
  *
- * LPAI_NO_FORCED_INLINE, the test builds' switch, drops the forcing (lpai_elementwise.h
+ * LPAI_NO_FORCED_INLINE, the test builds' switch, drops the forcing (lpai_conventions.h
  * says why). */
 #if defined(__GNUC__) && !defined(LPAI_NO_FORCED_INLINE)
 #define LPAI_MATH_INLINE inline __attribute__((always_inline))

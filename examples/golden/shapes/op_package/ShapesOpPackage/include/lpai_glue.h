@@ -122,7 +122,7 @@ static inline uint32_t lpai_glue_width_bits(QnnLpaiCustomOp_DataType_t type)
 
 /* C1: both scale forms, matched exhaustively. Reading UNDEFINED as "integer" would
  * interpret whatever bytes the union holds as a scale/shift pair. */
-static inline lpai_status lpai_glue_scale(const QnnLpaiCustomOp_QuantScale_t *s, float *out)
+static LPAI_ALWAYS_INLINE lpai_status lpai_glue_scale(const QnnLpaiCustomOp_QuantScale_t *s, float *out)
 {
     switch (s->type) {
     case QNN_LPAI_CUSTOM_OP_QUANT_SCALE_TYPE_FLOAT:
@@ -143,12 +143,13 @@ typedef struct {
     uint32_t stretched; /* an elementwise op's input whose shape is not the output's (broadcast) */
 } lpai_io;
 
-/* Reads one activation tensor completely and checks it. Nothing is written.
- * Small tensors pay for every instruction here (qnn-op-template/docs/benchmark.md,
- * "The call's fixed cost"): the accessors' statuses are ORed and tested once per group
- * (SUCCESS is 0), nothing is zeroed that an accessor writes, and the checks come after
- * the reads. */
-static inline lpai_status lpai_glue_io(QnnLpai_CustomOpTensor_t t, lpai_io *io)
+/* Reads one activation tensor completely and checks it, its byte extent included (C10).
+ * Nothing is written. Small tensors pay for every instruction here
+ * (qnn-op-template/docs/benchmark.md, "The call's fixed cost"): the accessors' statuses
+ * are ORed and tested once per group (SUCCESS is 0), nothing is zeroed that an accessor
+ * writes, the checks come after the reads, and it is inlined into each executeOp (a
+ * call per tensor cost mul3 about 25 of its 520 DSP packets at one element). */
+static LPAI_ALWAYS_INLINE lpai_status lpai_glue_io(QnnLpai_CustomOpTensor_t t, lpai_io *io)
 {
     const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &lpai_pkg_infra;
     if (!t) {
@@ -195,7 +196,12 @@ static inline lpai_status lpai_glue_io(QnnLpai_CustomOpTensor_t t, lpai_io *io)
     if (st != LPAI_OK) {
         return st;
     }
-    return lpai_view_init(&io->view, rank, dims, layout.layoutOrder, layout.layoutStride, data);
+    int fits = 0;
+    st = lpai_view_init_bounded(&io->view, rank, dims, layout.layoutOrder, layout.layoutStride, data, &fits);
+    if (st != LPAI_OK) {
+        return st;
+    }
+    return fits ? LPAI_OK : LPAI_E_BOUNDS;
 }
 
 /* The shape of every output is the one its rule gives from the inputs (lpai_shapes.h):
