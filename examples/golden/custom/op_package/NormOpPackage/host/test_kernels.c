@@ -303,6 +303,13 @@ static void test_conventions(void)
               "one padded dimension of %llu bytes: wrong answer for PTRDIFF_MAX %lld", (unsigned long long)padded,
               (long long)PTRDIFF_MAX);
         CHECK(fits == (padded <= (uint64_t)PTRDIFF_MAX), "one padded dimension: the glue's answer differs");
+        /* Three spans of 2^63 - 2^32 bytes: their sum wraps to below 2^63, so only the
+         * carry tells it does not fit. */
+        const uint32_t wdims[3] = {4294967295u, 4294967295u, 4294967295u};
+        const uint32_t wstride[3] = {2147483648u, 2147483648u, 2147483648u};
+        CHECK(lpai_view_init_bounded(&v, 3u, wdims, sorder, wstride, raw, &fits) == LPAI_OK && fits == 0 &&
+                  !lpai_view_extent(&v, &ext),
+              "a byte extent whose sum wraps 64 bits accepted");
         /* An empty tensor addresses nothing, whatever its other dimensions give. */
         const uint32_t edims[3] = {4294967295u, 0u, 4294967295u};
         CHECK(lpai_view_init_bounded(&v, 3u, edims, sorder, sstride, raw, &fits) == LPAI_OK && fits == 1 &&
