@@ -295,7 +295,7 @@ def test_plugin_counts_a_known_loop(tmp_path):
     run = load_run()
     (tmp_path / "loop.c").write_text(LOOP_C)
     exe = tmp_path / "loop"
-    zig = [sys.executable, "-m", "ziglang", "cc", "-target", run.HEX_TARGET, f"-mcpu={run.HEX_CPUS['scalar']}", "-O2"]
+    zig = [sys.executable, "-m", "ziglang", "cc", *run.HEX_LINK]  # compiled and linked as the benchmark links
     res = run_budgeted([*zig, str(tmp_path / "loop.c"), "-o", str(exe)], 600)
     assert res.returncode == 0, res.stdout + res.stderr
     plugin = run.build_plugin(tmp_path)
