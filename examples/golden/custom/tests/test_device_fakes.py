@@ -11,6 +11,7 @@ target and HEXAGON platform (the PyPI wheel lacks them), and the SDK version que
 import enum
 import json
 import re
+import subprocess
 import sys
 from types import SimpleNamespace
 
@@ -22,7 +23,7 @@ from norm_ops import cli, device, device_data, registration
 from norm_ops.ops import OPS
 from norm_ops.toolchain import EXECUTORCH_REVISION, Project, qc_schema
 
-from fakes.tools import make_fakes, make_project
+from fakes.tools import make_fakes, make_project, script_header
 from lowering import lower
 
 NS = "norm_ops"
@@ -196,6 +197,23 @@ def test_simulator_command(tmp_path):
     ]
     assert cmd.cwd == work
     assert cmd.env == {"LD_LIBRARY_PATH": f"{sdk}/lib/x86_64-linux-clang:{build}/lib"}
+
+
+def test_a_fake_starts_from_an_interpreter_path_with_a_space_or_a_quote(tmp_path):
+    """The fakes' header (tests/fakes/tools.py): a `#!` line with the interpreter's path
+    broke when that path held a space; the shell runs the path quoted instead, and
+    Python, started on the same file (as the signer's fake is), reads a comment and a
+    string."""
+    folder = tmp_path / "my venv's bin"
+    folder.mkdir()
+    python = folder / "python 3"
+    python.symlink_to(sys.executable)
+    fake = tmp_path / "fake tool"
+    fake.write_text(script_header(str(python)) + "import sys\nprint(sys.argv[1:], sys.flags.no_site)\n")
+    fake.chmod(0o755)
+    for argv, no_site in (([str(fake)], 1), ([sys.executable, str(fake)], 0)):
+        run = subprocess.run([*argv, "a b", "$HOME"], capture_output=True, text=True, timeout=60)
+        assert (run.returncode, run.stdout, run.stderr) == (0, f"['a b', '$HOME'] {no_site}\n", ""), argv
 
 
 # --------------------------------------------------------------------------- the reference
