@@ -1271,7 +1271,7 @@ static LPAI_ALWAYS_INLINE void lpai_map_small_u8(const lpai_view *const *in, uin
      * operand steps through them evenly (an outer step of n inner steps, or an extent of
      * 1): a dense tensor of up to 8 elements is one row, run with no odometer, and
      * the steps of the dimensions left are taken only for more rows (fma3 at (1,8):
-     * 2,493 -> 2,343 x86 instructions per call; docs/benchmark.md, "one row"). */
+     * 2,493 -> 2,343 x86 instructions per call; qnn-op-template/docs/benchmark.md). */
     const uint32_t rank = out->rank;
     const uint32_t last = rank - 1u;
     const uint8_t *p[4] = {out->data, out->data, out->data, out->data}; /* unused ones step 0 */
