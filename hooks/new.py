@@ -9,10 +9,13 @@ hooks/spec.py: a file copier's own reading would end in a traceback (YAML errors
 empty or list file, `!!binary`, a 5,000-digit number) or read without a word (a key
 given twice, a typo'd `_soc_model`) is refused in one line, exit 1, nothing written.
 Options after DEST go to copier as they are (`--vcs-ref v1.0.0`, `--quiet`, ...).
+Without `--vcs-ref`, copier renders the newest release tag; when this checkout of the
+template is newer than that tag, one line on stderr says so and how to render it.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -55,7 +58,38 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     path, dest, extra = args[0], args[1], args[2:]
     command = [sys.executable, "-m", "copier", "copy", "--trust", "--defaults", *extra]
-    return subprocess.run([*command, "--data-file", path, str(TEMPLATE), dest], check=False).returncode
+    code = subprocess.run([*command, "--data-file", path, str(TEMPLATE), dest], check=False).returncode
+    picked = any(a in ("-r", "--vcs-ref") or a.startswith("--vcs-ref=") for a in extra)
+    notice = None if code or picked else newer_than_rendered(Path(dest))
+    if notice:
+        print(notice, file=sys.stderr)
+    return code
+
+
+def newer_than_rendered(dest: Path) -> str | None:
+    """One line when copier rendered a release tag (its choice without --vcs-ref: the
+    newest) and this checkout of the template has commits after it: in a clone of main
+    after `make example` (which recreates the tags), the project would otherwise hold
+    the last release, not the template the clone's README describes. None otherwise."""
+    try:
+        answers = (dest / ".copier-answers.yml").read_text()
+    except OSError:
+        return None
+    match = re.search(r"^_commit: (v\d+\.\d+\.\d+)$", answers, re.M)
+    if not match:
+        return None
+    tag = match.group(1)
+    count = subprocess.run(
+        ["git", "-C", str(TEMPLATE), "rev-list", "--count", f"{tag}..HEAD"], capture_output=True, text=True
+    )
+    newer = int(count.stdout) if count.returncode == 0 and count.stdout.strip().isdigit() else 0
+    if not newer:
+        return None
+    return (
+        f"scripts/new: rendered {tag}, the newest release of the template; this checkout has {newer} "
+        f"commit{'s' if newer != 1 else ''} after it (CHANGELOG.md, [Unreleased]): add --vcs-ref HEAD to "
+        f'render them instead (README, "Pin a version")'
+    )
 
 
 if __name__ == "__main__":

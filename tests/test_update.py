@@ -34,7 +34,7 @@ import pytest
 import yaml
 from packaging.version import InvalidVersion, Version
 
-from conftest import ROOT, run_project_tests, snapshot_template
+from conftest import ROOT, run_budgeted, run_project_tests, snapshot_template
 from update_helpers import (
     ADDED_OP,
     FIX_C,
@@ -593,7 +593,20 @@ def test_pinning_a_tag_or_a_commit(releases, tmp_path):
             first = git(repo, "rev-parse", "HEAD").strip()
     second = git(repo, "rev-parse", "HEAD").strip()
 
-    at_commit = copy_project(repo, tmp_path / "at-commit", spec=spec, ref=first)
+    # scripts/new (hooks/new.py) without --vcs-ref: copier's choice, the newest tag, and
+    # one line that says this checkout has commits after it; with --vcs-ref, no line.
+    spec_file = write_spec(tmp_path / "spec.yaml", spec)
+    new = [sys.executable, str(repo / "hooks/new.py"), str(spec_file)]
+    made = run_budgeted([*new, str(tmp_path / "via-new")], 300, stdin=subprocess.DEVNULL)
+    assert made.returncode == 0 and commit_of(tmp_path / "via-new") == "v1.1.0", made.stderr
+    assert made.stderr.splitlines()[-1] == (
+        "scripts/new: rendered v1.1.0, the newest release of the template; this checkout has 2 commits after "
+        'it (CHANGELOG.md, [Unreleased]): add --vcs-ref HEAD to render them instead (README, "Pin a version")'
+    ), made.stderr
+    at_commit = tmp_path / "at-commit"
+    made = run_budgeted([*new, str(at_commit), "--vcs-ref", first], 300, stdin=subprocess.DEVNULL)
+    assert made.returncode == 0 and "scripts/new:" not in made.stderr, made.stderr
+    commit_all(at_commit, "copied from the template", init=True)
     assert commit_of(at_commit) == f"v1.1.0-1-g{first[:7]}"
     before = files(at_commit)
     refused = update(at_commit)
