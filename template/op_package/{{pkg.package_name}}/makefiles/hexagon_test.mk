@@ -104,18 +104,19 @@ compare:
 compile-dsp: $(DSP_OBJS)
 	@echo "== compiled for $(HEX_ALL_CPU) (DSP build, every HVX feature): $(words $(DSP_OBJS)) files, -Werror"
 
-$(BUILD)/test_kernels.hexagon: $(HEX_OBJS)
-	$(Q)$(ZIG) cc $(HEX_LINK) -o $@ $^ -lm
+$(BUILD)/test_kernels.hexagon: $(HEX_OBJS) $(BUILD)/link.flags
+	$(Q)$(ZIG) cc $(HEX_LINK) -o $@ $(filter %.o,$^) -lm
 
-$(BUILD)/test_kernels.x86: $(X86_OBJS)
-	$(Q)$(ZIG) cc $(X86_LINK) -o $@ $^ -lm
+$(BUILD)/test_kernels.x86: $(X86_OBJS) $(BUILD)/link.flags
+	$(Q)$(ZIG) cc $(X86_LINK) -o $@ $(filter %.o,$^) -lm
 
 # Each build's objects depend on a file holding its compiler and flags, rewritten only
 # when they change (the test driver's own define included): a changed flag rebuilds that
-# build's objects and no other's.
+# build's objects and no other's; the two executables depend on the link flags' file.
 FLAGS_run := $(ZIG) cc $(HEX_RUN) $(COMMON) $(EMU)
 FLAGS_x86 := $(ZIG) cc $(X86_RUN) $(COMMON) $(EMU)
 FLAGS_dsp := $(ZIG) cc $(HEX_DSP) $(COMMON)
+FLAGS_link := $(ZIG) cc $(HEX_LINK) / $(X86_LINK)
 FLAGS_DRIVER_run := host/test_kernels.c: $(DRIVER)
 FLAGS_DRIVER_x86 := $(FLAGS_DRIVER_run)
 $(BUILD)/%.flags: FORCE
