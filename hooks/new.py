@@ -79,9 +79,12 @@ def newer_than_rendered(dest: Path) -> str | None:
     if not match:
         return None
     tag = match.group(1)
-    count = subprocess.run(
-        ["git", "-C", str(TEMPLATE), "rev-list", "--count", f"{tag}..HEAD"], capture_output=True, text=True
-    )
+    try:
+        count = subprocess.run(
+            ["git", "-C", str(TEMPLATE), "rev-list", "--count", f"{tag}..HEAD"], capture_output=True, text=True
+        )
+    except OSError:  # no git: nothing to say
+        return None
     newer = int(count.stdout) if count.returncode == 0 and count.stdout.strip().isdigit() else 0
     if not newer:
         return None
