@@ -1317,14 +1317,11 @@ static LPAI_ALWAYS_INLINE void lpai_map_small_u8(const lpai_view *const *in, uin
             unit &= s[k] == 0 || s[k] == 1;
         }
         if (unit) {
-            uint8_t lanes[4][LPAI_LANES];
+            uint8_t lanes[4][LPAI_LANES] = {{0u}};
             uint8_t res[LPAI_LANES];
             const uint8_t *rows[4] = {lanes[0], lanes[1], lanes[2], lanes[3]};
             for (uint32_t k = 0; k < nin; ++k) {
                 if (s[k] != 0) {
-                    if (n < LPAI_LANES) { /* the lanes past the row: defined, unused */
-                        memset(lanes[k], 0, LPAI_LANES);
-                    }
                     lpai_copy_run(lanes[k], p[k], n);
                 } else {
                     memset(lanes[k], *p[k], LPAI_LANES);
