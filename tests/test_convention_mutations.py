@@ -66,13 +66,6 @@ MUTATIONS = {
         "            (void)even;\n",
         {"san": True},
     ),
-    # A dense small row on x86 runs through 8 lanes: an operand broadcast to the row
-    # (one value) must fill all of them (test_small's one-value variant).
-    "small dense row: a broadcast operand in one lane only": (
-        LOOPS,
-        "                    memset(lanes[k], *p[k], LPAI_LANES);\n",
-        "                    lanes[k][0] = *p[k];\n",
-    ),
     # The fast loops have their own 8-bit copies of C2 and C3 (lpai_elementwise.h).
     "C2 fast loop: no wrap modulo 256": (
         LOOPS,

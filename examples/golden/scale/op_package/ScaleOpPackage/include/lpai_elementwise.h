@@ -1214,16 +1214,6 @@ static LPAI_ALWAYS_INLINE void lpai_dequant_row(const uint8_t *p, ptrdiff_t step
  * loop's own 8-bit arithmetic (LPAI_DEQ, lpai_requant_u8_store) and the same inlined
  * math: the bytes are those of the blocked loop. No walk plan, no block buffers. */
 #define LPAI_SMALL 8u
-/* Hosts with float vectors (x86's SSE2, Arm's NEON) run a dense small row through the
- * 8 lanes of the blocked loop, which they vectorise; the DSP (float math scalar) runs
- * it element by element, where 8 lanes would cost 8 elements' math for any n. */
-#if !defined(LPAI_SMALL_LANES)
-#if defined(__SSE2__) || defined(__ARM_NEON)
-#define LPAI_SMALL_LANES 1
-#else
-#define LPAI_SMALL_LANES 0
-#endif
-#endif
 
 /* The bytes one step of output dimension d moves an input's pointer: 0 along a
  * dimension the input lacks (aligned on the last) or broadcasts (extent 1). */
@@ -1309,29 +1299,6 @@ static LPAI_ALWAYS_INLINE void lpai_map_small_u8(const lpai_view *const *in, uin
     }
     const lpai_dequant_u8 dqs[4] = {dq[0], dq[nin > 1u ? 1u : 0u], dq[nin > 2u ? 2u : 0u], dq[nin > 3u ? 3u : 0u]};
     if (count == n) {
-#if LPAI_SMALL_LANES
-        /* One dense row on a host with float vectors: the blocked loop's 8 lanes, the
-         * row copied in (a broadcast operand's byte repeated) and its n bytes out. */
-        int unit = so == 1;
-        for (uint32_t k = 0; k < nin; ++k) {
-            unit &= s[k] == 0 || s[k] == 1;
-        }
-        if (unit) {
-            uint8_t lanes[4][LPAI_LANES] = {{0u}};
-            uint8_t res[LPAI_LANES];
-            const uint8_t *rows[4] = {lanes[0], lanes[1], lanes[2], lanes[3]};
-            for (uint32_t k = 0; k < nin; ++k) {
-                if (s[k] != 0) {
-                    lpai_copy_run(lanes[k], p[k], n);
-                } else {
-                    memset(lanes[k], *p[k], LPAI_LANES);
-                }
-            }
-            lpai_block_math_u8(nin, rows, LPAI_LANES, res, dqs, f1, f2, f3, f4, params, &r);
-            lpai_copy_run(out->data, res, n);
-            return;
-        }
-#endif
         lpai_small_row(nin, p, s, out->data, so, n, dqs, f1, f2, f3, f4, params, &r);
         return;
     }
