@@ -282,13 +282,6 @@ static LPAI_ALWAYS_INLINE lpai_status lpai_view_init_bounded(lpai_view *v, uint3
     return LPAI_OK;
 }
 
-static inline lpai_status lpai_view_init(lpai_view *v, uint32_t rank, const uint32_t *dims, const uint8_t *order,
-                                         const uint32_t *layout_stride, void *data)
-{
-    int fits = 0;
-    return lpai_view_init_bounded(v, rank, dims, order, layout_stride, data, &fits);
-}
-
 /* ---- C3: saturate the code, in float, then re-bias ----------------------------
  * Round half to even, then add the zero point, as the exported graph quantizes
  * (torch's quantized_decomposed.quantize_per_tensor and ExecuTorch's quantize kernel:

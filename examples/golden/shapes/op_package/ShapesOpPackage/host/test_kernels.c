@@ -371,15 +371,15 @@ static void test_conventions(void)
         const uint32_t zero[2] = {16u, 0u};
         const uint32_t same[2] = {1u, 1u};
         const uint32_t swapped[2] = {1u, 4u}; /* column-major: fine */
-        CHECK(lpai_view_init(&v, 2u, d2, sorder, ok_stride, raw) == LPAI_OK && !lpai_view_overlaps(&v),
+        CHECK(lpai_view_init_bounded(&v, 2u, d2, sorder, ok_stride, raw, &fits) == LPAI_OK && !lpai_view_overlaps(&v),
               "padded rows reported as overlapping");
-        CHECK(lpai_view_init(&v, 2u, d2, sorder, swapped, raw) == LPAI_OK && !lpai_view_overlaps(&v),
+        CHECK(lpai_view_init_bounded(&v, 2u, d2, sorder, swapped, raw, &fits) == LPAI_OK && !lpai_view_overlaps(&v),
               "column-major layout reported as overlapping");
-        CHECK(lpai_view_init(&v, 2u, d2, sorder, inside, raw) == LPAI_OK && lpai_view_overlaps(&v),
+        CHECK(lpai_view_init_bounded(&v, 2u, d2, sorder, inside, raw, &fits) == LPAI_OK && lpai_view_overlaps(&v),
               "row stride 8 over rows of 16 not reported");
-        CHECK(lpai_view_init(&v, 2u, d2, sorder, zero, raw) == LPAI_OK && lpai_view_overlaps(&v),
+        CHECK(lpai_view_init_bounded(&v, 2u, d2, sorder, zero, raw, &fits) == LPAI_OK && lpai_view_overlaps(&v),
               "stride 0 not reported");
-        CHECK(lpai_view_init(&v, 2u, d2, sorder, same, raw) == LPAI_OK && lpai_view_overlaps(&v),
+        CHECK(lpai_view_init_bounded(&v, 2u, d2, sorder, same, raw, &fits) == LPAI_OK && lpai_view_overlaps(&v),
               "two dimensions with stride 1 not reported");
     }
     /* C2: byte <-> code under offset -128 (see docs/conventions/02-biased-storage.md). */
