@@ -209,17 +209,20 @@ def hex_count(exe: Path, plugin: Path, shapes, work: Path, env) -> dict:
     return counts
 
 
-def build_hexagon(project: Path, work: Path, flavour: str) -> Path:
-    """The driver of build() compiled for Hexagon (HEX_CPUS[flavour]) by zig cc."""
+def build_hexagon(project: Path, work: Path, flavour: str, debug: bool = False) -> Path:
+    """The driver of build() compiled for Hexagon (HEX_CPUS[flavour]) by zig cc; with
+    `debug`, with -g as well (bench/profile.py: clang's code does not change with -g)."""
     pkg_dir = sorted((project / "op_package").iterdir())[0]
     sources = sorted(pkg_dir.glob("src/*.c")) + sorted(pkg_dir.glob("src/ops/*_inference.c"))
     sources += sorted(pkg_dir.glob("user/*.c"))
-    exe = work / f"bench_{pkg_dir.name}.hexagon-{flavour}"
-    objs = work / f"objs-hexagon-{flavour}"
+    tag = f"{flavour}-g" if debug else flavour
+    exe = work / f"bench_{pkg_dir.name}.hexagon-{tag}"
+    objs = work / f"objs-hexagon-{tag}"
     objs.mkdir(exist_ok=True)
     zig = [sys.executable, "-m", "ziglang", "cc"]
     includes = [f"-I{pkg_dir / 'include'}", f"-I{pkg_dir / 'host'}", f"-I{BENCH}", f"-I{work}"]
-    compile_flags = ["-target", HEX_TARGET, f"-mcpu={HEX_CPUS[flavour]}", *HEX_CFLAGS, *includes]
+    flags = (*HEX_CFLAGS, "-g") if debug else HEX_CFLAGS
+    compile_flags = ["-target", HEX_TARGET, f"-mcpu={HEX_CPUS[flavour]}", *flags, *includes]
     cmds = [
         [*zig, *compile_flags, "-c", str(src), "-o", str(objs / f"{i:03d}_{src.stem}.o")]
         for i, src in enumerate([*sources, BENCH / "driver.c"])

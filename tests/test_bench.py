@@ -357,3 +357,46 @@ def test_hexagon_columns(tmp_path):
         assert scalar < base_scalar and hvx < base, line  # 105 elements: the kernel is cheaper
     assert re.search(r"^HEXBAND elems=0-511 worst_ratio_unary=\S+ \(mul3 ", res.stdout, re.M), res.stdout
     assert re.search(r"^HEXTARGETS (met|missed: )", res.stdout, re.M), res.stdout
+
+
+PROFILE = ROOT / "bench" / "profile.py"
+
+
+def test_profile_names_where_the_packets_of_one_call_go(tmp_path):
+    """bench/profile.py on mul3 at one element: its total, from a -singlestep trace, is
+    the counting plugin's count of the same call in the same executable (two counters
+    that share no code); its tables attribute packets to inlined helpers (the glue), to
+    the kernel as compiled and to the stand-in's accessors; a wrong op or shape is one
+    line."""
+    why = hexagon_missing()
+    if why:
+        pytest.skip(f"Hexagon packets need zig and qemu-hexagon: {why}")
+    spec = importlib.util.spec_from_file_location("bench_profile", PROFILE)
+    prof = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(prof)
+    if not prof.symbolizer():
+        pytest.skip("bench/profile.py needs llvm-symbolizer (apt-get install -y llvm)")
+    args = [sys.executable, str(PROFILE), "--op", "mul3", "--shape", "1", "--top", "40", "--workdir", str(tmp_path)]
+    res = run_budgeted(args, 600)
+    assert res.returncode == 0, res.stdout + res.stderr
+    head = re.search(
+        r"^PROFILE which=fast op=mul3 layout=contig shape=\(1\) flavour=scalar packets=(\d+) ", res.stdout, re.M
+    )
+    assert head, res.stdout
+    sections = res.stdout.split("\n== ")
+    assert len(sections) == 4, res.stdout
+    inner, outer = (dict((n, int(c)) for c, n in re.findall(r"^ +(\d+)  (\S+)$", s, re.M)) for s in sections[1:3])
+    assert inner.get("lpai_glue_io", 0) > 0 and inner.get("lpai_view_init_bounded", 0) > 0, sections[1]
+    assert outer.get("ExampleCustomOp_executeOp", 0) > inner.get("lpai_glue_io", 0), sections[2]
+    assert outer.get("emu_layout", 0) > 0 and outer.get("emu_quant", 0) > 0, sections[2]  # the stand-in's accessors
+
+    run = load_run()
+    exe = tmp_path / "ScaleOpPackage" / "build" / "bench_ScaleOpPackage.hexagon-scalar-g"
+    counts = run.hex_count(exe, run.build_plugin(tmp_path), ["1"], tmp_path, dict(os.environ, BENCH_OPS="mul3"))
+    assert counts[("fast", "mul3", "contig", "(1)")][0] == int(head.group(1)), (counts, head.group(0))
+
+    bad = run_budgeted([*args[:3], "no_such_op", *args[4:]], 300)
+    assert bad.returncode == 1 and bad.stderr.strip().splitlines()[-1].startswith("profile: --op no_such_op: "), bad
+    assert "Traceback" not in bad.stderr
+    bad = run_budgeted([*args[:5], "1,x", *args[6:]], 60)
+    assert bad.returncode == 2 and "--shape '1,x'" in bad.stderr and "Traceback" not in bad.stderr, bad
