@@ -8,6 +8,9 @@ except that the spec file is read first by hooks/spec_file.py and checked by
 hooks/spec.py: a file copier's own reading would end in a traceback (YAML errors, an
 empty or list file, `!!binary`, a 5,000-digit number) or read without a word (a key
 given twice, a typo'd `_soc_model`) is refused in one line, exit 1, nothing written.
+So is a DEST that is a file, a project made already, or a folder holding a file the
+project would write (unless `--overwrite` is passed): copier would render into it until
+it met that file, then stop, half done.
 Options after DEST go to copier as they are (`--vcs-ref v1.0.0`, `--quiet`, ...).
 Without `--vcs-ref`, copier renders the newest release tag; when this checkout of the
 template is newer than that tag, one line on stderr says so and how to render it.
@@ -15,9 +18,11 @@ template is newer than that tag, one line on stderr says so and how to render it
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a file: python hooks/new.py
@@ -58,12 +63,69 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     path, dest, extra = args[0], args[1], args[2:]
     command = [sys.executable, "-m", "copier", "copy", "--trust", "--defaults", *extra]
+
+    def render_into(folder: Path) -> bool:
+        run = [*command, "--quiet", "--data-file", path, str(TEMPLATE), str(folder)]
+        return subprocess.run(run, capture_output=True, check=False).returncode == 0
+
+    overwrite = any(a in ("-w", "--overwrite") for a in extra)
+    occupied = None if overwrite else destination_problem(Path(dest), render_into)
+    if occupied:
+        print(f"scripts/new: {occupied}", file=sys.stderr)
+        return 1
     code = subprocess.run([*command, "--data-file", path, str(TEMPLATE), dest], check=False).returncode
     picked = any(a in ("-r", "--vcs-ref") or a.startswith("--vcs-ref=") for a in extra)
     notice = None if code or picked else newer_than_rendered(Path(dest))
     if notice:
         print(notice, file=sys.stderr)
     return code
+
+
+def destination_problem(dest: Path, render) -> str | None:
+    """Why DEST cannot take the new project, in one line; None when it can: it does not
+    exist yet, is an empty folder, or holds only files the project does not have (a
+    fresh `git init`, a LICENSE). copier itself renders into a folder until it meets a
+    file it would write, then stops to ask (without a terminal: exit 1), leaving the
+    user's files mixed with a half-rendered project. `render(folder)` renders the
+    project into an empty folder: what it writes is compared with what DEST holds."""
+    where = f"DEST {str(dest)!r}"
+    if not dest.exists():
+        return None if not dest.is_symlink() else f"{where} is a broken symbolic link; nothing was written"
+    if not dest.is_dir():
+        return f"{where} is a file, not a folder: give a new or empty folder; nothing was written"
+    try:
+        held = any(dest.iterdir())
+    except OSError as exc:
+        return f"{where} cannot be read ({exc.strerror}); nothing was written"
+    if not held:
+        return None
+    if (dest / ".copier-answers.yml").exists():
+        return (
+            f"{where} is a project made already (it has .copier-answers.yml): to change its spec or take a "
+            "newer template, run `copier update` in it (the template's docs/updating.md); nothing was written"
+        )
+    with tempfile.TemporaryDirectory(prefix="scripts-new-") as tmp:
+        probe = Path(tmp) / "project"
+        if not render(probe):
+            return None  # the real run fails the same way and says why
+        rendered = [p.relative_to(probe) for p in sorted(probe.rglob("*")) if not p.is_dir()]
+    found = list(dict.fromkeys(c for c in (clash(dest, rel) for rel in rendered) if c))
+    if not found:
+        return None
+    shown = ", ".join(found[:3]) + (f" and {len(found) - 3} more" if len(found) > 3 else "")
+    return (
+        f"{where} holds files in the way of the project's ({shown}): give a new or empty folder, or pass "
+        "--overwrite to let copier replace them; nothing was written"
+    )
+
+
+def clash(dest: Path, rel: Path) -> str | None:
+    """What of DEST is in the way of the project's file `rel`: the same path, or a
+    non-folder where `rel` needs a folder; None when nothing is."""
+    for up in reversed(rel.parents):
+        if up != Path(".") and os.path.lexists(dest / up) and not (dest / up).is_dir():
+            return str(up)
+    return str(rel) if os.path.lexists(dest / rel) else None
 
 
 def newer_than_rendered(dest: Path) -> str | None:

@@ -138,6 +138,61 @@ def test_the_entry_point_refuses_a_fifo_and_a_device_without_reading(tmp_path):
         assert result.stderr.startswith("Invalid op spec: spec: ") and result.stderr.count("\n") == 1, result.stderr
 
 
+def test_the_entry_point_refuses_a_destination_in_the_way_and_writes_nothing(tmp_path):
+    """copier renders into a folder until it meets a file it would write, then stops
+    (no terminal: exit 1) with the user's files mixed into half a project. scripts/new
+    looks first: one line naming what is in the way, and DEST exactly as it was."""
+    from conftest import EXAMPLES
+
+    spec = str(EXAMPLES / "scale.yaml")
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "README.md").write_text("my notes\n")
+    blocked = tmp_path / "blocked"
+    blocked.mkdir()
+    (blocked / "tests").write_text("a file where the project has a folder\n")
+    made = tmp_path / "made"
+    made.mkdir()
+    (made / ".copier-answers.yml").write_text("_src_path: x\n")
+    a_file = tmp_path / "a_file"
+    a_file.write_text("not a folder\n")
+    cases = {
+        theirs: "holds files in the way of the project's (README.md): give a new or empty folder, or pass --overwrite",
+        blocked: "holds files in the way of the project's (tests): ",
+        made: "is a project made already (it has .copier-answers.yml): to change its spec or take a newer template, "
+        "run `copier update` in it",
+        a_file: "is a file, not a folder",
+    }
+    before = {p: sorted(q.read_bytes() for q in p.rglob("*")) if p.is_dir() else p.read_bytes() for p in cases}
+    for dest, words in cases.items():
+        result = run_new(spec, str(dest))
+        assert result.returncode == 1, (dest, result.stdout, result.stderr)
+        assert result.stderr.startswith(f"scripts/new: DEST {str(dest)!r} {words}"), result.stderr
+        assert result.stderr.count("\n") == 1 and result.stderr.rstrip().endswith("nothing was written"), result.stderr
+        after = sorted(q.read_bytes() for q in dest.rglob("*")) if dest.is_dir() else dest.read_bytes()
+        assert after == before[dest], dest
+
+
+def test_the_entry_point_renders_beside_files_the_project_does_not_have(template_repo, tmp_path):
+    """A fresh `git init` with a LICENSE is no obstacle: nothing of it is in the way."""
+    import subprocess
+    import sys
+
+    from conftest import EXAMPLES
+
+    dest = tmp_path / "repo"
+    (dest / ".git").mkdir(parents=True)
+    (dest / "LICENSE").write_text("MIT\n")
+    result = subprocess.run(
+        [sys.executable, str(template_repo / "hooks" / "new.py"), str(EXAMPLES / "scale.yaml"), str(dest), "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert (dest / "my_ops" / "ops.py").is_file() and (dest / "LICENSE").read_text() == "MIT\n"
+
+
 def test_the_entry_point_says_how_to_call_it():
     for args in ([], ["only-a-spec.yaml"], ["--check"], ["--check", "a", "b"]):
         result = run_new(*args)
