@@ -426,6 +426,43 @@ def test_adding_ops_through_update(releases, fresh_v1, tmp_path):
     assert leftovers(project) == []
 
 
+def project_cli(project: Path, *args: str) -> subprocess.CompletedProcess:
+    """The project's own command line, run from the project as its README says."""
+    return run_budgeted([sys.executable, "-m", NS, *args], 600, cwd=project, stdin=subprocess.DEVNULL)
+
+
+def test_the_update_command_reads_a_new_spec_before_copier_does(releases, fresh_v1, tmp_path):
+    """`python -m <ns> update --spec FILE`: a YAML slip, a key given twice or a broken
+    rule is one line naming the file, the project untouched (copier, reading the data
+    file itself, ended the slip in a traceback and took the last of two keys); a good
+    spec is copier update --data-file: the new op arrives, and the convention fix."""
+    project = clone_fresh(fresh_v1, tmp_path / "project")
+    before = files(project)
+    good = {**SPEC, "ops": [*SPEC["ops"], ADDED_OP]}
+    slip = tmp_path / "slip.yaml"
+    slip.write_text(write_spec(tmp_path / "good.yaml", good).read_text() + "soc_model: [SM8850\n")  # unclosed
+    twice = tmp_path / "twice.yaml"
+    twice.write_text(f"namespace: {NS}\n" + (tmp_path / "good.yaml").read_text())
+    rule = write_spec(tmp_path / "rule.yaml", {**SPEC, "ops": [*SPEC["ops"], {**ADDED_OP, "expr": "0.5 * y"}]})
+    for path, words in (
+        (slip, "not valid YAML at line "),
+        (twice, "key 'namespace' is given twice"),
+        (rule, "ops[2].expr: unknown name 'y'"),
+    ):
+        result = project_cli(project, "update", "--spec", str(path))
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        assert result.returncode == 1 and len(lines) == 1, result.stdout + result.stderr
+        assert lines[0].startswith(f"error: --spec {path}: ") and words in lines[0], lines[0]
+        assert files(project) == before and commit_of(project) == "v1.0.0"
+
+    result = project_cli(project, "update", "--spec", str(tmp_path / "good.yaml"))
+
+    assert_updated(result, project)
+    assert list((project / f"op_package/{PKG}/src/ops").glob("Halve_*")), "no kernel for the added op"
+    assert_fix_arrived(project, releases.fixed)
+    assert "Traceback" not in result.stderr
+
+
 def assert_refused(
     result: subprocess.CompletedProcess, project: Path, before: dict[str, bytes], named: list[str]
 ) -> str:

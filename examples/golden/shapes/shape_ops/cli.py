@@ -17,7 +17,9 @@ usage error: exit status 2, also one line).
                 build/logs/; --skip-sign: unsigned DSP libraries)
     simulate    export for and run on the LPAI x86_64 simulator, compare with eager
     info        the ops of this package
-    spec        the spec of this project, to edit and pass to copier update --data-file
+    spec        the spec of this project, to edit and pass to `update --spec`
+    update      copier update: convention fixes; with --spec FILE a new spec, read first
+                (a YAML slip or a bad rule is one line, nothing changed)
     check-pte   fail unless every op is delegated in a .pte
     report      accuracy of every kernel (host emulator) against eager and a float64
                 reference over the calibrated range: numbers and plots in build/report/
@@ -61,6 +63,16 @@ def _cmd_spec(args: argparse.Namespace) -> None:
     # spec.yaml is rendered from the validated spec; its first line is the owner's.
     text = Path(__file__).with_name("spec.yaml").read_text(encoding="utf-8")
     sys.stdout.write(text.split("\n", 1)[1])
+
+
+def _cmd_update(args: argparse.Namespace) -> None:
+    from .toolchain import check_spec_file, check_spec_rules, run_update
+
+    spec = check_spec_file(args.spec) if args.spec else None  # before anything else is read
+    project = _project(args)
+    if spec is not None:
+        check_spec_rules(args.spec, spec, project.root)
+    run_update(project.root, spec, args.vcs_ref)
 
 
 def _cmd_check_pte(args: argparse.Namespace) -> None:
@@ -475,7 +487,12 @@ def build_parser() -> argparse.ArgumentParser:
             )
 
     command("info", _cmd_info, "list the ops of this package", project=False)
-    command("spec", _cmd_spec, "print the spec of this project (for copier update --data-file)", project=False)
+    command("spec", _cmd_spec, "print the spec of this project (to edit and pass to update --spec)", project=False)
+    p = command(
+        "update", _cmd_update, "copier update this project: convention fixes, or a new spec (--spec) read first"
+    )
+    p.add_argument("--spec", help="a new spec for the project (python -m <namespace> spec prints the current one)")
+    p.add_argument("--vcs-ref", help="the template version to update to (default: its newest release tag)")
     p = command("check-pte", _cmd_check_pte, "fail unless every op is delegated in a .pte", project=False)
     p.add_argument("pte", help="path of the lowered program")
     p = command("doctor", _cmd_doctor, "check the SDKs, tools, ExecuTorch and the device")

@@ -693,6 +693,9 @@ def _files(base):
     torch.save([], base / "empty-list.pt")
     torch.save([tuple(torch.full((1, 2, 2, 2), float("nan")) for _ in range(N_INPUTS))], base / "nan.pt")
     (base / "a file").write_text("x")
+    (base / "list.yaml").write_text("- package_name\n- ops\n")
+    (base / "broken.yaml").write_text("ops:\n  - name: x\n   inputs: [x]\n")
+    (base / "latin1.yaml").write_bytes("doc: caf\xe9\n".encode("latin-1"))
     # Files no command may block on or read without bound, and data no model takes.
     os.mkfifo(base / "fifo.pte")
     os.mkfifo(base / "fifo.pt")
@@ -804,6 +807,16 @@ BAD_COMMAND_LINES = [
     ["run", "--pte", "{d}/good.pte", "--inputs", "{d}/int64.pt"],
     ["simulate", "--inputs", "{d}/folder.pte"],
     ["simulate", "--inputs", "{d}/fifo.pt"],
+    # A new spec for `update`: judged before the project is read or copier runs.
+    ["update", "--spec", "{d}/missing.yaml"],
+    ["update", "--spec", "{d}/list.yaml"],
+    ["update", "--spec", "{d}/broken.yaml"],
+    ["update", "--spec", "{d}/latin1.yaml"],
+    ["update", "--spec", "{d}/empty.pte"],
+    ["update", "--spec", "{d}/folder.pte"],
+    ["update", "--spec", "{d}/fifo.pt"],
+    ["update", "--spec", "/dev/zero"],
+    ["update", "--spec", "{d}/list.yaml", "--project", "{d}/nowhere"],
 ]
 
 
@@ -905,6 +918,16 @@ def test_bad_command_lines_fail_in_one_line(project, bad_files, capsys, monkeypa
         (["run", "--pte", "{d}/garbage.pte"], "--pte {d}/garbage.pte: not an ExecuTorch program"),
         (["run", "--pte", "{d}/good.pte", "--inputs", "{d}/int64.pt"], "the inputs: input 0 is int64[1, 2, 2, 2]"),
         (["simulate", "--inputs", "{d}/folder.pte"], "--inputs {d}/folder.pte: is a directory"),
+        # copier reads a --data-file itself and ends a bad one in a traceback.
+        (["update", "--spec", "{d}/missing.yaml"], "--spec {d}/missing.yaml: no such file"),
+        (["update", "--spec", "{d}/list.yaml"], "--spec {d}/list.yaml: the file is a list, not a spec"),
+        (
+            ["update", "--spec", "{d}/broken.yaml"],
+            "--spec {d}/broken.yaml: not valid YAML at line 3, column 4: expected <block end>",
+        ),
+        (["update", "--spec", "{d}/latin1.yaml"], "--spec {d}/latin1.yaml: not UTF-8 text"),
+        (["update", "--spec", "{d}/empty.pte"], "--spec {d}/empty.pte: the file is empty, not a spec"),
+        (["update", "--spec", "{d}/fifo.pt"], "--spec {d}/fifo.pt: not a regular file"),
     ],
 )
 def test_bad_input_names_the_argument_and_the_rule(project, bad_files, capsys, monkeypatch, deadline, argv, reason):

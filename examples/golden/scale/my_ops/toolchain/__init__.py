@@ -3,7 +3,8 @@
 
 One module per concern: sdk.py (the SDKs, ExecuTorch and the environment variables
 that name them), project.py (this project's layout), build.py (make, and running any
-command), sign.py (the Hexagon signer).  This module is their public API.
+command), sign.py (the Hexagon signer), template.py (copier update, and a new spec read
+first).  This module is their public API.
 
 Everything here is plain Python (no torch, no ExecuTorch import) so that `doctor`,
 `build` and `sign` start instantly.  Every path is handled as a `Path` and every
@@ -78,6 +79,7 @@ from .sign import (
     sign,
     sign_commands,
 )
+from .template import check_spec_file, check_spec_rules, run_update, template_source, update_command
 
 __all__ = [
     "MIN_SDK_BUILD",
@@ -137,4 +139,9 @@ __all__ = [
     "sign_commands",
     "sign",
     "check_signed",
+    "template_source",
+    "check_spec_file",
+    "check_spec_rules",
+    "update_command",
+    "run_update",
 ]

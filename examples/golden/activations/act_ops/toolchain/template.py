@@ -1,0 +1,119 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""The template this project was made from: `copier update`, and a new spec read first.
+
+copier reads a `--data-file` itself, and a file it cannot read (a YAML slip while
+editing, a list, an empty file) ends in its traceback, or a key given twice reads
+without a word as its last value. `check_spec_file` refuses those in one line before
+copier runs: the file must be a readable YAML mapping; then, when the template's
+checkout recorded in `.copier-answers.yml` (`_src_path`) is a folder on this machine,
+its own strict reader and every rule of the spec (`scripts/new --check`, the reader of
+a new project) judge it. The update then runs as the README says:
+`copier update --trust --defaults [--data-file SPEC] [--vcs-ref REF]`, in the project.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from .._package import NAMESPACE
+from .sdk import ToolchainError
+
+ANSWERS = ".copier-answers.yml"
+# A spec is a few kB; a larger file is not one (and is not read whole).
+MAX_SPEC_BYTES = 1 << 20
+
+
+def template_source(root: Path) -> Path | None:
+    """The template's folder as `.copier-answers.yml` records it (`_src_path`), when it is
+    a folder here (a `gh:` or URL source is not)."""
+    try:
+        answers = (root / ANSWERS).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    match = re.search(r"^_src_path: ['\"]?(.+?)['\"]?\s*$", answers, re.M)
+    if not match:
+        return None
+    path = Path(match.group(1)).expanduser()
+    return path if path.is_absolute() and path.is_dir() else None
+
+
+def check_spec_file(spec: str) -> Path:
+    """The spec file's absolute path when it is a readable YAML mapping, else
+    ToolchainError with one line naming the file and what is wrong with it. Nothing of
+    the project is read: the file is judged before anything else."""
+    path = Path(spec).expanduser().resolve()
+    where = f"--spec {spec}"
+    if not path.exists():
+        raise ToolchainError(f"{where}: no such file")
+    if not path.is_file():
+        raise ToolchainError(f"{where}: not a regular file")
+    if path.stat().st_size > MAX_SPEC_BYTES:
+        raise ToolchainError(f"{where}: larger than {MAX_SPEC_BYTES} bytes, not a spec")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ToolchainError(f"{where}: not UTF-8 text") from None
+    except OSError as exc:
+        raise ToolchainError(f"{where}: cannot be read ({exc.strerror})") from None
+    try:
+        import yaml
+    except ImportError:
+        raise ToolchainError("copier is not installed (python -m pip install copier)") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise ToolchainError(f"{where}: not valid YAML{at}: {exc.problem or exc.context}") from None
+    except yaml.YAMLError as exc:
+        raise ToolchainError(f"{where}: not valid YAML: {' '.join(str(exc).split())}") from None
+    if not isinstance(data, dict):
+        kind = "empty" if data is None else f"a {type(data).__name__}"
+        raise ToolchainError(
+            f"{where}: the file is {kind}, not a spec (a mapping of package_name, namespace, ops, ...; "
+            f"python -m {NAMESPACE} spec prints this project's)"
+        )
+    return path
+
+
+def check_spec_rules(spec: str, path: Path, root: Path) -> None:
+    """The template's own judgement of the spec file (`scripts/new --check`: its strict
+    reader, then every rule), when the template recorded for the project is a folder
+    here; ToolchainError with its one line otherwise. Without a local template, copier's
+    run of the template's spec hook judges the rules (one line too), not the reading."""
+    source = template_source(root)
+    checker = source / "hooks" / "new.py" if source else None
+    if checker is None or not checker.is_file():
+        return
+    res = subprocess.run([sys.executable, str(checker), "--check", str(path)], capture_output=True, text=True)
+    if res.returncode != 0:
+        lines = [line for line in res.stderr.splitlines() if line.strip()]
+        reason = lines[-1].removeprefix("Invalid op spec: ") if lines else f"exit status {res.returncode}"
+        raise ToolchainError(f"--spec {spec}: {reason}")
+
+
+def update_command(spec: Path | None, vcs_ref: str | None) -> list[str]:
+    """copier update as the README runs it: every recorded answer kept, no prompt."""
+    cmd = [sys.executable, "-m", "copier", "update", "--trust", "--defaults"]
+    if spec is not None:
+        cmd += ["--data-file", str(spec)]
+    if vcs_ref:
+        cmd += ["--vcs-ref", vcs_ref]
+    return cmd
+
+
+def run_update(root: Path, spec: Path | None, vcs_ref: str | None) -> None:
+    """Run copier update in the project; its own output (progress, the update report)
+    goes to the terminal. ToolchainError when it cannot start or fails."""
+    if not (root / ANSWERS).is_file():
+        raise ToolchainError(f"{root}: no {ANSWERS}, so copier cannot update it (a project copier made has one)")
+    if importlib.util.find_spec("copier") is None:
+        raise ToolchainError("copier is not installed (python -m pip install copier)")
+    sys.stdout.flush()
+    code = subprocess.run(update_command(spec, vcs_ref), cwd=root, stdin=subprocess.DEVNULL).returncode
+    if code != 0:
+        raise ToolchainError(f"copier update exited with status {code}: its reason is the line above")
