@@ -109,19 +109,24 @@ def run_new(*args: str, cwd=None):
     )
 
 
-def test_the_entry_point_renders_a_valid_spec_with_copier(template_repo, tmp_path):
+def render_scale_with_new(template_repo, dest):
+    """examples/scale.yaml through the template repository's hooks/new.py into `dest`."""
     import subprocess
     import sys
 
     from conftest import EXAMPLES
 
-    dest = tmp_path / "project"
-    result = subprocess.run(
+    return subprocess.run(
         [sys.executable, str(template_repo / "hooks" / "new.py"), str(EXAMPLES / "scale.yaml"), str(dest), "--quiet"],
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def test_the_entry_point_renders_a_valid_spec_with_copier(template_repo, tmp_path):
+    dest = tmp_path / "project"
+    result = render_scale_with_new(template_repo, dest)
     assert result.returncode == 0, result.stderr
     assert (dest / "my_ops" / "ops.py").is_file()
     assert "_src_path:" in (dest / ".copier-answers.yml").read_text()
@@ -175,20 +180,10 @@ def test_the_entry_point_refuses_a_destination_in_the_way_and_writes_nothing(tmp
 
 def test_the_entry_point_renders_beside_files_the_project_does_not_have(template_repo, tmp_path):
     """A fresh `git init` with a LICENSE is no obstacle: nothing of it is in the way."""
-    import subprocess
-    import sys
-
-    from conftest import EXAMPLES
-
     dest = tmp_path / "repo"
     (dest / ".git").mkdir(parents=True)
     (dest / "LICENSE").write_text("MIT\n")
-    result = subprocess.run(
-        [sys.executable, str(template_repo / "hooks" / "new.py"), str(EXAMPLES / "scale.yaml"), str(dest), "--quiet"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = render_scale_with_new(template_repo, dest)
     assert result.returncode == 0, result.stderr
     assert (dest / "my_ops" / "ops.py").is_file() and (dest / "LICENSE").read_text() == "MIT\n"
 
