@@ -479,6 +479,11 @@ def _short(value: int) -> str:
     return text if len(text) <= 20 else f"{text[:8]}...({len(text)} digits)"
 
 
+def names_used(node: Node) -> set[str]:
+    """The input and param names an expression reads."""
+    return _names(node)
+
+
 def _names(node: Node) -> set[str]:
     if isinstance(node, Var):
         return {node.name}

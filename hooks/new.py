@@ -27,19 +27,37 @@ from pathlib import Path
 
 if __package__ in (None, ""):  # run as a file: python hooks/new.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from hooks import spec, spec_file
+    from hooks import expr, spec, spec_file
 else:
-    from . import spec, spec_file
+    from . import expr, spec, spec_file
 
 TEMPLATE = Path(__file__).resolve().parent.parent
 USAGE = "usage: scripts/new SPEC DEST [COPIER_OPTION ...]  |  scripts/new --check SPEC"
 
 
-def check(path: str) -> None:
-    """Raise SpecError (one line) unless the file at `path` is a valid spec."""
+def check(path: str) -> spec.Package:
+    """The valid spec in the file at `path`; SpecError (one line) otherwise."""
     raw = spec_file.read(path)
     spec.check_size(raw)
-    spec.validate(raw)
+    return spec.validate(raw)
+
+
+def notes(pkg: spec.Package) -> list[str]:
+    """What a valid spec most likely did not mean, one line each: a param that an
+    elementwise op's expr never reads changes nothing, in torch and on the DSP (the
+    kernel takes it and ignores it); an input the expr never reads is an error."""
+    out = []
+    for i, op in enumerate(pkg.ops):
+        if op.tree is None:
+            continue  # a custom op: its math is the user's
+        used = expr.names_used(op.tree)
+        for j, param in enumerate(op.params):
+            if param.name not in used:
+                out.append(
+                    f"scripts/new: note: ops[{i}].params[{j}] ({param.name}): the expr of {op.name} never reads it, "
+                    "so passing it changes nothing"
+                )
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,10 +73,12 @@ def main(argv: list[str] | None = None) -> int:
         print(USAGE, file=sys.stderr)
         return 2
     try:
-        check(args[0])
+        pkg = check(args[0])
     except spec.SpecError as exc:
         print(f"Invalid op spec: {exc}", file=sys.stderr)
         return 1
+    for line in notes(pkg):
+        print(line, file=sys.stderr)
     if only_check:
         return 0
     path, dest, extra = args[0], args[1], args[2:]

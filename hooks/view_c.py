@@ -233,7 +233,7 @@ class COp:
         expr leaves unused): the template casts them to void for -Wunused-parameter."""
         if self.op.tree is None:
             return []
-        used = expr_mod._names(self.op.tree)
+        used = expr_mod.names_used(self.op.tree)
         return [expr_mod.c_var(p.name, False) for p in self.op.params if p.name not in used]
 
     @property

@@ -188,6 +188,28 @@ def test_the_entry_point_renders_beside_files_the_project_does_not_have(template
     assert (dest / "my_ops" / "ops.py").is_file() and (dest / "LICENSE").read_text() == "MIT\n"
 
 
+def test_the_entry_point_notes_a_param_the_expr_never_reads(tmp_path):
+    """Valid (the kernel takes it and ignores it) but most likely not meant: passing it
+    changes nothing. One note line per such param, exit 0; none for a spec without."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "package_name: NoteOpPackage\nnamespace: note_ops\nops:\n"
+        "  - {name: gate, inputs: [g, a], params: [{name: steps, type: int, default: 3}, "
+        "{name: invert, type: bool, default: false}], expr: 'where(g > 0, a, 0) * steps'}\n"
+        "  - {name: mine, kind: custom, inputs: [x], params: [{name: unused_here, type: float, default: 1.0}]}\n"
+    )
+    result = run_new("--check", str(spec))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "scripts/new: note: ops[0].params[1] (invert): the expr of gate never reads it, so passing it changes nothing"
+    ]
+    from conftest import EXAMPLES
+
+    for example in sorted(EXAMPLES.glob("*.yaml")):
+        quiet = run_new("--check", str(example))
+        assert quiet.returncode == 0 and quiet.stderr == "", (example.name, quiet.stderr)
+
+
 def test_the_entry_point_says_how_to_call_it():
     for args in ([], ["only-a-spec.yaml"], ["--check"], ["--check", "a", "b"]):
         result = run_new(*args)

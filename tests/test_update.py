@@ -438,7 +438,8 @@ def test_the_update_command_reads_a_new_spec_before_copier_does(releases, fresh_
     spec is copier update --data-file: the new op arrives, and the convention fix."""
     project = clone_fresh(fresh_v1, tmp_path / "project")
     before = files(project)
-    good = {**SPEC, "ops": [*SPEC["ops"], ADDED_OP]}
+    spare = {"name": "spare", "type": "float", "default": 1.0}  # read by no expr: a note, not a refusal
+    good = {**SPEC, "ops": [*SPEC["ops"], {**ADDED_OP, "params": [spare]}]}
     slip = tmp_path / "slip.yaml"
     slip.write_text(write_spec(tmp_path / "good.yaml", good).read_text() + "soc_model: [SM8850\n")  # unclosed
     twice = tmp_path / "twice.yaml"
@@ -461,6 +462,8 @@ def test_the_update_command_reads_a_new_spec_before_copier_does(releases, fresh_
     assert list((project / f"op_package/{PKG}/src/ops").glob("Halve_*")), "no kernel for the added op"
     assert_fix_arrived(project, releases.fixed)
     assert "Traceback" not in result.stderr
+    note = f"note: --spec {tmp_path / 'good.yaml'}: ops[2].params[0] (spare): the expr of halve never reads it"
+    assert result.stderr.startswith(note), result.stderr
 
 
 def assert_refused(

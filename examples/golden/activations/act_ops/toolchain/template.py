@@ -90,10 +90,14 @@ def check_spec_rules(spec: str, path: Path, root: Path) -> None:
     if checker is None or not checker.is_file():
         return
     res = subprocess.run([sys.executable, str(checker), "--check", str(path)], capture_output=True, text=True)
-    if res.returncode != 0:
-        lines = [line for line in res.stderr.splitlines() if line.strip()]
-        reason = lines[-1].removeprefix("Invalid op spec: ") if lines else f"exit status {res.returncode}"
-        raise ToolchainError(f"--spec {spec}: {reason}")
+    if res.returncode == 0:
+        for line in res.stderr.splitlines():  # what the spec most likely did not mean: said, not refused
+            if line.startswith("scripts/new: note: "):
+                print(f"note: --spec {spec}: {line.removeprefix('scripts/new: note: ')}", file=sys.stderr)
+        return
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    reason = lines[-1].removeprefix("Invalid op spec: ") if lines else f"exit status {res.returncode}"
+    raise ToolchainError(f"--spec {spec}: {reason}")
 
 
 def update_command(spec: Path | None, vcs_ref: str | None) -> list[str]:
