@@ -38,6 +38,9 @@ typedef struct {
     lpai_io in[LPAI_MAX_INPUTS];
     lpai_io out[LPAI_MAX_OUTPUTS];
     lpai_requant rq[LPAI_MAX_OUTPUTS];
+    /* The first nparams are read from the node (lpai_glue_param) before anything reads
+     * them, and nothing reads past them: they are not zeroed first (zeroing all 8 of each
+     * cost every call 5 to 8 DSP packets: mul3 at one element 456 -> 451, fma3 728 -> 720). */
     float params[LPAI_MAX_PARAMS];
     uint32_t params_u32[LPAI_MAX_PARAMS]; /* int and bool params as sent (lpai_glue_param) */
     uint64_t count[LPAI_MAX_OUTPUTS]; /* elements of each output */
@@ -52,10 +55,6 @@ static LPAI_ALWAYS_INLINE int lpai_exec_prepare(lpai_exec *x, QnnLpai_CustomOpNo
                                                 uint32_t nin, uint32_t nout, const lpai_shape_rule *rules,
                                                 const lpai_param_spec *kinds, uint32_t nparams, int32_t *result)
 {
-    for (uint32_t p = 0; p < LPAI_MAX_PARAMS; ++p) {
-        x->params[p] = 0.0f;
-        x->params_u32[p] = 0u;
-    }
     /* Constant once inlined; keeps the arrays above safe if the spec's limits grow
      * without this header. */
     if (nin == 0u || nin > LPAI_MAX_INPUTS || nout == 0u || nout > LPAI_MAX_OUTPUTS || nparams > LPAI_MAX_PARAMS) {
