@@ -491,7 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = command(
         "update", _cmd_update, "copier update this project: convention fixes, or a new spec (--spec) read first"
     )
-    p.add_argument("--spec", help="a new spec for the project (python -m <namespace> spec prints the current one)")
+    p.add_argument("--spec", help=f"a new spec for the project (python -m {NAMESPACE} spec prints the current one)")
     p.add_argument("--vcs-ref", help="the template version to update to (default: its newest release tag)")
     p = command("check-pte", _cmd_check_pte, "fail unless every op is delegated in a .pte", project=False)
     p.add_argument("pte", help="path of the lowered program")

@@ -14,7 +14,6 @@ a new project) judge it. The update then runs as the README says:
 from __future__ import annotations
 
 import importlib.util
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -31,13 +30,17 @@ def template_source(root: Path) -> Path | None:
     """The template's folder as `.copier-answers.yml` records it (`_src_path`), when it is
     a folder here (a `gh:` or URL source is not)."""
     try:
-        answers = (root / ANSWERS).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        import yaml
+    except ImportError:  # no copier either: run_update says so
         return None
-    match = re.search(r"^_src_path: ['\"]?(.+?)['\"]?\s*$", answers, re.M)
-    if not match:
+    try:
+        answers = yaml.safe_load((root / ANSWERS).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return None
-    path = Path(match.group(1)).expanduser()
+    source = answers.get("_src_path") if isinstance(answers, dict) else None
+    if not isinstance(source, str):
+        return None
+    path = Path(source).expanduser()
     return path if path.is_absolute() and path.is_dir() else None
 
 
