@@ -456,6 +456,17 @@ def test_the_update_command_reads_a_new_spec_before_copier_does(releases, fresh_
         assert lines[0].startswith(f"error: --spec {path}: ") and words in lines[0], lines[0]
         assert files(project) == before and commit_of(project) == "v1.0.0"
 
+    # The template moved away since the copy: copier said "Updating is only supported in
+    # git-tracked templates"; the command names the recorded path and what to do.
+    answers = project / ".copier-answers.yml"
+    recorded = answers.read_text()
+    answers.write_text(re.sub(r"(?m)^_src_path: .*$", f"_src_path: {tmp_path / 'moved'}", recorded))
+    moved = project_cli(project, "update")
+    assert moved.returncode == 1 and moved.stderr.count("\n") == 1, moved.stderr
+    assert moved.stderr.startswith(f"error: the template this project was made from, {tmp_path / 'moved'} "), moved
+    assert "set _src_path to where it is now" in moved.stderr
+    answers.write_text(recorded)
+
     result = project_cli(project, "update", "--spec", str(tmp_path / "good.yaml"))
 
     assert_updated(result, project)

@@ -1032,3 +1032,14 @@ def test_the_pinned_executorch_revision_lives_in_one_place():
         and EXECUTORCH_REVISION[:12] in p.read_text(errors="replace")
     ]
     assert spelled == ["my_ops/toolchain/sdk.py"]
+
+
+def test_update_tells_a_template_folder_here_from_a_remote_one():
+    """`update` checks that a local _src_path is a folder before copier runs (copier
+    said "Updating is only supported in git-tracked templates" for a moved one); a URL,
+    a gh:/gl: shortcut or a git@host: address is copier's to fetch."""
+    from my_ops.toolchain.template import is_local
+
+    assert all(is_local(s) for s in ("/home/me/qnn-op-template", "~/src/t", "relative/t"))
+    remote = ("gh:org/qnn-op-template", "gl:org/t", "https://github.com/org/t.git", "git@github.com:org/t.git")
+    assert not any(is_local(s) for s in remote)

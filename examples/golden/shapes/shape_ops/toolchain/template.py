@@ -14,6 +14,7 @@ a new project) judge it. The update then runs as the README says:
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -26,9 +27,8 @@ ANSWERS = ".copier-answers.yml"
 MAX_SPEC_BYTES = 1 << 20
 
 
-def template_source(root: Path) -> Path | None:
-    """The template's folder as `.copier-answers.yml` records it (`_src_path`), when it is
-    a folder here (a `gh:` or URL source is not)."""
+def recorded_source(root: Path) -> str | None:
+    """`_src_path` of `.copier-answers.yml`: where copier takes the template from."""
     try:
         import yaml
     except ImportError:  # no copier either: run_update says so
@@ -38,10 +38,22 @@ def template_source(root: Path) -> Path | None:
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return None
     source = answers.get("_src_path") if isinstance(answers, dict) else None
-    if not isinstance(source, str):
+    return source if isinstance(source, str) else None
+
+
+def is_local(source: str) -> bool:
+    """A path on this machine, not a URL, `gh:` / `gl:` shortcut or scp-like git address."""
+    return "://" not in source and not re.match(r"^(gh:|gl:|[\w.-]+@[\w.-]+:)", source)
+
+
+def template_source(root: Path) -> Path | None:
+    """The template's folder as `.copier-answers.yml` records it, when it is a folder here."""
+    source = recorded_source(root)
+    if source is None or not is_local(source):
         return None
     path = Path(source).expanduser()
-    return path if path.is_absolute() and path.is_dir() else None
+    path = path if path.is_absolute() else root / path  # copier's own reading of a relative one
+    return path if path.is_dir() else None
 
 
 def check_spec_file(spec: str) -> Path:
@@ -120,6 +132,13 @@ def run_update(root: Path, spec: Path | None, vcs_ref: str | None) -> None:
         raise ToolchainError(f"{root}: no {ANSWERS}, so copier cannot update it (a project copier made has one)")
     if importlib.util.find_spec("copier") is None:
         raise ToolchainError("copier is not installed (python -m pip install copier)")
+    source = recorded_source(root)
+    if source is not None and is_local(source) and template_source(root) is None:
+        # copier would say "Updating is only supported in git-tracked templates".
+        raise ToolchainError(
+            f"the template this project was made from, {source} (_src_path in {ANSWERS}), is not a folder here: "
+            f"put its checkout back there, or set _src_path to where it is now and commit that"
+        )
     sys.stdout.flush()
     code = subprocess.run(update_command(spec, vcs_ref), cwd=root, stdin=subprocess.DEVNULL).returncode
     if code != 0:
