@@ -248,6 +248,17 @@ class Op:
         return [o.name for o in self.outputs]
 
     @property
+    def unread_params(self) -> list[Param]:
+        """The params an elementwise op's expr never reads (valid: the kernel takes them
+        and ignores them); none for a custom op, whose math is the user's."""
+        if self.tree is None:
+            return []
+        from .expr import names_used
+
+        used = names_used(self.tree)
+        return [p for p in self.params if p.name not in used]
+
+    @property
     def outputs_are_default(self) -> bool:
         """One output named `out` shaped like the first input: what a custom op without
         `outputs:` gets (and what its user math from before outputs existed writes)."""

@@ -27,9 +27,9 @@ from pathlib import Path
 
 if __package__ in (None, ""):  # run as a file: python hooks/new.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from hooks import expr, spec, spec_file
+    from hooks import spec, spec_file
 else:
-    from . import expr, spec, spec_file
+    from . import spec, spec_file
 
 TEMPLATE = Path(__file__).resolve().parent.parent
 USAGE = "usage: scripts/new SPEC DEST [COPIER_OPTION ...]  |  scripts/new --check SPEC"
@@ -48,11 +48,9 @@ def notes(pkg: spec.Package) -> list[str]:
     kernel takes it and ignores it); an input the expr never reads is an error."""
     out = []
     for i, op in enumerate(pkg.ops):
-        if op.tree is None:
-            continue  # a custom op: its math is the user's
-        used = expr.names_used(op.tree)
+        unread = op.unread_params
         for j, param in enumerate(op.params):
-            if param.name not in used:
+            if param in unread:
                 out.append(
                     f"scripts/new: note: ops[{i}].params[{j}] ({param.name}): the expr of {op.name} never reads it, "
                     "so passing it changes nothing"

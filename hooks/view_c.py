@@ -231,10 +231,7 @@ class COp:
     def math_unused(self) -> list[str]:
         """The C math function's arguments that the expression never reads (a param the
         expr leaves unused): the template casts them to void for -Wunused-parameter."""
-        if self.op.tree is None:
-            return []
-        used = expr_mod.names_used(self.op.tree)
-        return [expr_mod.c_var(p.name, False) for p in self.op.params if p.name not in used]
+        return [expr_mod.c_var(p.name, False) for p in self.op.unread_params]
 
     @property
     def math_call_v(self) -> str:
