@@ -75,6 +75,12 @@ def windows(trace: Path, on: int, off: int) -> list[list[int]]:
     return found
 
 
+def short_location(loc: str) -> str:
+    """llvm-symbolizer's /path/to/file.c:LINE:COLUMN as file.c:LINE."""
+    path, line, _column = loc.rsplit(":", 2)
+    return f"{Path(path).name}:{line}"
+
+
 def symbolize(tool: str, exe: Path, pcs) -> dict[int, list[tuple[str, str]]]:
     """Each address's frames, innermost first: (function, file:line)."""
     pcs = sorted(set(pcs))
@@ -92,10 +98,7 @@ def symbolize(tool: str, exe: Path, pcs) -> dict[int, list[tuple[str, str]]]:
     out = {}
     for pc, block in zip(pcs, blocks):
         lines = block.splitlines()
-        out[pc] = [
-            (fn, Path(loc.rsplit(":", 2)[0]).name + ":" + loc.rsplit(":", 2)[1])
-            for fn, loc in zip(lines[0::2], lines[1::2])
-        ]
+        out[pc] = [(fn, short_location(loc)) for fn, loc in zip(lines[0::2], lines[1::2])]
     return out
 
 
@@ -106,19 +109,10 @@ def profile(args, work: Path) -> str:
     tool = symbolizer()
     if not tool:
         raise ProfileError("llvm-symbolizer is not installed (apt-get install -y llvm)")
-    spec_path = Path(args.spec) if Path(args.spec).is_absolute() else run.REPO / args.spec
-    pkg = run.spec_mod.load(spec_path)
-    project, bwork = work / pkg.package_name / "project", work / pkg.package_name / "build"
-    if project.exists():
-        shutil.rmtree(project)
-    bwork.mkdir(parents=True, exist_ok=True)
-    run.log(f"render {spec_path.name}, build its Hexagon driver ({args.flavour}, -g)")
-    run.render(spec_path, project)
-    header, ops, custom = run.ops_header(pkg)
+    pkg, project, bwork, ops, custom = run.prepare(args.spec, work)
     if args.op not in {op.name for op in [*ops, *custom]}:
-        raise ProfileError(f"--op {args.op}: {spec_path.name} has no benchmarked op of that name")
-    run.write_user_math(spec_path, project, pkg, custom)
-    (bwork / "bench_ops.h").write_text(header)
+        raise ProfileError(f"--op {args.op}: {Path(args.spec).name} has no benchmarked op of that name")
+    run.log(f"build {pkg.package_name}'s Hexagon driver ({args.flavour}, -g)")
     exe = run.build_hexagon(project, bwork, args.flavour, debug=True)
     sym = run.elf_symbols(exe, ("bench_count_on", "bench_count_off"))
     trace = bwork / "exec.log"
@@ -131,15 +125,14 @@ def profile(args, work: Path) -> str:
     if len(found) != len(labels) or not labels or labels[0][0] != "calib":
         raise ProfileError(f"{len(found)} traced windows for {len(labels)} labels")
     shape = "(" + args.shape + ")"
+    fields = [(which, dict(run.KV.findall(tag))) for which, tag in labels]
     pick = [
         i
-        for i, (which, tag) in enumerate(labels)
-        if which == args.which
-        and dict(run.KV.findall(tag)).get("layout") == args.layout
-        and dict(run.KV.findall(tag)).get("shape") == shape
+        for i, (which, f) in enumerate(fields)
+        if (which, f.get("layout"), f.get("shape")) == (args.which, args.layout, shape)
     ]
     if not pick:
-        have = sorted({f"{w} {dict(run.KV.findall(t)).get('layout')}" for w, t in labels[1:]})
+        have = sorted({f"{w} {f.get('layout')}" for w, f in fields[1:]})
         raise ProfileError(f"no window {args.which} {args.op} {args.layout} {shape}; there are: {', '.join(have)}")
     window, empty = found[pick[0]], len(found[0])
     frames = symbolize(tool, exe, window)

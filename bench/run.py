@@ -258,6 +258,26 @@ def render(spec: Path, dest: Path) -> None:
         raise BenchError(f"copier failed for {spec}:\n{res.stdout}{res.stderr}")
 
 
+def prepare(spec: str, work: Path):
+    """One spec rendered afresh into work/<Package>/project, its user math copied in and
+    its bench_ops.h written into work/<Package>/build: (pkg, project, build dir, ops,
+    custom ops). With neither ops nor custom ops, nothing is written but the render."""
+    spec_path = (REPO / spec) if not Path(spec).is_absolute() else Path(spec)
+    pkg = spec_mod.load(spec_path)
+    project = work / pkg.package_name / "project"
+    bwork = work / pkg.package_name / "build"
+    if project.exists():
+        shutil.rmtree(project)
+    bwork.mkdir(parents=True, exist_ok=True)
+    log(f"render {spec_path.name} -> {project}")
+    render(spec_path, project)
+    header, ops, custom = ops_header(pkg)
+    if ops or custom:
+        write_user_math(spec_path, project, pkg, custom)
+        (bwork / "bench_ops.h").write_text(header)
+    return pkg, project, bwork, ops, custom
+
+
 def c_double(value) -> str:
     if isinstance(value, bool):
         return "1.0" if value else "0.0"
@@ -604,20 +624,9 @@ def main(argv=None) -> int:
     try:
         exes = []
         for spec_path in args.specs:
-            spec_path = (REPO / spec_path) if not Path(spec_path).is_absolute() else Path(spec_path)
-            pkg = spec_mod.load(spec_path)
-            project = work / pkg.package_name / "project"
-            bwork = work / pkg.package_name / "build"
-            if project.exists():
-                shutil.rmtree(project)
-            bwork.mkdir(parents=True, exist_ok=True)
-            log(f"render {spec_path.name} -> {project}")
-            render(spec_path, project)
-            header, ops, custom = ops_header(pkg)
+            pkg, project, bwork, ops, custom = prepare(spec_path, work)
             if not ops and not custom:
                 continue
-            write_user_math(spec_path, project, pkg, custom)
-            (bwork / "bench_ops.h").write_text(header)
             log(f"build {pkg.package_name}")
             exes.append((build(project, bwork), bwork, [f"{op.qnn_type}_compute" for op in custom]))
 
