@@ -66,12 +66,13 @@ def _cmd_spec(args: argparse.Namespace) -> None:
 
 
 def _cmd_update(args: argparse.Namespace) -> None:
-    from .toolchain import check_spec_file, check_spec_rules, run_update
+    from .toolchain import check_spec_file, check_spec_rules, run_update, template_folder
 
     spec = check_spec_file(args.spec) if args.spec else None  # before anything else is read
     project = _project(args)
+    template = template_folder(project.root)
     if spec is not None:
-        check_spec_rules(args.spec, spec, project.root)
+        check_spec_rules(args.spec, spec, template)
     run_update(project.root, spec, args.vcs_ref)
 
 

@@ -27,33 +27,39 @@ ANSWERS = ".copier-answers.yml"
 MAX_SPEC_BYTES = 1 << 20
 
 
-def recorded_source(root: Path) -> str | None:
-    """`_src_path` of `.copier-answers.yml`: where copier takes the template from."""
-    try:
-        import yaml
-    except ImportError:  # no copier either: run_update says so
-        return None
-    try:
-        answers = yaml.safe_load((root / ANSWERS).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return None
-    source = answers.get("_src_path") if isinstance(answers, dict) else None
-    return source if isinstance(source, str) else None
-
-
 def is_local(source: str) -> bool:
     """A path on this machine, not a URL, `gh:` / `gl:` shortcut or scp-like git address."""
     return "://" not in source and not re.match(r"^(gh:|gl:|[\w.-]+@[\w.-]+:)", source)
 
 
-def template_source(root: Path) -> Path | None:
-    """The template's folder as `.copier-answers.yml` records it, when it is a folder here."""
-    source = recorded_source(root)
-    if source is None or not is_local(source):
+def template_folder(root: Path) -> Path | None:
+    """The template's checkout that `.copier-answers.yml` records (`_src_path`, read once
+    here), when it is a folder on this machine; None when the source is remote (copier
+    fetches it) or cannot be read here. ToolchainError when the project has no answers
+    file, or records a local path that is no folder (the checkout moved since the copy:
+    copier would say "Updating is only supported in git-tracked templates")."""
+    answers_file = root / ANSWERS
+    if not answers_file.is_file():
+        raise ToolchainError(f"{root}: no {ANSWERS}, so copier cannot update it (a project copier made has one)")
+    try:
+        import yaml
+    except ImportError:  # no copier either: run_update says so
+        return None
+    try:
+        answers = yaml.safe_load(answers_file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None  # copier reads it next, and says what is wrong
+    source = answers.get("_src_path") if isinstance(answers, dict) else None
+    if not isinstance(source, str) or not is_local(source):
         return None
     path = Path(source).expanduser()
     path = path if path.is_absolute() else root / path  # copier's own reading of a relative one
-    return path if path.is_dir() else None
+    if not path.is_dir():
+        raise ToolchainError(
+            f"the template this project was made from, {source} (_src_path in {ANSWERS}), is not a folder here: "
+            f"put its checkout back there, or set _src_path to where it is now and commit that"
+        )
+    return path
 
 
 def check_spec_file(spec: str) -> Path:
@@ -95,13 +101,13 @@ def check_spec_file(spec: str) -> Path:
     return path
 
 
-def check_spec_rules(spec: str, path: Path, root: Path) -> None:
+def check_spec_rules(spec: str, path: Path, template: Path | None) -> None:
     """The template's own judgement of the spec file (`scripts/new --check`: its strict
-    reader, then every rule), when the template recorded for the project is a folder
-    here; ToolchainError with its one line otherwise. Without a local template, copier's
-    run of the template's spec hook judges the rules (one line too), not the reading."""
-    source = template_source(root)
-    checker = source / "hooks" / "new.py" if source else None
+    reader, then every rule), when the project's template is a folder here
+    (template_folder); ToolchainError with its one line otherwise. Without a local
+    template, copier's run of the template's spec hook judges the rules (one line too),
+    not the reading."""
+    checker = template / "hooks" / "new.py" if template else None
     if checker is None or not checker.is_file():
         return
     res = subprocess.run([sys.executable, str(checker), "--check", str(path)], capture_output=True, text=True)
@@ -126,19 +132,11 @@ def update_command(spec: Path | None, vcs_ref: str | None) -> list[str]:
 
 
 def run_update(root: Path, spec: Path | None, vcs_ref: str | None) -> None:
-    """Run copier update in the project; its own output (progress, the update report)
-    goes to the terminal. ToolchainError when it cannot start or fails."""
-    if not (root / ANSWERS).is_file():
-        raise ToolchainError(f"{root}: no {ANSWERS}, so copier cannot update it (a project copier made has one)")
+    """Run copier update in the project (template_folder has checked its answers file);
+    its own output (progress, the update report) goes to the terminal. ToolchainError
+    when it cannot start or fails."""
     if importlib.util.find_spec("copier") is None:
         raise ToolchainError("copier is not installed (python -m pip install copier)")
-    source = recorded_source(root)
-    if source is not None and is_local(source) and template_source(root) is None:
-        # copier would say "Updating is only supported in git-tracked templates".
-        raise ToolchainError(
-            f"the template this project was made from, {source} (_src_path in {ANSWERS}), is not a folder here: "
-            f"put its checkout back there, or set _src_path to where it is now and commit that"
-        )
     sys.stdout.flush()
     code = subprocess.run(update_command(spec, vcs_ref), cwd=root, stdin=subprocess.DEVNULL).returncode
     if code != 0:
