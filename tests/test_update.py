@@ -269,10 +269,15 @@ def test_answers_file_reproduces_the_project(fresh_v1, releases, tmp_path):
     assert files(again) == files(fresh_v1)
 
 
+def project_cli(project: Path, *args: str) -> subprocess.CompletedProcess:
+    """The project's own command line, run from the project as its README says."""
+    return run_budgeted([sys.executable, "-m", NS, *args], 600, cwd=project, stdin=subprocess.DEVNULL)
+
+
 def test_spec_command_prints_the_spec_that_renders_this_project(fresh_v1, releases, tmp_path):
     """`python -m <ns> spec` is what a user edits and passes back with --data-file: fed to
     copier as is, it renders the same project."""
-    run = subprocess.run([sys.executable, "-m", NS, "spec"], cwd=fresh_v1, capture_output=True, text=True)
+    run = project_cli(fresh_v1, "spec")
     assert run.returncode == 0, run.stderr
     printed = yaml.safe_load(run.stdout)
     assert (printed["namespace"], printed["package_name"]) == (NS, PKG)
@@ -424,11 +429,6 @@ def test_adding_ops_through_update(releases, fresh_v1, tmp_path):
     now = user_files(project)
     assert {rel: now[rel] for rel in mine} == mine
     assert leftovers(project) == []
-
-
-def project_cli(project: Path, *args: str) -> subprocess.CompletedProcess:
-    """The project's own command line, run from the project as its README says."""
-    return run_budgeted([sys.executable, "-m", NS, *args], 600, cwd=project, stdin=subprocess.DEVNULL)
 
 
 def test_the_update_command_reads_a_new_spec_before_copier_does(releases, fresh_v1, tmp_path):
