@@ -663,6 +663,14 @@ def test_pinning_a_tag_or_a_commit(releases, tmp_path):
     refused = update(at_commit)
     assert refused.returncode == 1 and "Downgrades are not supported" in refused.stderr
     assert files(at_commit) == before
+    # The project's own command says the way on: copier's line, then one of its own.
+    hinted = project_cli(at_commit, "update")
+    assert hinted.returncode == 1 and "Downgrades are not supported" in hinted.stderr, hinted.stderr
+    assert hinted.stderr.splitlines()[-1].endswith(
+        f"this project is at v1.1.0-1-g{first[:7]}, after the template's last release: "
+        "update with --vcs-ref HEAD until the next one"
+    ), hinted.stderr
+    assert files(at_commit) == before
     moved = update(at_commit, "--vcs-ref", second)
     assert moved.returncode == 0, moved.stderr
     assert commit_of(at_commit) == f"v1.1.0-2-g{second[:7]}"

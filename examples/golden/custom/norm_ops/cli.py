@@ -66,14 +66,14 @@ def _cmd_spec(args: argparse.Namespace) -> None:
 
 
 def _cmd_update(args: argparse.Namespace) -> None:
-    from .toolchain import check_spec_file, check_spec_rules, run_update, template_folder
+    from .toolchain import check_spec_file, check_spec_rules, recorded_template, run_update
 
     spec = check_spec_file(args.spec) if args.spec else None  # before anything else is read
     project = _project(args)
-    template = template_folder(project.root)
+    recorded = recorded_template(project.root)
     if spec is not None:
-        check_spec_rules(args.spec, spec, template)
-    run_update(project.root, spec, args.vcs_ref)
+        check_spec_rules(args.spec, spec, recorded.folder)
+    run_update(project.root, spec, args.vcs_ref, recorded.commit)
 
 
 def _cmd_check_pte(args: argparse.Namespace) -> None:

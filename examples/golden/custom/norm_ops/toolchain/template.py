@@ -17,6 +17,7 @@ import importlib.util
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from .._package import NAMESPACE
@@ -32,26 +33,36 @@ def is_local(source: str) -> bool:
     return "://" not in source and not re.match(r"^(gh:|gl:|[\w.-]+@[\w.-]+:)", source)
 
 
-def template_folder(root: Path) -> Path | None:
-    """The template's checkout that `.copier-answers.yml` records (`_src_path`, read once
-    here), when it is a folder on this machine; None when the source is remote (copier
-    fetches it) or cannot be read here. ToolchainError when the project has no answers
-    file, or records a local path that is no folder (the checkout moved since the copy:
-    copier would say "Updating is only supported in git-tracked templates")."""
+@dataclass(frozen=True)
+class Recorded:
+    """What `.copier-answers.yml` records of the template: its checkout, when that is a
+    folder on this machine (None for a remote source, which copier fetches), and the
+    version the project was rendered from (`_commit`)."""
+
+    folder: Path | None
+    commit: str | None
+
+
+def recorded_template(root: Path) -> Recorded:
+    """The answers file read once. ToolchainError when the project has none, or records
+    a local path that is no folder (the checkout moved since the copy: copier would say
+    "Updating is only supported in git-tracked templates")."""
     answers_file = root / ANSWERS
     if not answers_file.is_file():
         raise ToolchainError(f"{root}: no {ANSWERS}, so copier cannot update it (a project copier made has one)")
     try:
         import yaml
     except ImportError:  # no copier either: run_update says so
-        return None
+        return Recorded(None, None)
     try:
         answers = yaml.safe_load(answers_file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return None  # copier reads it next, and says what is wrong
-    source = answers.get("_src_path") if isinstance(answers, dict) else None
+        return Recorded(None, None)  # copier reads it next, and says what is wrong
+    answers = answers if isinstance(answers, dict) else {}
+    commit = answers.get("_commit") if isinstance(answers.get("_commit"), str) else None
+    source = answers.get("_src_path")
     if not isinstance(source, str) or not is_local(source):
-        return None
+        return Recorded(None, commit)
     path = Path(source).expanduser()
     path = path if path.is_absolute() else root / path  # copier's own reading of a relative one
     if not path.is_dir():
@@ -59,7 +70,7 @@ def template_folder(root: Path) -> Path | None:
             f"the template this project was made from, {source} (_src_path in {ANSWERS}), is not a folder here: "
             f"put its checkout back there, or set _src_path to where it is now and commit that"
         )
-    return path
+    return Recorded(path, commit)
 
 
 def check_spec_file(spec: str) -> Path:
@@ -104,7 +115,7 @@ def check_spec_file(spec: str) -> Path:
 def check_spec_rules(spec: str, path: Path, template: Path | None) -> None:
     """The template's own judgement of the spec file (`scripts/new --check`: its strict
     reader, then every rule), when the project's template is a folder here
-    (template_folder); ToolchainError with its one line otherwise. Without a local
+    (recorded_template); ToolchainError with its one line otherwise. Without a local
     template, copier's run of the template's spec hook judges the rules (one line too),
     not the reading."""
     checker = template / "hooks" / "new.py" if template else None
@@ -131,13 +142,21 @@ def update_command(spec: Path | None, vcs_ref: str | None) -> list[str]:
     return cmd
 
 
-def run_update(root: Path, spec: Path | None, vcs_ref: str | None) -> None:
-    """Run copier update in the project (template_folder has checked its answers file);
-    its own output (progress, the update report) goes to the terminal. ToolchainError
-    when it cannot start or fails."""
+def run_update(root: Path, spec: Path | None, vcs_ref: str | None, commit: str | None = None) -> None:
+    """Run copier update in the project (recorded_template has checked its answers file;
+    `commit` is the version it records); copier's own output (progress, the update
+    report) goes to the terminal. ToolchainError when it cannot start or fails."""
     if importlib.util.find_spec("copier") is None:
         raise ToolchainError("copier is not installed (python -m pip install copier)")
     sys.stdout.flush()
     code = subprocess.run(update_command(spec, vcs_ref), cwd=root, stdin=subprocess.DEVNULL).returncode
     if code != 0:
-        raise ToolchainError(f"copier update exited with status {code}: its reason is the line above")
+        hint = ""
+        if not vcs_ref and commit and re.search(r"-\d+-g[0-9a-f]+$", commit):
+            # Rendered from a commit after a release (scripts/new --vcs-ref HEAD): the
+            # newest tag is older, and copier refuses the downgrade.
+            hint = (
+                f"; this project is at {commit}, after the template's last release: "
+                "update with --vcs-ref HEAD until the next one"
+            )
+        raise ToolchainError(f"copier update exited with status {code}: its reason is the line above{hint}")

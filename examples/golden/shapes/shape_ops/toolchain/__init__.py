@@ -79,7 +79,7 @@ from .sign import (
     sign,
     sign_commands,
 )
-from .template import check_spec_file, check_spec_rules, run_update, template_folder, update_command
+from .template import check_spec_file, check_spec_rules, recorded_template, run_update, update_command
 
 __all__ = [
     "MIN_SDK_BUILD",
@@ -139,7 +139,7 @@ __all__ = [
     "sign_commands",
     "sign",
     "check_signed",
-    "template_folder",
+    "recorded_template",
     "check_spec_file",
     "check_spec_rules",
     "update_command",
