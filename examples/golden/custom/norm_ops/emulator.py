@@ -11,6 +11,7 @@ The tests (tests/op_package_host.py) and `python -m <namespace> report` use it.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import shutil
@@ -48,6 +49,26 @@ class Desc(ctypes.Structure):
         ("shift", ctypes.c_int32),
         ("zero_point", ctypes.c_int32),
     ]
+
+
+@contextlib.contextmanager
+def build_lock(op_dir: Path):
+    """One make at a time writing into the op package's build/ folder, across processes:
+    two pytest-xdist workers (or a `report` beside the tests) building the same objects
+    linked a test binary without `main` and ran one while it was relinked ("Text file
+    busy"), seen in about half the `python -m pytest -n 2` runs of a project whose tests
+    split the C suite between the workers. flock(2) on build/.lock: released when the
+    holder ends, however it ends."""
+    build = Path(op_dir) / "build"
+    build.mkdir(parents=True, exist_ok=True)
+    with open(build / ".lock", "a") as f:
+        try:
+            import fcntl
+        except ImportError:  # not a POSIX system: no second process to keep out here
+            yield
+            return
+        fcntl.flock(f, fcntl.LOCK_EX)
+        yield
 
 
 def compilers() -> list[str]:
@@ -90,7 +111,8 @@ def _library(op_dir: Path) -> ctypes.CDLL:
     if PROGRESS is not None:
         PROGRESS(f"op package: building the host library (make host-lib BUILD={BUILD}, every kernel)...")
     start = time.monotonic()
-    result = make("host-lib", f"BUILD={BUILD}", "-j2", op_dir=op_dir)
+    with build_lock(op_dir):
+        result = make("host-lib", f"BUILD={BUILD}", "-j2", op_dir=op_dir)
     if result.returncode != 0:
         raise BuildError(f"make host-lib failed:\n{result.stdout}\n{result.stderr}")
     if PROGRESS is not None:

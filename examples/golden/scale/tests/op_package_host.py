@@ -30,6 +30,7 @@ from my_ops.emulator import (  # noqa: F401 - the tests' API
     Desc,
     Rejected,
     Tensor,
+    build_lock,
     compilers,
     dequantize,
     last_path,

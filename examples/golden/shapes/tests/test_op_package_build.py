@@ -7,6 +7,7 @@ ends (a build of every kernel takes tens of seconds)."""
 
 import os
 import subprocess
+import sys
 import time
 
 import pytest
@@ -28,6 +29,13 @@ if _ONLY:
 
 @pytest.fixture(scope="module")
 def builds():
+    # Module-scoped, so once per pytest-xdist worker that runs one of the builds: the
+    # lock keeps a second worker's makes out of the same folders until the first's end.
+    with host.build_lock(host.OP_DIR):
+        return _build_all()
+
+
+def _build_all():
     procs = {}
     for (cc, san), name in zip(VARIANTS, IDS):
         args = [
@@ -90,6 +98,23 @@ def test_hexagon_test_names_what_to_install_when_a_tool_is_missing():
         lines = result.stdout.splitlines()
         assert len(lines) == 1 and "hexagon-test skipped" in lines[0] and install in lines[0], result.stdout
         assert not (host.OP_DIR / "build/hexagon-missing").exists()
+
+
+def test_one_build_at_a_time_in_the_op_package(tmp_path):
+    """The builds' lock (emulator.build_lock, held around `make host-lib` and the C
+    suite's makes) keeps a second process out while a first holds it, and lets it in
+    once the first is done: what two pytest-xdist workers need to not build into the
+    same folder at once."""
+    probe = [
+        sys.executable,
+        "-c",
+        "import fcntl, sys; f = open(sys.argv[1], 'a')\n"
+        "try:\n    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)\nexcept BlockingIOError:\n    sys.exit(3)",
+        str(tmp_path / "build" / ".lock"),
+    ]
+    with host.build_lock(tmp_path):
+        assert host.run_command(probe).returncode == 3, "a second process got the lock"
+    assert host.run_command(probe).returncode == 0, "the lock outlived its holder"
 
 
 def test_the_kernels_are_the_same_code_in_both_host_builds():
