@@ -1,5 +1,5 @@
 """`make tags` (scripts/tags.py): every release of CHANGELOG.md becomes its git tag in a
-clone that has none, offline and idempotently (README, "Pin a version").
+clone that has none, offline and idempotently (docs/new.md, "Pin a version").
 
 Each test works in a fresh local clone of this repository (`--no-tags`, as a clone of
 main here has none) holding this working tree's CHANGELOG.md and scripts/releases.txt,
