@@ -379,14 +379,14 @@ def _normalize(dist: str) -> str:
 @functools.cache
 def dependency_distributions() -> frozenset[str]:
     """The distributions a rendered project runs with: the requirements of its
-    pyproject.toml (and copier, which renders and updates it), with everything they
-    require in turn, as far as they are installed here."""
+    pyproject.toml and its extras (and copier, which renders and updates it), with
+    everything they require in turn, as far as they are installed here."""
     text = (TEMPLATE_DIR / "pyproject.toml.jinja").read_text(encoding="utf-8")
     wanted = {"copier", "setuptools", "pip"}
     in_list = False
     for line in text.splitlines():
         stripped = line.strip()
-        if re.match(r"^(dependencies|requires|test)\s*=\s*\[", stripped):
+        if re.match(r"^(dependencies|requires|test|lint|report)\s*=\s*\[", stripped):
             in_list = True
             stripped = stripped.split("[", 1)[1]
         if in_list:
@@ -412,6 +412,23 @@ def dependency_distributions() -> frozenset[str]:
             if match:
                 todo.append(_normalize(match.group(1)))
     return frozenset(seen)
+
+
+RESERVED_IMPORTS = Path(__file__).with_name("reserved_imports.txt")
+
+
+@functools.cache
+def reserved_imports() -> dict[str, str]:
+    """Every top-level module that a rendered project's dependencies may import,
+    optional imports included (hooks/reserved_imports.txt, written by
+    scripts/reserved_imports.py): a package of that name would be what they import."""
+    out: dict[str, str] = {}
+    for line in RESERVED_IMPORTS.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            module, who = line.split(" ", 1)
+            by = "torch, ExecuTorch or a dependency looks for at import" if who.startswith("(") else f"{who} imports"
+            out[module] = f"is a module that {by} when it is installed; the package would shadow it"
+    return out
 
 
 @functools.cache

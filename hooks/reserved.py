@@ -29,6 +29,7 @@ def namespace_reserved() -> dict[str, str]:
         {n: "is an attribute of torch.ops, so torch.ops.<namespace> would not reach the ops" for n in ops_attrs},
         {n: "is a torch.library namespace that torch owns" for n in names.TORCH_NAMESPACES},
         names.dependency_modules(),
+        names.reserved_imports(),
         {n: "is a standard-library module; the package would shadow it" for n in sys.stdlib_module_names},
     )
 
