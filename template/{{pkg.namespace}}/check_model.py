@@ -116,14 +116,18 @@ class Report:
     def summary(self) -> str:
         if not self.nodes:
             names = ", ".join(op.name for op in OPS)
-            return f"--model {self.model}: has no node of {NAMESPACE}'s ops ({names}): nothing would reach the op package"
+            return (
+                f"--model {self.model}: has no node of {NAMESPACE}'s ops ({names}): nothing would reach the op package"
+            )
         if self.refused:
             which = ", ".join(f"{n.op} (node {n.node})" for n in self.refused)
             return f"{len(self.refused)} of {len(self.nodes)} node(s) would not reach the op package {PACKAGE_NAME}: {which}"
         return f"{len(self.nodes)} of {len(self.nodes)} node(s) would reach the op package {PACKAGE_NAME}"
 
     def lines(self) -> list[str]:
-        out = [f"nodes of {NAMESPACE}'s ops: {len(self.nodes)} (ExecuTorch's CustomOp builder, then the op package's checks)"]
+        out = [
+            f"nodes of {NAMESPACE}'s ops: {len(self.nodes)} (ExecuTorch's CustomOp builder, then the op package's checks)"
+        ]
         out += [n.line() for n in self.nodes] or ["  none"]
         out.append(
             f"accuracy after fake quantization: the quantized model against your float model on "
@@ -163,11 +167,16 @@ def check_json_path(text: str | None, inputs: Sequence[str | None] = ()) -> Path
 def _quiet():
     """ExecuTorch's and torch's warnings, log lines and prints while they quantize and lower
     (deprecations, "No quant config is implemented for op" for each op of this package,
-    which this package's annotator quantizes): nothing a user can act on."""
+    which this package's annotator quantizes; the graph torch.export logs before it
+    raises, which the error's one line replaces): nothing a user can act on."""
     previous = logging.root.manager.disable
-    logging.disable(logging.WARNING)
+    logging.disable(logging.CRITICAL)
     try:
-        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        with (
+            warnings.catch_warnings(),
+            contextlib.redirect_stdout(io.StringIO()),
+            contextlib.redirect_stderr(io.StringIO()),
+        ):
             warnings.simplefilter("ignore")
             yield
     finally:
@@ -199,7 +208,9 @@ def _stage(what: str, spec: str, func, *args):
     except (SystemExit, KeyboardInterrupt) as exc:
         raise ToolchainError(f"--model {spec}: {what}: stopped ({type(exc).__name__})") from None
     except Exception as exc:  # noqa: BLE001 - the model's, torch's or ExecuTorch's failure, one reason
-        raise ToolchainError(f"--model {spec}: {what} failed: {type(exc).__name__}: {one_line(exc)[:MAX_REASON]}") from None
+        raise ToolchainError(
+            f"--model {spec}: {what} failed: {type(exc).__name__}: {one_line(exc)[:MAX_REASON]}"
+        ) from None
 
 
 def _node_report(op, node, built: Built | None, reason: str | None) -> NodeReport:
@@ -277,7 +288,13 @@ def check(
         example,
         calibration,
     )
-    edge = _stage("lowering the quantized model to edge (torch.export, the LPAI passes, to_edge)", spec, lower_to_edge, quantized, example)
+    edge = _stage(
+        "lowering the quantized model to edge (torch.export, the LPAI passes, to_edge)",
+        spec,
+        lower_to_edge,
+        quantized,
+        example,
+    )
     nodes = _stage("ExecuTorch's CustomOp builder", spec, check_nodes, edge, declared, str(project.host_lib))
     return Report(spec, len(calibration), nodes, accuracy(model, quantized, calibration, what))
 
