@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import math
 import warnings
 from dataclasses import dataclass, field
 
@@ -188,6 +189,40 @@ class Builder:
             [_tensor_info(t) for t in config["inputTensors"]],
             [_tensor_info(t) for t in config["outputTensors"]],
         ), ""
+
+
+def calibrated_outputs(node: torch.fx.Node) -> dict[int, tuple[float, int]]:
+    """{output index: (scale, zero point)} the calibration gave each output of a node with
+    several, as the edge program's getitem nodes hold them (their quant attrs)."""
+    import operator
+
+    from executorch.backends.qualcomm.utils.constants import QCOM_QUANT_ATTRS, QCOM_SCALE, QCOM_ZERO_POINT
+
+    found = {}
+    for user in node.users:
+        attrs = user.meta.get(QCOM_QUANT_ATTRS) if user.target is operator.getitem else None
+        if attrs and QCOM_SCALE in attrs and isinstance(user.args[1], int):
+            found[user.args[1]] = (float(attrs[QCOM_SCALE]), int(attrs[QCOM_ZERO_POINT]))
+    return found
+
+
+def quant_notes(node: torch.fx.Node, built: Built, names: tuple[str, ...]) -> list[str]:
+    """Each output of a node with several whose op config has other quant params than its
+    calibration gave it: ExecuTorch's CustomOp builder gives every output of a node the
+    node's quant attrs, which its passes set from one of the outputs."""
+    notes = []
+    for index, (scale, zero_point) in sorted(calibrated_outputs(node).items()):
+        if index >= len(built.outputs):
+            continue
+        got = built.outputs[index]
+        if got.scale is None or (math.isclose(got.scale, scale, rel_tol=1e-6) and got.zero_point == zero_point):
+            continue
+        notes.append(
+            f"output {names[index]} is sent with scale {got.scale:.6g} zero point {got.zero_point}, "
+            f"its calibration gave scale {scale:.6g} zero point {zero_point} (ExecuTorch's CustomOp builder "
+            "gives every output of a node the quant params of one of them)"
+        )
+    return notes
 
 
 def refusal(op: OpInfo, built: Built, opdef: op_package_xml.OpDef) -> str | None:

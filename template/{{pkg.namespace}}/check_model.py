@@ -25,7 +25,7 @@ import math
 import os
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
@@ -52,6 +52,7 @@ class NodeReport:
     outputs: list[TensorInfo]
     params: list[tuple[str, str, object]]  # (name, QNN data type, value) as the builder added them
     reason: str | None  # None: accepted
+    notes: list[str] = field(default_factory=list)  # what reaches the op package other than calibrated
 
     @property
     def accepted(self) -> bool:
@@ -63,7 +64,8 @@ class NodeReport:
         text = f"  {self.op} (node {self.node}): {ins} -> {outs}"
         if self.params:
             text += "; params " + ", ".join(f"{name}={value!r}" for name, _dtype, value in self.params)
-        return text + ("; accepted" if self.accepted else f"; REFUSED: {self.reason}")
+        text += "; accepted" if self.accepted else f"; REFUSED: {self.reason}"
+        return text + "".join(f"; NOTE: {note}" for note in self.notes)
 
     def to_json(self) -> dict:
         return {
@@ -74,6 +76,7 @@ class NodeReport:
             "params": [{"name": n, "dtype": d, "value": v} for n, d, v in self.params],
             "accepted": self.accepted,
             "reason": self.reason,
+            "notes": self.notes,
         }
 
 
@@ -213,7 +216,7 @@ def _stage(what: str, spec: str, func, *args):
         ) from None
 
 
-def _node_report(op, node, built: Built | None, reason: str | None) -> NodeReport:
+def _node_report(op, node, built: Built | None, reason: str | None, notes: list[str] = ()) -> NodeReport:
     if built is None:
         # No op config: the shapes of the graph, no quant params.
         args = [a for a in node.args[: len(op.inputs)] if isinstance(a, torch.fx.Node)]
@@ -224,19 +227,22 @@ def _node_report(op, node, built: Built | None, reason: str | None) -> NodeRepor
         params = []
     else:
         inputs, outputs, params = built.inputs, built.outputs, built.params
-    return NodeReport(op.qualified_name, node.name, op.inputs, op.outputs, inputs, outputs, params, reason)
+    return NodeReport(op.qualified_name, node.name, op.inputs, op.outputs, inputs, outputs, params, reason, list(notes))
 
 
 def check_nodes(edge, opdefs: dict, library: str) -> list[NodeReport]:
     """Every node of this package's ops through ExecuTorch's builder and the op package's checks."""
-    from .builder import Builder, op_nodes, refusal
+    from .builder import Builder, op_nodes, quant_notes, refusal
 
     builder = Builder(edge, library)
     reports = []
     for op, node in op_nodes(edge):
         built, why = builder.build(node)
-        reason = why if built is None else refusal(op, built, opdefs[op.qnn_type])
-        reports.append(_node_report(op, node, built, reason))
+        if built is None:
+            reports.append(_node_report(op, node, None, why))
+            continue
+        reason = refusal(op, built, opdefs[op.qnn_type])
+        reports.append(_node_report(op, node, built, reason, quant_notes(node, built, op.outputs)))
     return reports
 
 
