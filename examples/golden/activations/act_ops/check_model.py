@@ -222,8 +222,8 @@ def _node_report(op, node, built: Built | None, reason: str | None, notes: list[
         args = [a for a in node.args[: len(op.inputs)] if isinstance(a, torch.fx.Node)]
         vals = node.meta.get("val")
         vals = vals if isinstance(vals, (tuple, list)) else (vals,)
-        inputs = [TensorInfo(tuple(a.meta["val"].shape), "unknown", encoding="UNDEFINED") for a in args]
-        outputs = [TensorInfo(tuple(v.shape), "unknown", encoding="UNDEFINED") for v in vals if v is not None]
+        inputs = [TensorInfo(tuple(a.meta["val"].shape), None, encoding="UNDEFINED") for a in args]
+        outputs = [TensorInfo(tuple(v.shape), None, encoding="UNDEFINED") for v in vals if v is not None]
         params = []
     else:
         inputs, outputs, params = built.inputs, built.outputs, built.params

@@ -14,7 +14,7 @@ stays on the CPU on the device.
 import pytest
 
 from act_ops import builder as builder_module
-from act_ops import op_package_xml
+from act_ops import check_model, op_package_xml
 from act_ops._package import PACKAGE_NAME
 from act_ops.builder import Builder, lower_to_edge
 from act_ops.device_data import PackageModel
@@ -138,3 +138,22 @@ def test_a_node_with_a_dropped_param_is_refused(lowered, builder):
         node.args = full  # the fixture's program is shared
     assert recorded is None
     assert "mismatch the number of args" in why
+
+
+def test_check_model_shows_the_builders_refusal_on_the_nodes_line(lowered):
+    _how, edge = lowered
+    op, node = _an_op_with_params(edge)
+    full = node.args
+    node.args = full[:-1]
+    try:
+        reports = check_model.check_nodes(edge, opdefs(), str(host.OP_DIR / "libs"))
+    finally:
+        node.args = full  # the fixture's program is shared
+    [refused] = [r for r in reports if r.node == node.name]
+    assert not refused.accepted and "mismatch the number of args" in refused.reason
+    line = refused.line()
+    assert "; REFUSED: ExecuTorch's CustomOp builder refused it: Number of inputs" in line, line
+    # No op config: the shapes of the graph, no quant params.
+    for name, arg in zip(op.inputs, full):
+        assert f"{name} {list(arg.meta['val'].shape)} (no op config)" in line, line
+    assert [r.accepted for r in reports if r is not refused] == [True] * (len(reports) - 1)

@@ -82,12 +82,14 @@ class TensorInfo:
     """One tensor of an op config: what ExecuTorch hands the QNN backend."""
 
     shape: tuple[int, ...]
-    dtype: str  # the QNN data type without QNN_DATATYPE_, e.g. UFIXED_POINT_8
+    dtype: str | None  # the QNN data type without QNN_DATATYPE_, e.g. UFIXED_POINT_8; None: no op config
     scale: float | None = None  # None: not quantized per tensor
     zero_point: int | None = None
     encoding: str = "SCALE_OFFSET"
 
     def describe(self) -> str:
+        if self.dtype is None:
+            return f"{list(self.shape)} (no op config)"
         if self.scale is None:
             quant = "not quantized" if self.encoding == "UNDEFINED" else f"{self.encoding} encoding"
         else:
