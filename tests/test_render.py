@@ -129,11 +129,15 @@ def expected_files(spec: dict) -> set[str]:
         "tests/user/README.md",
         "tests/spec_values.py",
         "tests/test_executorch_builder.py",
+        "tests/test_check_model.py",
         "docs/conventions/README.md",
         ".github/workflows/ci.yml",
         "AGENTS.md",
     }
-    files |= {f"{ns}/{m}.py" for m in ("__init__", "__main__", "cli", "delegation", "eager", "ops", "quant")}
+    files |= {
+        f"{ns}/{m}.py"
+        for m in ("__init__", "__main__", "cli", "delegation", "eager", "ops", "quant", "builder", "check_model")
+    }
     files.add(f"{ns}/user/__init__.py")
     op_pkg = f"op_package/{pkg}"
     files |= {

@@ -72,18 +72,24 @@ def op_package_info(op, schema, target: str, platform: str, path: str):
     )
 
 
-def op_package_options(project: Project, for_device: bool, schema=None):
-    """QnnExecuTorchOpPackageOptions for build_executorch_binary(op_package_options=...)."""
-    schema = schema or qc_schema()
-    require_op_package_support(for_device, schema)
-    xml = project.opdef_xml()
+def opdefs(project: Project) -> dict[str, op_package_xml.OpDef]:
+    """The op package's OpDef of each op, by QNN type: its XML read and checked against
+    the ops this package registers (one line naming what does not match)."""
     try:
-        collection = op_package_xml.parse(xml)
+        collection = op_package_xml.parse(project.opdef_xml())
         op_package_xml.check_matches(
             collection, PACKAGE_NAME, {op.qnn_type: (len(op.inputs), len(op.outputs)) for op in OPS}
         )
     except op_package_xml.OpDefError as exc:
         raise ToolchainError(str(exc)) from None
+    return {opdef.name: opdef for opdef in collection.ops}
+
+
+def op_package_options(project: Project, for_device: bool, schema=None):
+    """QnnExecuTorchOpPackageOptions for build_executorch_binary(op_package_options=...)."""
+    schema = schema or qc_schema()
+    require_op_package_support(for_device, schema)
+    opdefs(project)
     infos = [
         op_package_info(op, schema, target, platform, path)
         for target, platform, path in registrations(project, for_device)

@@ -5,24 +5,18 @@
 project's quantizer, torch.export, the LPAI pass manager's export and to_edge passes,
 then the QNN partitioner, which asks ExecuTorch's custom-op builder
 (`CustomOp.define_node`) for each node's QNN op config and then the QNN backend whether
-it accepts that config.  Everything but the backend's answer runs here, and these tests
+it accepts that config.  Everything but the backend's answer runs here, through
+my_ops/builder.py (what `check-model` runs on your model), and these tests
 run it: a node the builder refuses (it returns None and warns) is an op that silently
 stays on the CPU on the device.
-
-Left out, because it needs the QNN backend: the partitioner's backend query, and
-LpaiPartitionFallbackSupport (a to_edge pass that asks the backend which nodes it
-supports).  The params the builder adds are recorded as it adds them: its op config
-reports scalar types only once the backend has populated them.
 """
 
-import collections
-import warnings
-
 import pytest
-import torch
 
-from my_ops import op_package_xml
+from my_ops import builder as builder_module
+from my_ops import check_model, op_package_xml
 from my_ops._package import PACKAGE_NAME
+from my_ops.builder import Builder, lower_to_edge
 from my_ops.device_data import PackageModel
 from my_ops.ops import OPS
 from my_ops.quant import quantize
@@ -52,81 +46,11 @@ def inputs(seed=0):
     )
 
 
-def lower_to_edge(module, example):
-    """What to_edge_transform_and_lower_to_qnn does before the partitioner runs."""
-    from executorch.backends.qualcomm.serialization.qc_schema import QnnExecuTorchBackendType
-    from executorch.backends.qualcomm.utils.utils import get_qnn_pass_manager_cls, qnn_edge_config
-    from executorch.exir import to_edge_transform_and_lower
-
-    exported = torch.export.export(module, example, strict=True)
-    manager = get_qnn_pass_manager_cls(QnnExecuTorchBackendType.kLpaiBackend)()
-    aten = manager.transform_for_export_pipeline(exported)
-    passes = [
-        p for p in manager.get_to_edge_transform_passes(exported) if type(p).__name__ != "LpaiPartitionFallbackSupport"
-    ]
-    return to_edge_transform_and_lower(
-        aten, transform_passes=passes, compile_config=qnn_edge_config()
-    ).exported_program()
-
-
-def package_infos():
-    """The infos `export` registers (registration.op_package_info), for the host library. This
-    ExecuTorch may lack the LPAI target (1.5.1 does): then CPU stands in, which
-    define_node does not read."""
-    from executorch.backends.qualcomm.serialization import qc_schema
-
-    from my_ops.registration import op_package_info
-
-    target = "LPAI" if hasattr(qc_schema.QnnExecuTorchOpPackageTarget, "LPAI") else "CPU"
-    return [op_package_info(op, qc_schema, target, "X86_64", str(host.OP_DIR / "libs")) for op in OPS]
-
-
-class Recorded:
-    """An op config as the builder made it, with the params in the order it added them."""
-
-    def __init__(self, wrapper, params):
-        # The config points into the wrapper's tensors (their dims): keep the wrapper alive.
-        self.wrapper = wrapper
-        self.config = wrapper.GetOpWrapper().GetOpConfig()
-        self.params = params  # [(name, QNN data type name, value)]
-
-
 @pytest.fixture
-def builder(monkeypatch):
-    """ExecuTorch's node visitors for the project's op package, with AddScalarParam and
-    AddTensorParam recorded (the builder's own calls, passed through unchanged)."""
-    import executorch.backends.qualcomm.builders.op_custom_op as op_custom_op
-    from executorch.backends.qualcomm.builders.node_visitor_manager import get_node_visitors
-
-    real = op_custom_op.PyQnnManager
-    added = []
-
-    class RecordingOpWrapper(real.PyQnnOpWrapper):
-        def AddScalarParam(self, name, dtype, data):  # noqa: N802 - ExecuTorch's name
-            added.append((name, dtype.name, data["data"]))
-            return super().AddScalarParam(name, dtype, data)
-
-        def AddTensorParam(self, name, dtype, *args):  # noqa: N802
-            added.append((name, f"tensor of {dtype.name}", None))
-            return super().AddTensorParam(name, dtype, *args)
-
-    class Module:
-        def __getattr__(self, name):
-            return RecordingOpWrapper if name == "PyQnnOpWrapper" else getattr(real, name)
-
-    monkeypatch.setattr(op_custom_op, "PyQnnManager", Module())
-
-    def build(edge, node):
-        visitors = get_node_visitors(edge, op_package_infos=package_infos())
-        added.clear()
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            wrapper = visitors[node.target.__name__].define_node(node, collections.defaultdict(dict))
-        if wrapper is None:
-            return None, " ".join(str(w.message) for w in caught)
-        return Recorded(wrapper, list(added)), ""
-
-    return build
+def builder():
+    """ExecuTorch's node visitors for the project's op package, with the params the builder
+    adds recorded as it adds them (builder.Builder): build(edge, node) -> (Built or None, why)."""
+    return lambda edge, node: Builder(edge, str(host.OP_DIR / "libs")).build(node)
 
 
 @pytest.fixture(scope="module", params=["torch.ops", "function"], ids=["torch.ops-no-params", "function-all-params"])
@@ -138,12 +62,7 @@ def lowered(request):
 
 
 def op_nodes(edge):
-    by_name = {str(op.default): op for op in OPS}
-    found = [
-        (by_name[n.target.__name__], n)
-        for n in edge.graph.nodes
-        if n.op == "call_function" and getattr(n.target, "__name__", "") in by_name
-    ]
+    found = builder_module.op_nodes(edge)
     assert sorted(op.name for op, _ in found) == sorted(op.name for op in OPS)
     return found
 
@@ -169,6 +88,8 @@ def test_the_builder_accepts_every_op_as_the_xml_declares_it(lowered, builder):
         want = expected_output_shapes(op, [a.meta["val"] for a in args])
         assert [tuple(t.v2.dimensions) for t in config["outputTensors"]] == want, op.qualified_name
         declared = opdefs()[op.qnn_type]
+        # The op package's own checks (check-model's verdict) accept it too.
+        assert builder_module.refusal(op, recorded, declared) is None, op.qualified_name
         assert len(declared.inputs) == len(config["inputTensors"])
         assert declared.outputs == tuple(name for name, _rule in SPEC_OUTPUTS[op.name])
         assert [p.name for p in config["params"]] == [name for name, _, _ in op.params]
@@ -217,3 +138,22 @@ def test_a_node_with_a_dropped_param_is_refused(lowered, builder):
         node.args = full  # the fixture's program is shared
     assert recorded is None
     assert "mismatch the number of args" in why
+
+
+def test_check_model_shows_the_builders_refusal_on_the_nodes_line(lowered):
+    _how, edge = lowered
+    op, node = _an_op_with_params(edge)
+    full = node.args
+    node.args = full[:-1]
+    try:
+        reports = check_model.check_nodes(edge, opdefs(), str(host.OP_DIR / "libs"))
+    finally:
+        node.args = full  # the fixture's program is shared
+    [refused] = [r for r in reports if r.node == node.name]
+    assert not refused.accepted and "mismatch the number of args" in refused.reason
+    line = refused.line()
+    assert "; REFUSED: ExecuTorch's CustomOp builder refused it: Number of inputs" in line, line
+    # No op config: the shapes of the graph, no quant params.
+    for name, arg in zip(op.inputs, full):
+        assert f"{name} {list(arg.meta['val'].shape)} (no op config)" in line, line
+    assert [r.accepted for r in reports if r is not refused] == [True] * (len(reports) - 1)

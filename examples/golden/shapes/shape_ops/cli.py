@@ -21,6 +21,10 @@ usage error: exit status 2, also one line).
     update      copier update: convention fixes; with --spec FILE a new spec, read first
                 (a YAML slip or a bad rule is one line, nothing changed)
     check-pte   fail unless every op is delegated in a .pte
+    check-model your model (--model package.module:attr --calibration FILE), before any
+                SDK: quantized, lowered to edge, ExecuTorch's CustomOp builder on every node
+                of this package's ops (one line each: shapes, quant params, accepted or
+                why not), the accuracy of fake quantization against float (--json FILE)
     report      accuracy of every kernel (host emulator) against eager and a float64
                 reference over the calibrated range: numbers and plots in build/report/
 """
@@ -85,6 +89,22 @@ def _cmd_check_pte(args: argparse.Namespace) -> None:
     delegates = delegates_of(path)  # a regular file of bounded size, an ExecuTorch program
     for method, ids in delegates.items():
         print(f"{path}: method {method!r}: every op delegated ({', '.join(ids)})")
+
+
+def _cmd_check_model(args: argparse.Namespace) -> None:
+    from . import check_model, device, device_data
+
+    project = _project(args)
+    # Every argument before the model runs: the report's file, the data, then the model.
+    json_path = check_model.check_json_path(args.json, (args.calibration, args.example_inputs))
+    data = _calibration_data(args, None)
+    device.check_data(data.batches, data.example, data.what, data.example_what)
+    model = device_data.load_model(args.model, project.root)
+    # The model on every batch and the example, in eager mode: data it cannot take is one line.
+    device_data.Ranges.from_calibration(data.batches, model, data.what)
+    if data.example is not None:
+        device_data.run_model(model, data.example, data.example_what)
+    check_model.run(project, model, args.model, data.batches, data.example, data.what, json_path)
 
 
 def _cmd_doctor(args: argparse.Namespace) -> None:
@@ -496,6 +516,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--vcs-ref", help="the template version to update to (default: its newest release tag)")
     p = command("check-pte", _cmd_check_pte, "fail unless every op is delegated in a .pte", project=False)
     p.add_argument("pte", help="path of the lowered program")
+    p = command(
+        "check-model",
+        _cmd_check_model,
+        "would every op node of your model reach the op package? (no SDK: ExecuTorch's "
+        "CustomOp builder on each node, and the accuracy of fake quantization)",
+    )
+    p.add_argument(
+        "--model",
+        required=True,
+        help="your model: package.module:attribute, an nn.Module, a class or a factory called "
+        "without arguments (imported from the project folder)",
+    )
+    p.add_argument("--calibration", help="calibration batches: a torch.save'd list of input tuples (required)")
+    p.add_argument(
+        "--example-inputs",
+        help="the model's example inputs: a torch.save'd tuple of tensors (default: the first calibration batch)",
+    )
+    p.add_argument("--json", help="also write the report to this file, as JSON")
+    p.set_defaults(calibration_value=None, shape=None)
     p = command("doctor", _cmd_doctor, "check the SDKs, tools, ExecuTorch and the device")
     p.add_argument(
         "--device",

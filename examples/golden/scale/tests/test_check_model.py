@@ -1,0 +1,360 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""`python -m my_ops check-model` on models of a user, through ExecuTorch's real
+quantizer, torch.export, to_edge and CustomOp builder (no QNN SDK, no fakes): a model
+using every op of the package (the later inputs of an elementwise op broadcast), one
+whose node the op package refuses (rank 6), one with none of the ops, and every bad
+argument, each one line and nothing written.
+"""
+
+import json
+import math
+import operator
+import shutil
+import sys
+
+import pytest
+import torch
+
+from my_ops import cli
+from my_ops.ops import OPS
+from my_ops.quant import quantize
+
+import op_package_host as host
+from spec_values import SPEC_OUTPUTS, expected_output_shapes
+
+NS = "my_ops"
+PACKAGE = "ScaleOpPackage"
+SHAPE = (1, 2, 4, 4)
+MODULE = "checked_models"
+# The op the refused model calls on a 6-dim tensor: an elementwise one if there is one
+# (its math is the spec's expression, valid for any rank).
+REFUSED_OP = next((op for op in OPS if op.kind == "elementwise"), OPS[0])
+
+MODELS = f'''
+import torch
+
+from {NS}.ops import OPS
+
+REFUSED_OP = OPS[{OPS.index(REFUSED_OP)}]
+
+
+def to_shape(h, shape):
+    """h brought to `shape`: leading dims averaged away, dims of 1 in `shape` averaged."""
+    while h.dim() > len(shape):
+        h = h.mean(0)
+    for d, n in enumerate(shape):
+        if n == 1 and h.shape[d] != 1:
+            h = h.mean(d, keepdim=True)
+    return h
+
+
+class EveryOp(torch.nn.Module):
+    """Ordinary layers around every op of the package, each called once."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(7)  # the same weights each time it is built
+        self.conv = torch.nn.Conv2d(2, 2, 1)
+
+    def forward(self, x):
+        h = torch.sigmoid(self.conv(x)) + 0.5  # positive: inside every op's domain
+        outputs = []
+        for op in OPS:
+            result = op(*[to_shape(h, s) for s in op.input_shapes(h.shape)])
+            outputs.extend(result if isinstance(result, tuple) else (result,))
+        return tuple(outputs)
+
+
+class Rank6(torch.nn.Module):
+    """One op on a 6-dim tensor: torch and ExecuTorch's builder take it, LPAI does not."""
+
+    def forward(self, x):
+        h = (torch.sigmoid(x) + 0.5).reshape(1, 1, 2, 2, 2, 4)
+        result = REFUSED_OP(*([h] * len(REFUSED_OP.inputs)))
+        return result if isinstance(result, tuple) else (result,)
+
+
+class Plain(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(2, 2, 1)
+
+    def forward(self, x):
+        return torch.relu(self.conv(x))
+
+
+class DataDependent(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:  # torch.export cannot capture a branch on the data
+            return x * 2
+        return x
+
+
+def build():
+    return EveryOp()
+
+
+def not_a_model():
+    return 3
+
+
+def broken():
+    raise RuntimeError("checkpoint missing")
+
+
+NUMBER = 3
+'''
+
+
+def one_line_error(err):
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def files(folder):
+    return sorted(p.relative_to(folder) for p in folder.rglob("*") if "__pycache__" not in p.parts)
+
+
+@pytest.fixture
+def user(tmp_path, monkeypatch):
+    """A project holding the op package's real OpDef XML and the user's models, its calibration
+    data, and an empty current folder; the models' module forgotten afterwards."""
+    project = tmp_path / "my project"
+    config = project / "op_package" / PACKAGE / "config"
+    config.mkdir(parents=True)
+    shutil.copy(host.OP_DIR / "config" / f"{PACKAGE}.xml", config)
+    (project / MODULE).mkdir()
+    (project / MODULE / "__init__.py").write_text("")
+    (project / MODULE / "net.py").write_text(MODELS)
+    gen = torch.Generator().manual_seed(3)
+    batches = [(torch.randn(SHAPE, generator=gen),) for _ in range(2)]
+    data = tmp_path / "data"
+    data.mkdir()
+    torch.save(batches, data / "calibration.pt")
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # check-model puts the project first on it
+    yield project, data, batches
+    for name in [m for m in sys.modules if m == MODULE or m.startswith(MODULE + ".")]:
+        del sys.modules[name]
+
+
+def check_model(capsys, project, *argv):
+    code = cli.main(["check-model", "--project", str(project), *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def node_lines(out):
+    return [line for line in out.splitlines() if line.startswith(f"  {NS}::")]
+
+
+def calibrated_outputs(quantized, op):
+    """{output index: (scale, zero point)} of the quantize node after each getitem of the op's
+    node in the quantized graph (ops with several outputs; {} otherwise)."""
+    [node] = [n for n in quantized.graph.nodes if n.op == "call_function" and n.target == op.default]
+    found = {}
+    for item in node.users:
+        if item.target is operator.getitem:
+            [q] = [u for u in item.users if "quantize_per_tensor" in str(u.target)]
+            found[item.args[1]] = (float(q.args[1]), int(q.args[2]))
+    return found
+
+
+def test_a_model_using_every_op_reaches_the_op_package(user, capsys, tmp_path):
+    project, data, batches = user
+    before = files(project), files(data)
+    report = tmp_path / "report.json"
+    code, out, err = check_model(
+        capsys,
+        project,
+        "--model",
+        f"{MODULE}.net:EveryOp",
+        "--calibration",
+        str(data / "calibration.pt"),
+        "--json",
+        str(report),
+    )
+    assert code == 0, err
+    assert err == ""
+    lines = node_lines(out)
+    assert [line.split(" ", 3)[2] for line in lines] == [op.qualified_name for op in OPS]
+    assert all("; accepted" in line and "REFUSED" not in line for line in lines), out
+    assert f"{len(OPS)} of {len(OPS)} node(s) would reach the op package {PACKAGE}" in out
+    written = json.loads(report.read_text())
+    assert written["ok"] is True and written["calibration_batches"] == len(batches)
+    for op, line, node in zip(OPS, lines, written["nodes"]):
+        shapes = op.input_shapes(SHAPE)
+        if op.kind == "elementwise" and len(op.inputs) > 1:
+            assert any(tuple(s) != SHAPE for s in shapes), "a later input broadcasts"
+        assert [tuple(t["shape"]) for t in node["inputs"]] == [tuple(s) for s in shapes]
+        want = expected_output_shapes(op, [torch.empty(s) for s in shapes])
+        assert [tuple(t["shape"]) for t in node["outputs"]] == [tuple(s) for s in want]
+        assert [t["name"] for t in node["outputs"]] == [name for name, _rule in SPEC_OUTPUTS[op.name]]
+        for t in node["inputs"] + node["outputs"]:
+            # 8-bit asymmetric, from this package's annotator: a scale, a zero point in [0, 255].
+            assert t["dtype"] == "UFIXED_POINT_8" and t["scale"] > 0 and 0 <= t["zero_point"] <= 255, t
+            assert (
+                f"{t['name']} {t['shape']} UFIXED_POINT_8 scale {t['scale']:.6g} zero point {t['zero_point']}" in line
+            )
+        assert [p["name"] for p in node["params"]] == [name for name, _kind, _default in op.params]
+        assert node["accepted"] is True and node["reason"] is None
+    # The accuracy, recomputed here: the quantized graph against the float model.
+    sys.path.insert(0, str(project))
+    from checked_models.net import EveryOp
+
+    model = EveryOp().eval()
+    quantized = quantize(model, batches[0], batches)
+    with torch.no_grad():
+        floats = [model(*b) for b in batches]
+        fakes = [quantized(*b) for b in batches]
+    # An op with several outputs: where the op config's quant params of an output differ from
+    # those its calibration gave it (the quantize node after its getitem), a note says so.
+    for op, node in zip(OPS, written["nodes"]):
+        calibrated = calibrated_outputs(quantized, op)
+        sent = {k: (t["scale"], t["zero_point"]) for k, t in enumerate(node["outputs"])}
+        differ = [
+            op.outputs[k]
+            for k, (scale, zero_point) in calibrated.items()
+            if not (math.isclose(sent[k][0], scale, rel_tol=1e-6) and sent[k][1] == zero_point)
+        ]
+        assert [note.split(" ", 2)[1] for note in node["notes"]] == differ, node["notes"]
+    assert len(written["accuracy"]) == len(floats[0]) == sum(len(op.outputs) for op in OPS)
+    for i, row in enumerate(written["accuracy"]):
+        want = torch.cat([f[i].double().flatten() for f in floats])
+        got = torch.cat([q[i].double().flatten() for q in fakes])
+        error = float((got - want).abs().max())
+        assert error > 0  # 8 bits cost something
+        assert row["max_abs_error"] == pytest.approx(error, rel=1e-6)
+        snr = 10 * math.log10(float((want**2).sum()) / float(((got - want) ** 2).sum()))
+        assert row["snr_db"] == pytest.approx(snr, rel=1e-6)
+        assert f"  output {i} {row['shape']}: max abs error {error:.6g}, SNR {snr:.1f} dB" in out
+    # Nothing written but the report: not in the project, the data or the current folder.
+    assert (files(project), files(data)) == before
+    assert files(tmp_path / "cwd") == []
+
+
+def test_a_node_the_op_package_refuses_fails_with_the_reason(user, capsys, tmp_path):
+    project, data, _ = user
+    report = tmp_path / "report.json"
+    code, out, err = check_model(
+        capsys,
+        project,
+        "--model",
+        f"{MODULE}.net:Rank6",
+        "--calibration",
+        str(data / "calibration.pt"),
+        "--json",
+        str(report),
+    )
+    assert code == 1
+    [line] = node_lines(out)
+    name = REFUSED_OP.inputs[0]
+    assert line.startswith(f"  {REFUSED_OP.qualified_name} (node ")
+    assert f" {name} [1, 1, 2, 2, 2, 4] UFIXED_POINT_8 scale " in line
+    # lpai_validate.h refuses a rank above LPAI_MAX_RANK (5), ExecuTorch's builder does not.
+    assert f"; REFUSED: input {name} has rank 6: LPAI tensors have at most 5 dims" in line, line
+    assert one_line_error(err).startswith(
+        f"error: 1 of 1 node(s) would not reach the op package {PACKAGE}: {REFUSED_OP.qualified_name} (node "
+    )
+    written = json.loads(report.read_text())
+    assert written["ok"] is False and written["nodes"][0]["accepted"] is False
+    assert written["nodes"][0]["reason"] == f"input {name} has rank 6: LPAI tensors have at most 5 dims"
+
+
+def test_a_model_without_the_ops_fails(user, capsys):
+    project, data, _ = user
+    code, out, err = check_model(
+        capsys, project, "--model", f"{MODULE}.net:Plain", "--calibration", str(data / "calibration.pt")
+    )
+    assert code == 1
+    assert node_lines(out) == [] and "\n  none\n" in out
+    assert one_line_error(err).startswith(f"error: --model {MODULE}.net:Plain: has no node of {NS}'s ops (")
+
+
+@pytest.mark.parametrize(
+    "argv, reason",
+    [
+        ([], f"--model {MODULE}.net:EveryOp: needs --calibration FILE"),
+        (["--calibration", "{data}/nowhere.pt"], "--calibration {data}/nowhere.pt: no such file"),
+        (["--calibration", "{data}/text.pt"], "--calibration {data}/text.pt: cannot load it with torch.load"),
+        (["--calibration", "{data}/dict.pt"], "--calibration {data}/dict.pt: holds dict"),
+        (
+            ["--calibration", "{data}/other_shape.pt"],
+            "--calibration {data}/other_shape.pt batch 1: input 0 is float32[1, 2, 4, 5], the program takes "
+            "float32[1, 2, 4, 4]",
+        ),
+        (["--calibration", "{data}/nan.pt"], "--calibration {data}/nan.pt: batch 0 input 0 holds a non-finite value"),
+        (
+            ["--calibration", "{data}/three_channels.pt"],
+            "--calibration {data}/three_channels.pt batch 0: the model fails on it: RuntimeError",
+        ),
+        (
+            ["--calibration", "{data}/calibration.pt", "--example-inputs", "{data}/calibration.pt"],
+            "--example-inputs {data}/calibration.pt: holds 2 batches, expected one",
+        ),
+        (["--calibration", "{data}/calibration.pt", "--json", "{data}"], "--json {data}: is a directory"),
+        (
+            ["--calibration", "{data}/calibration.pt", "--json", "{data}/nowhere/r.json"],
+            "--json {data}/nowhere/r.json: no folder {data}/nowhere",
+        ),
+        (
+            ["--calibration", "{data}/calibration.pt", "--json", "{data}/calibration.pt"],
+            "--json {data}/calibration.pt: is an input of this command",
+        ),
+    ],
+)
+def test_bad_data_is_one_line_and_writes_nothing(user, capsys, argv, reason):
+    project, data, _ = user
+    torch.save({"x": torch.ones(SHAPE)}, data / "dict.pt")
+    (data / "text.pt").write_text("not a tensor file")
+    torch.save([(torch.ones(SHAPE),), (torch.ones(1, 2, 4, 5),)], data / "other_shape.pt")
+    torch.save([(torch.full(SHAPE, math.nan),)], data / "nan.pt")
+    torch.save([(torch.ones(1, 3, 4, 4),)], data / "three_channels.pt")
+    before = files(project), files(data)
+    code, out, err = check_model(
+        capsys, project, "--model", f"{MODULE}.net:EveryOp", *[a.format(data=data) for a in argv]
+    )
+    assert code == 1
+    assert one_line_error(err).startswith("error: " + reason.format(data=data)), err
+    assert (files(project), files(data)) == before
+
+
+@pytest.mark.parametrize(
+    "model, reason",
+    [
+        (f"{MODULE}/net.py", f"--model '{MODULE}/net.py': expected package.module:attribute"),
+        (f"{MODULE}.nowhere:EveryOp", f"--model {MODULE}.nowhere:EveryOp: cannot load it: No module named"),
+        (f"{MODULE}.net:Missing", f"--model {MODULE}.net:Missing: cannot load it:"),
+        (f"{MODULE}.net:NUMBER", f"--model {MODULE}.net:NUMBER: is a int, not an nn.Module, class or factory"),
+        (f"{MODULE}.net:not_a_model", f"--model {MODULE}.net:not_a_model: returned a int, not an nn.Module"),
+        (f"{MODULE}.net:broken", f"--model {MODULE}.net:broken: calling it failed: checkpoint missing"),
+        (f"{MODULE}.net:DataDependent", f"--model {MODULE}.net:DataDependent: quantizing it"),
+    ],
+)
+def test_a_bad_model_is_one_line_and_writes_nothing(user, capsys, model, reason):
+    project, data, _ = user
+    before = files(project), files(data)
+    code, out, err = check_model(capsys, project, "--model", model, "--calibration", str(data / "calibration.pt"))
+    assert code == 1
+    assert one_line_error(err).startswith("error: " + reason), err
+    assert (files(project), files(data)) == before
+    assert files(data.parent / "cwd") == []
+
+
+@pytest.mark.parametrize(
+    "argv, reason",
+    [
+        ([], "the following arguments are required: --model"),
+        (["--model", f"{MODULE}.net:EveryOp", "--calibration-value", "1"], "unrecognized arguments"),
+    ],
+)
+def test_usage_errors_are_one_line(capsys, argv, reason):
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["check-model", *argv])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert one_line_error(err).startswith("error: ") and reason in err

@@ -1,0 +1,335 @@
+# This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
+"""`python -m <namespace> check-model`: would every op node of your model reach the op package?
+
+On this machine, with the released ExecuTorch and no QNN SDK: your model quantized with
+this package's annotator (quant.py), torch.export, lowered to edge with the LPAI passes
+(builder.lower_to_edge), then ExecuTorch's real Qualcomm CustomOp builder on every node
+of this package's ops, and the op package's own checks on the op config it makes
+(builder.refusal).  One line per node: the op, its inputs and outputs (shape, QNN data
+type, scale and zero point), its params, accepted or the reason.  Then the accuracy the
+quantization costs: the quantized graph (fake quantization: quantize/dequantize around
+every annotated tensor, the ops' eager math in between) against your float model on the
+calibration data, the max abs error and the SNR of every output.
+
+What it cannot see: the QNN backend's own answer and the device.  A model that passes
+here is ready for `export` once ExecuTorch and the SDK are installed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import logging
+import math
+import os
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from ._package import NAMESPACE, PACKAGE_NAME
+from .builder import Built, TensorInfo
+from .device_data import as_outputs, one_line, run_model
+from .ops import OPS
+from .toolchain import Project, ToolchainError
+
+# An error of a stage that runs your model through torch and ExecuTorch, shortened to this.
+MAX_REASON = 300
+
+
+@dataclass
+class NodeReport:
+    """One node of this package's ops in the edge program, and the verdict on it."""
+
+    op: str  # ns::op
+    node: str  # the node's name in the edge program
+    input_names: tuple[str, ...]
+    output_names: tuple[str, ...]
+    inputs: list[TensorInfo]
+    outputs: list[TensorInfo]
+    params: list[tuple[str, str, object]]  # (name, QNN data type, value) as the builder added them
+    reason: str | None  # None: accepted
+    notes: list[str] = field(default_factory=list)  # what reaches the op package other than calibrated
+
+    @property
+    def accepted(self) -> bool:
+        return self.reason is None
+
+    def line(self) -> str:
+        ins = ", ".join(f"{n} {t.describe()}" for n, t in zip(self.input_names, self.inputs))
+        outs = ", ".join(f"{n} {t.describe()}" for n, t in zip(self.output_names, self.outputs))
+        text = f"  {self.op} (node {self.node}): {ins} -> {outs}"
+        if self.params:
+            text += "; params " + ", ".join(f"{name}={value!r}" for name, _dtype, value in self.params)
+        text += "; accepted" if self.accepted else f"; REFUSED: {self.reason}"
+        return text + "".join(f"; NOTE: {note}" for note in self.notes)
+
+    def to_json(self) -> dict:
+        return {
+            "op": self.op,
+            "node": self.node,
+            "inputs": [{"name": n, **t.to_json()} for n, t in zip(self.input_names, self.inputs)],
+            "outputs": [{"name": n, **t.to_json()} for n, t in zip(self.output_names, self.outputs)],
+            "params": [{"name": n, "dtype": d, "value": v} for n, d, v in self.params],
+            "accepted": self.accepted,
+            "reason": self.reason,
+            "notes": self.notes,
+        }
+
+
+@dataclass
+class OutputAccuracy:
+    index: int
+    shape: tuple[int, ...]
+    max_abs_error: float
+    snr_db: float  # inf: no error at all
+
+    def line(self) -> str:
+        snr = "inf dB (no error)" if self.snr_db == math.inf else f"{self.snr_db:.1f} dB"
+        return f"  output {self.index} {list(self.shape)}: max abs error {self.max_abs_error:.6g}, SNR {snr}"
+
+    def to_json(self) -> dict:
+        finite = math.isfinite(self.snr_db)
+        return {
+            "output": self.index,
+            "shape": list(self.shape),
+            "max_abs_error": self.max_abs_error if math.isfinite(self.max_abs_error) else None,
+            "snr_db": self.snr_db if finite else None,  # null: no error (inf) or no signal
+        }
+
+
+@dataclass
+class Report:
+    model: str
+    batches: int
+    nodes: list[NodeReport]
+    accuracy: list[OutputAccuracy]
+
+    @property
+    def refused(self) -> list[NodeReport]:
+        return [n for n in self.nodes if not n.accepted]
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.nodes) and not self.refused
+
+    def summary(self) -> str:
+        if not self.nodes:
+            names = ", ".join(op.name for op in OPS)
+            return (
+                f"--model {self.model}: has no node of {NAMESPACE}'s ops ({names}): nothing would reach the op package"
+            )
+        if self.refused:
+            which = ", ".join(f"{n.op} (node {n.node})" for n in self.refused)
+            return f"{len(self.refused)} of {len(self.nodes)} node(s) would not reach the op package {PACKAGE_NAME}: {which}"
+        return f"{len(self.nodes)} of {len(self.nodes)} node(s) would reach the op package {PACKAGE_NAME}"
+
+    def lines(self) -> list[str]:
+        out = [
+            f"nodes of {NAMESPACE}'s ops: {len(self.nodes)} (ExecuTorch's CustomOp builder, then the op package's checks)"
+        ]
+        out += [n.line() for n in self.nodes] or ["  none"]
+        out.append(
+            f"accuracy after fake quantization: the quantized model against your float model on "
+            f"{self.batches} calibration batch(es)"
+        )
+        out += [a.line() for a in self.accuracy]
+        return out
+
+    def to_json(self) -> dict:
+        return {
+            "model": self.model,
+            "package": PACKAGE_NAME,
+            "calibration_batches": self.batches,
+            "nodes": [n.to_json() for n in self.nodes],
+            "accuracy": [a.to_json() for a in self.accuracy],
+            "ok": self.ok,
+            "summary": self.summary(),
+        }
+
+
+def check_json_path(text: str | None, inputs: Sequence[str | None] = ()) -> Path | None:
+    """--json FILE, checked before anything runs: a file in an existing folder, none of `inputs`."""
+    if not text:
+        return None
+    path = Path(text)
+    if path.is_dir():
+        raise ToolchainError(f"--json {text}: is a directory, expected a file to write")
+    if not path.parent.is_dir():
+        raise ToolchainError(f"--json {text}: no folder {path.parent} to write it in")
+    for other in inputs:
+        if other and path.exists() and Path(other).exists() and os.path.samefile(path, other):
+            raise ToolchainError(f"--json {text}: is an input of this command ({other}), it would be overwritten")
+    return path
+
+
+@contextlib.contextmanager
+def _quiet():
+    """ExecuTorch's and torch's warnings, log lines and prints while they quantize and lower
+    (deprecations, "No quant config is implemented for op" for each op of this package,
+    which this package's annotator quantizes; the graph torch.export logs before it
+    raises, which the error's one line replaces): nothing a user can act on."""
+    previous = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        with (
+            warnings.catch_warnings(),
+            contextlib.redirect_stdout(io.StringIO()),
+            contextlib.redirect_stderr(io.StringIO()),
+        ):
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        logging.disable(previous)
+
+
+@contextlib.contextmanager
+def _no_sdk():
+    """ExecuTorch's quantizer sets the QNN SDK up when it starts, and with QNN_SDK_ROOT unset
+    that means downloading one: set but empty, the SDK is left to the caller, and
+    nothing here needs it."""
+    unset = "QNN_SDK_ROOT" not in os.environ
+    if unset:
+        os.environ["QNN_SDK_ROOT"] = ""
+    try:
+        yield
+    finally:
+        if unset:
+            os.environ.pop("QNN_SDK_ROOT", None)
+
+
+def _stage(what: str, spec: str, func, *args):
+    """func(*args); any failure of torch, ExecuTorch or your model's code is one line."""
+    try:
+        with _quiet():
+            return func(*args)
+    except ToolchainError:
+        raise
+    except (SystemExit, KeyboardInterrupt) as exc:
+        raise ToolchainError(f"--model {spec}: {what}: stopped ({type(exc).__name__})") from None
+    except Exception as exc:  # noqa: BLE001 - the model's, torch's or ExecuTorch's failure, one reason
+        raise ToolchainError(
+            f"--model {spec}: {what} failed: {type(exc).__name__}: {one_line(exc)[:MAX_REASON]}"
+        ) from None
+
+
+def _node_report(op, node, built: Built | None, reason: str | None, notes: list[str] = ()) -> NodeReport:
+    if built is None:
+        # No op config: the shapes of the graph, no quant params.
+        args = [a for a in node.args[: len(op.inputs)] if isinstance(a, torch.fx.Node)]
+        vals = node.meta.get("val")
+        vals = vals if isinstance(vals, (tuple, list)) else (vals,)
+        inputs = [TensorInfo(tuple(a.meta["val"].shape), None, encoding="UNDEFINED") for a in args]
+        outputs = [TensorInfo(tuple(v.shape), None, encoding="UNDEFINED") for v in vals if v is not None]
+        params = []
+    else:
+        inputs, outputs, params = built.inputs, built.outputs, built.params
+    return NodeReport(op.qualified_name, node.name, op.inputs, op.outputs, inputs, outputs, params, reason, list(notes))
+
+
+def check_nodes(edge, opdefs: dict, library: str) -> list[NodeReport]:
+    """Every node of this package's ops through ExecuTorch's builder and the op package's checks."""
+    from .builder import Builder, op_nodes, quant_notes, refusal
+
+    builder = Builder(edge, library)
+    reports = []
+    for op, node in op_nodes(edge):
+        built, why = builder.build(node)
+        if built is None:
+            reports.append(_node_report(op, node, None, why))
+            continue
+        reason = refusal(op, built, opdefs[op.qnn_type])
+        reports.append(_node_report(op, node, built, reason, quant_notes(node, built, op.outputs)))
+    return reports
+
+
+def _snr_db(want: torch.Tensor, got: torch.Tensor) -> float:
+    noise = float(((got - want) ** 2).sum())
+    signal = float((want**2).sum())
+    if noise == 0.0:
+        return math.inf
+    if signal == 0.0 or not math.isfinite(noise):
+        return -math.inf
+    return 10.0 * math.log10(signal / noise)
+
+
+def accuracy(model, quantized, batches, what: str) -> list[OutputAccuracy]:
+    """Per output, over every batch: the quantized graph's error against the float model."""
+    floats = [run_model(model, b, f"{what} batch {k}") for k, b in enumerate(batches)]
+    with torch.no_grad(), _quiet():
+        quants = [as_outputs(quantized(*b)) for b in batches]
+    result = []
+    for i in range(len(floats[0])):
+        want = torch.cat([f[i].detach().to(torch.float64).flatten() for f in floats])
+        got = torch.cat([q[i].detach().to(torch.float64).flatten() for q in quants])
+        diff = (got - want).abs()
+        error = math.inf if bool(torch.isnan(diff).any()) else float(diff.max()) if diff.numel() else 0.0
+        result.append(OutputAccuracy(i, tuple(floats[0][i].shape), error, _snr_db(want, got)))
+    return result
+
+
+def check(
+    project: Project,
+    model: torch.nn.Module,
+    spec: str,
+    calibration: list[tuple[torch.Tensor, ...]],
+    example: tuple[torch.Tensor, ...] | None,
+    what: str = "calibration",
+) -> Report:
+    """Quantize, lower to edge, build every node of this package's ops, measure the accuracy."""
+    from .builder import lower_to_edge
+    from .quant import quantize
+    from .registration import opdefs
+
+    declared = opdefs(project)  # the op package's OpDef XML, checked first
+    example = tuple(example) if example is not None else tuple(calibration[0])
+    quantized = _stage(
+        "quantizing it (torch.export, ExecuTorch's quantizer with this package's annotator)",
+        spec,
+        quantize,
+        model,
+        example,
+        calibration,
+    )
+    edge = _stage(
+        "lowering the quantized model to edge (torch.export, the LPAI passes, to_edge)",
+        spec,
+        lower_to_edge,
+        quantized,
+        example,
+    )
+    nodes = _stage("ExecuTorch's CustomOp builder", spec, check_nodes, edge, declared, str(project.host_lib))
+    return Report(spec, len(calibration), nodes, accuracy(model, quantized, calibration, what))
+
+
+def run(
+    project: Project,
+    model: torch.nn.Module,
+    spec: str,
+    calibration: list[tuple[torch.Tensor, ...]],
+    example: tuple[torch.Tensor, ...] | None,
+    what: str,
+    json_path: Path | None = None,
+) -> Report:
+    """check(), printed (and written to `json_path`); ToolchainError unless every node is accepted."""
+    print(
+        f"checking {spec} ({type(model).__name__}) with {len(calibration)} calibration batch(es) from {what}: "
+        "quantize, export, to_edge, ExecuTorch's Qualcomm CustomOp builder (no QNN SDK)",
+        flush=True,
+    )
+    with _no_sdk():
+        report = check(project, model, spec, calibration, example, what)
+    for line in report.lines():
+        print(line)
+    if json_path is not None:
+        try:
+            json_path.write_text(json.dumps(report.to_json(), indent=2) + "\n")
+        except OSError as exc:
+            raise ToolchainError(f"--json {json_path}: cannot write it: {exc.strerror or one_line(exc)}") from None
+    if not report.ok:
+        raise ToolchainError(report.summary())
+    print(report.summary())
+    return report
