@@ -811,3 +811,92 @@ def test_a_new_custom_op_whose_stub_path_holds_a_users_file_refuses(releases, fr
     assert f"the new custom op 'helpers' gets its stub at {helper}, which already holds your file" in lines[0]
     assert files(project) == before, "a refused update changed the project"
     assert commit_of(project) == "v1.0.0"
+
+
+# --- an update that drops a header -----------------------------------------------------
+
+PROBE_H = "lpai_update_probe.h"
+OP_DIR_TEMPLATE = "template/op_package/{{pkg.package_name}}"
+OP_MAKEFILES = ("host_emulator.mk", "hexagon_test.mk", "hexagon.mk", "lpai_x86.mk")
+
+
+def _as_an_older_release(repo: Path) -> None:
+    """The release a user updates from: today's tree with the header PROBE_H that the
+    next release drops (included by lpai_conventions.h, so by every source file), and
+    makefiles as they were before the fix: -MMD alone, no `%.h: ;`."""
+    inc = repo / OP_DIR_TEMPLATE / "include"
+    (inc / PROBE_H).write_text("/* Dropped by the next release. */\n#define LPAI_UPDATE_PROBE 1\n")
+    conventions = inc / "lpai_conventions.h"
+    text = conventions.read_text()
+    assert '#include "lpai_package.h"\n' in text, "lpai_conventions.h changed: update _as_an_older_release()"
+    conventions.write_text(
+        text.replace('#include "lpai_package.h"\n', f'#include "lpai_package.h"\n#include "{PROBE_H}"\n')
+    )
+    for name in OP_MAKEFILES:
+        mk = repo / OP_DIR_TEMPLATE / "makefiles" / name
+        old = mk.read_text().replace(" -MMD -MP ", " -MMD ")
+        old, n = re.subn(r"^%\.h: ;\n", "", old, flags=re.M)
+        assert n == 1, f"{name}: no `%.h: ;` line to take out"
+        mk.write_text(old)
+
+
+def _build_objects(op: Path) -> dict[str, subprocess.CompletedProcess]:
+    """One object of the user's math built by each makefile of the op package, in its
+    own build folder. The two SDK builds get the host compiler and plain flags (no SDK
+    here): the makefile's compile rule, its -MMD / -MP and its .d files stay its own."""
+    arch = re.search(r"^DSP_ARCH\s*:=\s*(\S+)", (op / "makefiles/package.mk").read_text(), re.M).group(1)
+    plain = ["CC=/usr/bin/cc", "CFLAGS=-std=c11 -Iinclude"]
+    runs = {
+        "host_emulator.mk": ["BUILD=build/probe", "build/probe/full/user/Twice_math.o"],
+        "hexagon.mk": [*plain, f"obj/hexagon-{arch}/main/user/Twice_math.o"],
+        "lpai_x86.mk": [*plain, "obj/x86_64-linux-clang/user/Twice_math.o"],
+    }
+    if subprocess.run([sys.executable, "-m", "ziglang", "version"], capture_output=True).returncode == 0:
+        runs["hexagon_test.mk"] = [
+            f"PYTHON={sys.executable}",
+            "BUILD=build/probe-hx",
+            "build/probe-hx/x86/user/Twice_math.o",
+        ]
+    return {
+        name: subprocess.run(
+            ["make", "--no-print-directory", "-f", f"makefiles/{name}", *args],
+            cwd=op,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        for name, args in runs.items()
+    }
+
+
+def test_every_build_folder_builds_after_an_update_that_drops_a_header(tmp_path):
+    """A build at the older release leaves .d files naming PROBE_H in each build folder;
+    the update deletes it; the next build of each folder compiles again instead of
+    stopping at "No rule to make target" (the .d files are the old build's, without -MP:
+    the new makefiles' `%.h: ;` carries them)."""
+    repo = snapshot_template(tmp_path / "template", tag=None)
+    _as_an_older_release(repo)
+    release(repo, "v1.0.0", "Test release: a header the next one drops, makefiles before -MP")
+    git(repo, "checkout", "-q", "HEAD~1", "--", "template")
+    (repo / OP_DIR_TEMPLATE / "include" / PROBE_H).unlink()
+    release(repo, "v1.1.0", "Test release: the header dropped")
+    project = copy_project(repo, tmp_path / "project", ref="v1.0.0")
+    op = project / f"op_package/{PKG}"
+    assert (op / f"include/{PROBE_H}").is_file()
+
+    before = _build_objects(op)
+    for name, run in before.items():
+        assert run.returncode == 0, f"{name} at v1.0.0:\n{run.stdout}{run.stderr}"
+    deps = sorted(op.glob("**/Twice_math.d"))
+    assert len(deps) == len(before) and all(PROBE_H in d.read_text() for d in deps), deps
+
+    result = update(project)
+    assert result.returncode == 0, result.stderr
+    assert commit_of(project) == "v1.1.0"
+    assert not (op / f"include/{PROBE_H}").exists(), "the update did not drop the header"
+
+    after = _build_objects(op)
+    for name, run in after.items():
+        assert run.returncode == 0, f"{name} after the update:\n{run.stdout}{run.stderr}"
+        assert "No rule to make target" not in run.stderr
+    assert not any(PROBE_H in d.read_text() for d in deps), "the objects were not compiled again"
