@@ -132,6 +132,7 @@ def expected_files(spec: dict) -> set[str]:
         "docs/conventions/README.md",
         ".github/workflows/ci.yml",
         "AGENTS.md",
+        "Makefile",
     }
     files |= {f"{ns}/{m}.py" for m in ("__init__", "__main__", "cli", "delegation", "eager", "ops", "quant")}
     files.add(f"{ns}/user/__init__.py")
