@@ -748,14 +748,37 @@ def call_twice(project: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True, timeout=300)
 
 
+def compile_kernel_math(project: Path, rel: str) -> subprocess.CompletedProcess:
+    pkg = project / f"op_package/{PKG}"
+    return subprocess.run(
+        ["gcc", "-fsyntax-only", "-std=c11", "-Wall", "-Wextra", "-Werror", "-Iinclude", "-Ihost", rel],
+        cwd=pkg,
+        capture_output=True,
+        text=True,
+    )
+
+
+KERNEL = f"op_package/{PKG}/user/Twice_math.c"
+
+
+@pytest.mark.parametrize("marked", [True, False], ids=["kernel-says-its-args", "kernel-from-before-the-check"])
 def test_adding_a_param_to_a_custom_op_names_the_function_to_change_and_its_first_call_fails_so(
-    releases, fresh_v1, tmp_path
+    releases, fresh_v1, tmp_path, marked
 ):
     """The update goes on (the new signature exists only after it), says which user
-    function must change, and the project refuses the op's first call in the same words."""
+    functions must change, the eager one and the kernel one, and the project refuses the
+    op's first call in the same words; the kernel math, which names the arguments it was
+    written for, no longer compiles, and its error names the file and the line to write.
+    A kernel file written before that line existed is named too."""
     project = clone_fresh(fresh_v1, tmp_path / "project")
     write_user_work(project)
+    kernel = project / KERNEL
+    old_line = "#define Twice_MATH_WRITTEN_FOR Twice_ARGS_IN_x_OUT_out\n"
+    assert old_line in kernel.read_text(), "the kernel stub no longer names its arguments"
+    if not marked:
+        kernel.write_text(kernel.read_text().replace(old_line, ""))
     commit_all(project, "my work")
+    assert compile_kernel_math(project, "user/Twice_math.c").returncode == 0
     mine = user_files(project)
     assert call_twice(project).returncode == 0
     param = {"name": "gain", "type": "float", "default": 2.0}
@@ -765,11 +788,33 @@ def test_adding_a_param_to_a_custom_op_names_the_function_to_change_and_its_firs
 
     assert_updated(result, project)
     assert f"{NS}/user/twice.py: def twice(x: torch.Tensor) must take (x, gain)" in result.stderr, result.stderr
+    if marked:
+        assert (
+            f"{KERNEL}: written for Twice_ARGS_IN_x_OUT_out, and Twice_compute's args are now input x; output out; "
+            "param float gain: change the math, then its line to "
+            "#define Twice_MATH_WRITTEN_FOR Twice_ARGS_IN_x_OUT_out_FLOAT_gain (it does not compile until then)"
+        ) in result.stderr, result.stderr
+    else:
+        assert (
+            f"{KERNEL}: Twice_compute's args are now input x; output out; param float gain: change the math to "
+            "match (and add #define Twice_MATH_WRITTEN_FOR Twice_ARGS_IN_x_OUT_out_FLOAT_gain above its #include"
+        ) in result.stderr, result.stderr
     assert {rel: user_files(project)[rel] for rel in mine} == mine, "the update rewrote the user's math"
     call = call_twice(project)
     assert call.returncode != 0
     assert f"{NS}/user/twice.py defines twice(x: torch.Tensor)" in call.stderr, call.stderr[-2000:]
     assert "change it to take (x, gain)" in call.stderr
+    build = compile_kernel_math(project, "user/Twice_math.c")
+    if marked:
+        assert build.returncode != 0, "the kernel math written for the old arguments still compiles"
+        assert "user/Twice_math.c was written for other arguments of Twice_compute" in build.stderr, build.stderr
+        assert "#define Twice_MATH_WRITTEN_FOR Twice_ARGS_IN_x_OUT_out_FLOAT_gain" in build.stderr, build.stderr
+        # ... and once the math and its line are changed, it compiles again.
+        text = kernel.read_text().replace(old_line, old_line.replace("_OUT_out", "_OUT_out_FLOAT_gain"))
+        kernel.write_text(text.replace("2.0f * args->x[i]", "args->gain * args->x[i]"))
+        assert "args->gain" in kernel.read_text()
+        fixed = compile_kernel_math(project, "user/Twice_math.c")
+        assert fixed.returncode == 0, fixed.stderr
 
 
 def test_renaming_a_custom_ops_input_names_the_kernel_line_to_change(releases, fresh_v1, tmp_path):
