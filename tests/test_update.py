@@ -291,6 +291,25 @@ def test_spec_command_prints_the_spec_that_renders_this_project(fresh_v1, releas
     assert [rel for rel in ours if ours[rel] != theirs[rel] and rel != ".copier-answers.yml"] == []
 
 
+def test_the_command_line_works_whatever_state_user_math_is_in(fresh_v1, tmp_path):
+    """An update flow that moves or drops a user/*.py (an op renamed, a stub deleted to get
+    it back): importing the package imports no user module, so `--help`, `spec` and
+    `info` still run; the op whose eager math is gone fails at its call, in one line
+    naming the file."""
+    project = clone_fresh(fresh_v1, tmp_path / "project")
+    (project / f"{NS}/user/twice.py").unlink()
+    for args in (["--help"], ["spec"], ["info"]):
+        run = project_cli(project, *args)
+        assert run.returncode == 0 and "Traceback" not in run.stderr, f"{args}: {run.stderr[-2000:]}"
+    call = call_twice(project)
+    assert call.returncode == 1
+    assert call.stderr.splitlines()[-1] == (
+        f"ModuleNotFoundError: {NS}::twice: {NS}/user/twice.py is missing: it holds the op's eager math, "
+        f"def twice(...); put it back (git restore {NS}/user/twice.py), or get its stub back with "
+        f"python -m {NS} update"
+    ), call.stderr[-2000:]
+
+
 def test_changelog_has_an_entry_for_every_release():
     """Release discipline: each PEP 440 tag of this repository has a CHANGELOG entry
     that says whether an update needs action; newest first."""
