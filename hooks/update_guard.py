@@ -32,10 +32,14 @@ Two more ways an update could break the project without a word:
 - a custom op whose inputs or params change: the user's math keeps its old signature.
   The update goes on (the new signature, the args struct and the fresh stub exist only
   after it; refusing would ask the user to write against code not yet generated and
-  leave the current project broken meanwhile), and says which user function must
-  change, naming the file and the new arguments; the generated eager.py then refuses
-  the first call of that op with the same words (`check_user_signature`), and the C
-  compiler refuses an `args-><name>` the new args struct no longer has.
+  leave the current project broken meanwhile), and says which user functions must
+  change, eager and kernel math, naming each file and the new arguments; the generated
+  eager.py then refuses the first call of that op with the same words
+  (`check_user_signature`), and the kernel math does not compile: its
+  `<QnnType>_MATH_WRITTEN_FOR` line names the arguments it was written for, and the
+  regenerated header's `#error` names the file and the line to write (a kernel file
+  from before that line: the C compiler refuses only an `args-><name>` the new args
+  struct no longer has).
 """
 
 from __future__ import annotations
@@ -297,12 +301,21 @@ def _callable_with(source: str, func: str, count: int) -> tuple[bool, str] | Non
     return None
 
 
-def changed_signatures(project: Path, pkg: Any) -> list[str]:
-    """What the user must change after an update to `pkg`: each custom op's eager math
-    in the project whose def cannot take the op's new arguments, and each `args-><name>`
-    of its kernel math that the new args struct lacks."""
+def changed_signatures(project: Path, pkg: Any, old_pkg: Any | None = None) -> list[str]:
+    """What the user must change after an update to `pkg` from `old_pkg` (the recorded
+    spec; None when it no longer validates): for each custom op, its eager math in the
+    project when its def cannot take the op's new arguments, or when the arguments
+    changed; its kernel math when the arguments it was written for (the
+    `<QnnType>_MATH_WRITTEN_FOR` line) are not the new ones, or, in a file without that
+    line, when the arguments changed; and each `args-><name>` of the kernel math that
+    the new args struct lacks."""
+    from .view_c import ARGS_STRUCT_FIELDS
+
+    old_ops = {op.name: op for op in old_pkg.custom_ops} if old_pkg is not None else {}
     notes = []
     for op in pkg.custom_ops:
+        old = old_ops.get(op.name)
+        changed = old is not None and old.c.args_signature != op.c.args_signature
         rel = f"{pkg.namespace}/user/{op.name}.py"
         path = project / rel
         if path.is_file():
@@ -310,19 +323,37 @@ def changed_signatures(project: Path, pkg: Any) -> list[str]:
             found = _callable_with(path.read_text(encoding="utf-8", errors="replace"), op.name, len(wanted))
             if found is not None and not found[0]:
                 notes.append(f"{rel}: def {op.name}({found[1]}) must take ({', '.join(wanted)})")
+            elif changed:
+                notes.append(
+                    f"{rel}: {op.name} now takes ({', '.join(wanted)}) and returns "
+                    f"({', '.join(o.name for o in op.outputs)})"
+                )
         members = set(op.input_names) | set(op.output_names) | {p.name for p in op.params}
         members |= {f"{n}_shape" for n in [*op.input_names, *op.output_names]}
-        from .view_c import ARGS_STRUCT_FIELDS
-
         members |= {f.name for f in ARGS_STRUCT_FIELDS}
+        written_for = re.compile(rf"^[ \t]*#[ \t]*define[ \t]+{re.escape(op.c.written_for)}[ \t]+(\w+)", re.M)
         for c_path in sorted((project / "op_package" / pkg.package_name / "user").glob(f"{op.qnn_type}_*.c")):
-            text = _C_COMMENT.sub(" ", c_path.read_text(encoding="utf-8", errors="replace"))
+            raw = c_path.read_text(encoding="utf-8", errors="replace")
+            text = _C_COMMENT.sub(" ", raw)
+            c_rel = c_path.relative_to(project).as_posix()
             gone = sorted({m for m in _ARGS_MEMBER.findall(text) if m not in members})
             if gone:
-                c_rel = c_path.relative_to(project).as_posix()
                 notes.append(
                     f"{c_rel}: args->{', args->'.join(gone)} no longer exist{'s' if len(gone) == 1 else ''} "
                     f"in {op.qnn_type}_args"
+                )
+            line = written_for.search(text)
+            if line is not None and line.group(1) != op.c.args_signature:
+                notes.append(
+                    f"{c_rel}: written for {line.group(1)}, and {op.qnn_type}_compute's args are now "
+                    f"{op.c.args_text}: change the math, then its line to "
+                    f"#define {op.c.written_for} {op.c.args_signature} (it does not compile until then)"
+                )
+            elif line is None and changed and not gone:
+                notes.append(
+                    f"{c_rel}: {op.qnn_type}_compute's args are now {op.c.args_text}: change the math to match "
+                    f"(and add #define {op.c.written_for} {op.c.args_signature} above its #include: the compiler "
+                    "then checks it)"
                 )
     return notes
 
@@ -355,7 +386,7 @@ def check(context: dict[str, Any], pkg: Any) -> None:
             )
         risky, answers = _at_risk(project, answers_file, pkg)
         commands = suggestions(answers, pkg, risky) if risky else []
-        notes = [] if risky else changed_signatures(project, pkg)
+        notes = [] if risky else changed_signatures(project, pkg, _old_package(recorded) if recorded else None)
     except UserMessageError:
         raise
     except Exception as exc:  # refuse rather than risk the user's files

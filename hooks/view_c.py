@@ -199,6 +199,35 @@ class COp:
         return _c_compute_signature(self.op.qnn_type, "")
 
     @property
+    def args_signature(self) -> str:
+        """The identifier that names the arguments of `<QnnType>_compute` (every input,
+        output and param, in order, with each param's C type): `<QnnType>_ARGS_IN_x_OUT_y_FLOAT_gain`.
+        include/ops/<QnnType>_user.h defines it; user/<QnnType>_math.c names the one it
+        was written for (`written_for`), and does not compile when the two differ. The
+        names are lower case and the separators upper case: two argument lists never
+        give the same identifier."""
+        parts = [f"IN_{i.name}" for i in self.op.inputs] + [f"OUT_{o.name}" for o in self.op.outputs]
+        parts += [f"{p.type.upper()}_{p.name}" for p in self.op.params]
+        return "_".join([f"{self.op.qnn_type}_ARGS", *parts])
+
+    @property
+    def written_for(self) -> str:
+        """The macro user/<QnnType>_math.c defines to the `args_signature` it was written
+        for, before it includes its header."""
+        return f"{self.op.qnn_type}_MATH_WRITTEN_FOR"
+
+    @property
+    def args_text(self) -> str:
+        """The arguments in words, for the error of a math written for other ones:
+        `inputs x; outputs y; params float gain (args->gain)`."""
+        groups = [
+            ("input" if len(self.op.inputs) == 1 else "inputs", [i.name for i in self.op.inputs]),
+            ("output" if len(self.op.outputs) == 1 else "outputs", [o.name for o in self.op.outputs]),
+            ("param" if len(self.op.params) == 1 else "params", [f"{p.c.type} {p.name}" for p in self.op.params]),
+        ]
+        return "; ".join(f"{label} {', '.join(items)}" for label, items in groups if items)
+
+    @property
     def output_rules(self) -> list[str]:
         """One `lpai_shape_rule` initialiser per output (include/lpai_shapes.h), with the
         rule in words: the kernel and validateOp check each output's dims with it."""

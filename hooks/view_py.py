@@ -228,14 +228,12 @@ class PyOp:
         )
 
     @property
-    def user_import(self) -> str:
-        """eager.py's import of a custom op's eager math, as ruff's import sorting leaves
-        it: one line when it fits, else the name in parentheses with a trailing comma."""
-        name_ = self.op.name
-        head, name = f"from .user.{name_} import ", f"{name_} as _user_{name_}"
-        if len(head) + len(name) <= PY_LINE_LENGTH:
-            return head + name
-        return f"{head}(\n    {name},\n)"
+    def user_math(self) -> str:
+        """eager.py, a custom op: `_user_math(...)` after `_user_<op> = `, its eager math
+        from user/ imported at the op's first call (never when the package is imported)."""
+        return _py_call(
+            "_user_math", [f'"{self.op.qualified_name}"', f'"{self.op.name}"'], 4, f"_user_{self.op.name} = "
+        )
 
     @property
     def new_outputs_return(self) -> str:
@@ -348,11 +346,6 @@ class PyPackage:
         when it would not fit)."""
         names_ = [f'"{op.name}"' for op in self.pkg.ops if op.rowwise]
         return _py_seq("{", names_, "}", 0, "ROWWISE = ", "") if names_ else "set()"
-
-    @property
-    def custom_ops_by_name(self) -> list[Op]:
-        """The custom ops sorted by name: the order of their imports that ruff's isort keeps."""
-        return sorted(self.pkg.custom_ops, key=lambda op: op.name)
 
 
 # ---------------------------------------------------------------- ruff format's layout

@@ -133,6 +133,7 @@ def expected_files(spec: dict) -> set[str]:
         "docs/conventions/README.md",
         ".github/workflows/ci.yml",
         "AGENTS.md",
+        "Makefile",
     }
     files |= {
         f"{ns}/{m}.py"

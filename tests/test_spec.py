@@ -49,7 +49,7 @@ def test_generated_calls_fit_or_explode_as_ruff_format_leaves_them():
     over = spec.validate(minimal(params=[*edge_params[:2], {**edge_params[2], "name": "c" * 23}], expr="input"))
     assert over.ops[0].py.eager_return.startswith("eager.mul3(\n")
 
-    # eager.py's import of a custom op's math: ruff's import sorting wraps it from 121.
+    # eager.py's import of a custom op's math at its first call: ruff format wraps it from 121.
     def custom_op(name: str):
         raw = {
             "package_name": "NormOpPackage",
@@ -58,10 +58,10 @@ def test_generated_calls_fit_or_explode_as_ruff_format_leaves_them():
         }
         return spec.validate(raw).ops[0]
 
-    long_import = custom_op("n" * 32).py.user_import  # 125 characters on one line
-    assert long_import == f"from .user.{'n' * 32} import (\n    {'n' * 32} as _user_{'n' * 32},\n)"
-    short_import = custom_op("my_norm").py.user_import
-    assert short_import == "from .user.my_norm import my_norm as _user_my_norm"
+    long_call = custom_op("n" * 32).py.user_math  # 4 + 136 characters on one line
+    assert long_call == f'_user_math(\n        "my_ops::{"n" * 32}",\n        "{"n" * 32}",\n    )'
+    short_call = custom_op("my_norm").py.user_math
+    assert short_call == '_user_math("my_ops::my_norm", "my_norm")'
 
 
 def test_defaults_and_derived_names():

@@ -291,6 +291,25 @@ def test_spec_command_prints_the_spec_that_renders_this_project(fresh_v1, releas
     assert [rel for rel in ours if ours[rel] != theirs[rel] and rel != ".copier-answers.yml"] == []
 
 
+def test_the_command_line_works_whatever_state_user_math_is_in(fresh_v1, tmp_path):
+    """An update flow that moves or drops a user/*.py (an op renamed, a stub deleted to get
+    it back): importing the package imports no user module, so `--help`, `spec` and
+    `info` still run; the op whose eager math is gone fails at its call, in one line
+    naming the file."""
+    project = clone_fresh(fresh_v1, tmp_path / "project")
+    (project / f"{NS}/user/twice.py").unlink()
+    for args in (["--help"], ["spec"], ["info"]):
+        run = project_cli(project, *args)
+        assert run.returncode == 0 and "Traceback" not in run.stderr, f"{args}: {run.stderr[-2000:]}"
+    call = call_twice(project)
+    assert call.returncode == 1
+    assert call.stderr.splitlines()[-1] == (
+        f"ModuleNotFoundError: {NS}::twice: {NS}/user/twice.py is missing: it holds the op's eager math, "
+        f"def twice(...); put it back (git restore {NS}/user/twice.py), or get its stub back with "
+        f"python -m {NS} update"
+    ), call.stderr[-2000:]
+
+
 def test_changelog_has_an_entry_for_every_release():
     """Release discipline: each PEP 440 tag of this repository has a CHANGELOG entry
     that says whether an update needs action; newest first."""
@@ -748,14 +767,37 @@ def call_twice(project: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True, timeout=300)
 
 
+def compile_kernel_math(project: Path, rel: str) -> subprocess.CompletedProcess:
+    pkg = project / f"op_package/{PKG}"
+    return subprocess.run(
+        ["gcc", "-fsyntax-only", "-std=c11", "-Wall", "-Wextra", "-Werror", "-Iinclude", "-Ihost", rel],
+        cwd=pkg,
+        capture_output=True,
+        text=True,
+    )
+
+
+KERNEL = f"op_package/{PKG}/user/Twice_math.c"
+
+
+@pytest.mark.parametrize("marked", [True, False], ids=["kernel-says-its-args", "kernel-from-before-the-check"])
 def test_adding_a_param_to_a_custom_op_names_the_function_to_change_and_its_first_call_fails_so(
-    releases, fresh_v1, tmp_path
+    releases, fresh_v1, tmp_path, marked
 ):
     """The update goes on (the new signature exists only after it), says which user
-    function must change, and the project refuses the op's first call in the same words."""
+    functions must change, the eager one and the kernel one, and the project refuses the
+    op's first call in the same words; the kernel math, which names the arguments it was
+    written for, no longer compiles, and its error names the file and the line to write.
+    A kernel file written before that line existed is named too."""
     project = clone_fresh(fresh_v1, tmp_path / "project")
     write_user_work(project)
+    kernel = project / KERNEL
+    old_line = "#define Twice_MATH_WRITTEN_FOR Twice_ARGS_IN_x_OUT_out\n"
+    assert old_line in kernel.read_text(), "the kernel stub no longer names its arguments"
+    if not marked:
+        kernel.write_text(kernel.read_text().replace(old_line, ""))
     commit_all(project, "my work")
+    assert compile_kernel_math(project, "user/Twice_math.c").returncode == 0
     mine = user_files(project)
     assert call_twice(project).returncode == 0
     param = {"name": "gain", "type": "float", "default": 2.0}
@@ -765,11 +807,33 @@ def test_adding_a_param_to_a_custom_op_names_the_function_to_change_and_its_firs
 
     assert_updated(result, project)
     assert f"{NS}/user/twice.py: def twice(x: torch.Tensor) must take (x, gain)" in result.stderr, result.stderr
+    if marked:
+        assert (
+            f"{KERNEL}: written for Twice_ARGS_IN_x_OUT_out, and Twice_compute's args are now input x; output out; "
+            "param float gain: change the math, then its line to "
+            "#define Twice_MATH_WRITTEN_FOR Twice_ARGS_IN_x_OUT_out_FLOAT_gain (it does not compile until then)"
+        ) in result.stderr, result.stderr
+    else:
+        assert (
+            f"{KERNEL}: Twice_compute's args are now input x; output out; param float gain: change the math to "
+            "match (and add #define Twice_MATH_WRITTEN_FOR Twice_ARGS_IN_x_OUT_out_FLOAT_gain above its #include"
+        ) in result.stderr, result.stderr
     assert {rel: user_files(project)[rel] for rel in mine} == mine, "the update rewrote the user's math"
     call = call_twice(project)
     assert call.returncode != 0
     assert f"{NS}/user/twice.py defines twice(x: torch.Tensor)" in call.stderr, call.stderr[-2000:]
     assert "change it to take (x, gain)" in call.stderr
+    build = compile_kernel_math(project, "user/Twice_math.c")
+    if marked:
+        assert build.returncode != 0, "the kernel math written for the old arguments still compiles"
+        assert "user/Twice_math.c was written for other arguments of Twice_compute" in build.stderr, build.stderr
+        assert "#define Twice_MATH_WRITTEN_FOR Twice_ARGS_IN_x_OUT_out_FLOAT_gain" in build.stderr, build.stderr
+        # ... and once the math and its line are changed, it compiles again.
+        text = kernel.read_text().replace(old_line, old_line.replace("_OUT_out", "_OUT_out_FLOAT_gain"))
+        kernel.write_text(text.replace("2.0f * args->x[i]", "args->gain * args->x[i]"))
+        assert "args->gain" in kernel.read_text()
+        fixed = compile_kernel_math(project, "user/Twice_math.c")
+        assert fixed.returncode == 0, fixed.stderr
 
 
 def test_renaming_a_custom_ops_input_names_the_kernel_line_to_change(releases, fresh_v1, tmp_path):
@@ -811,3 +875,92 @@ def test_a_new_custom_op_whose_stub_path_holds_a_users_file_refuses(releases, fr
     assert f"the new custom op 'helpers' gets its stub at {helper}, which already holds your file" in lines[0]
     assert files(project) == before, "a refused update changed the project"
     assert commit_of(project) == "v1.0.0"
+
+
+# --- an update that drops a header -----------------------------------------------------
+
+PROBE_H = "lpai_update_probe.h"
+OP_DIR_TEMPLATE = "template/op_package/{{pkg.package_name}}"
+OP_MAKEFILES = ("host_emulator.mk", "hexagon_test.mk", "hexagon.mk", "lpai_x86.mk")
+
+
+def _as_an_older_release(repo: Path) -> None:
+    """The release a user updates from: today's tree with the header PROBE_H that the
+    next release drops (included by lpai_conventions.h, so by every source file), and
+    makefiles as they were before the fix: -MMD alone, no `%.h: ;`."""
+    inc = repo / OP_DIR_TEMPLATE / "include"
+    (inc / PROBE_H).write_text("/* Dropped by the next release. */\n#define LPAI_UPDATE_PROBE 1\n")
+    conventions = inc / "lpai_conventions.h"
+    text = conventions.read_text()
+    assert '#include "lpai_package.h"\n' in text, "lpai_conventions.h changed: update _as_an_older_release()"
+    conventions.write_text(
+        text.replace('#include "lpai_package.h"\n', f'#include "lpai_package.h"\n#include "{PROBE_H}"\n')
+    )
+    for name in OP_MAKEFILES:
+        mk = repo / OP_DIR_TEMPLATE / "makefiles" / name
+        old = mk.read_text().replace(" -MMD -MP ", " -MMD ")
+        old, n = re.subn(r"^%\.h: ;\n", "", old, flags=re.M)
+        assert n == 1, f"{name}: no `%.h: ;` line to take out"
+        mk.write_text(old)
+
+
+def _build_objects(op: Path) -> dict[str, subprocess.CompletedProcess]:
+    """One object of the user's math built by each makefile of the op package, in its
+    own build folder. The two SDK builds get the host compiler and plain flags (no SDK
+    here): the makefile's compile rule, its -MMD / -MP and its .d files stay its own."""
+    arch = re.search(r"^DSP_ARCH\s*:=\s*(\S+)", (op / "makefiles/package.mk").read_text(), re.M).group(1)
+    plain = ["CC=/usr/bin/cc", "CFLAGS=-std=c11 -Iinclude"]
+    runs = {
+        "host_emulator.mk": ["BUILD=build/probe", "build/probe/full/user/Twice_math.o"],
+        "hexagon.mk": [*plain, f"obj/hexagon-{arch}/main/user/Twice_math.o"],
+        "lpai_x86.mk": [*plain, "obj/x86_64-linux-clang/user/Twice_math.o"],
+    }
+    if subprocess.run([sys.executable, "-m", "ziglang", "version"], capture_output=True).returncode == 0:
+        runs["hexagon_test.mk"] = [
+            f"PYTHON={sys.executable}",
+            "BUILD=build/probe-hx",
+            "build/probe-hx/x86/user/Twice_math.o",
+        ]
+    return {
+        name: subprocess.run(
+            ["make", "--no-print-directory", "-f", f"makefiles/{name}", *args],
+            cwd=op,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        for name, args in runs.items()
+    }
+
+
+def test_every_build_folder_builds_after_an_update_that_drops_a_header(tmp_path):
+    """A build at the older release leaves .d files naming PROBE_H in each build folder;
+    the update deletes it; the next build of each folder compiles again instead of
+    stopping at "No rule to make target" (the .d files are the old build's, without -MP:
+    the new makefiles' `%.h: ;` carries them)."""
+    repo = snapshot_template(tmp_path / "template", tag=None)
+    _as_an_older_release(repo)
+    release(repo, "v1.0.0", "Test release: a header the next one drops, makefiles before -MP")
+    git(repo, "checkout", "-q", "HEAD~1", "--", "template")
+    (repo / OP_DIR_TEMPLATE / "include" / PROBE_H).unlink()
+    release(repo, "v1.1.0", "Test release: the header dropped")
+    project = copy_project(repo, tmp_path / "project", ref="v1.0.0")
+    op = project / f"op_package/{PKG}"
+    assert (op / f"include/{PROBE_H}").is_file()
+
+    before = _build_objects(op)
+    for name, run in before.items():
+        assert run.returncode == 0, f"{name} at v1.0.0:\n{run.stdout}{run.stderr}"
+    deps = sorted(op.glob("**/Twice_math.d"))
+    assert len(deps) == len(before) and all(PROBE_H in d.read_text() for d in deps), deps
+
+    result = update(project)
+    assert result.returncode == 0, result.stderr
+    assert commit_of(project) == "v1.1.0"
+    assert not (op / f"include/{PROBE_H}").exists(), "the update did not drop the header"
+
+    after = _build_objects(op)
+    for name, run in after.items():
+        assert run.returncode == 0, f"{name} after the update:\n{run.stdout}{run.stderr}"
+        assert "No rule to make target" not in run.stderr
+    assert not any(PROBE_H in d.read_text() for d in deps), "the objects were not compiled again"

@@ -3,6 +3,8 @@
  * The kernel math of shape_ops::center (examples/shapes.yaml): two outputs, the mean of
  * each row (last dim) and the row minus its mean (`subtract`, a C bool), times `scale`.
  */
+/* The arguments this math is written for (include/ops/Center_user.h checks them). */
+#define Center_MATH_WRITTEN_FOR Center_ARGS_IN_x_OUT_mean_OUT_centered_FLOAT_scale_BOOL_subtract
 #include "ops/Center_user.h"
 
 int Center_compute(const Center_args *args)

@@ -3,6 +3,8 @@
  * The kernel math of shape_ops::channel_mean (examples/shapes.yaml): the mean over
  * dim 1. The input is (outer, C, inner) in row-major order, the output (outer, 1, inner).
  */
+/* The arguments this math is written for (include/ops/ChannelMean_user.h checks them). */
+#define ChannelMean_MATH_WRITTEN_FOR ChannelMean_ARGS_IN_x_OUT_mean
 #include "ops/ChannelMean_user.h"
 
 int ChannelMean_compute(const ChannelMean_args *args)

@@ -6,6 +6,8 @@
  */
 #include <math.h>
 
+/* The arguments this math is written for (include/ops/RmsNorm_user.h checks them). */
+#define RmsNorm_MATH_WRITTEN_FOR RmsNorm_ARGS_IN_x_OUT_y_FLOAT_eps
 #include "ops/RmsNorm_user.h"
 
 int RmsNorm_compute(const RmsNorm_args *args)

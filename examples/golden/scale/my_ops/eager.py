@@ -9,6 +9,7 @@ comparison alone never proves that the op package ran: that is what delegation.p
 
 from __future__ import annotations
 
+import importlib
 import inspect
 
 import torch
@@ -20,6 +21,28 @@ def _scalar(value: float) -> torch.Tensor:
     # Params become 0-d float32 tensors: torch functions such as minimum() need tensors,
     # and a 0-d tensor never changes the dtype of the result.
     return torch.tensor(float(value), dtype=torch.float32)
+
+
+def _user_math(op: str, name: str):
+    """Your eager math of `op`: the function `name` of user/<name>.py, imported at the op's
+    first call. Importing this package never imports user/: the command line (`--help`,
+    `spec`, `update`, `doctor`) works whatever state user/ is in, and a file moved,
+    removed or broken fails only the op that needs it, naming the file."""
+    module_name = f"{__package__}.user.{name}"
+    where = f"{__package__}/user/{name}.py"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        raise ModuleNotFoundError(
+            f"{op}: {where} is missing: it holds the op's eager math, def {name}(...); put it back "
+            f"(git restore {where}), or get its stub back with python -m {__package__} update"
+        ) from None
+    fn = getattr(module, name, None)
+    if not callable(fn):
+        raise ImportError(f"{op}: {where} defines no function {name}(): it holds the op's eager math")
+    return fn
 
 
 _SIGNATURES_CHECKED: set = set()

@@ -9,20 +9,40 @@ comparison alone never proves that the op package ran: that is what delegation.p
 
 from __future__ import annotations
 
+import importlib
 import inspect
 
 import torch
 
 from .shapes import RULES, output_shapes
-from .user.center import center as _user_center
-from .user.channel_mean import channel_mean as _user_channel_mean
-from .user.rms_norm import rms_norm as _user_rms_norm
 
 
 def _scalar(value: float) -> torch.Tensor:
     # Params become 0-d float32 tensors: torch functions such as minimum() need tensors,
     # and a 0-d tensor never changes the dtype of the result.
     return torch.tensor(float(value), dtype=torch.float32)
+
+
+def _user_math(op: str, name: str):
+    """Your eager math of `op`: the function `name` of user/<name>.py, imported at the op's
+    first call. Importing this package never imports user/: the command line (`--help`,
+    `spec`, `update`, `doctor`) works whatever state user/ is in, and a file moved,
+    removed or broken fails only the op that needs it, naming the file."""
+    module_name = f"{__package__}.user.{name}"
+    where = f"{__package__}/user/{name}.py"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        raise ModuleNotFoundError(
+            f"{op}: {where} is missing: it holds the op's eager math, def {name}(...); put it back "
+            f"(git restore {where}), or get its stub back with python -m {__package__} update"
+        ) from None
+    fn = getattr(module, name, None)
+    if not callable(fn):
+        raise ImportError(f"{op}: {where} defines no function {name}(): it holds the op's eager math")
+    return fn
 
 
 _SIGNATURES_CHECKED: set = set()
@@ -98,6 +118,7 @@ def channel_mean(x: torch.Tensor) -> torch.Tensor:
     """The mean over dim 1 (channels), kept as a dim of 1."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     _expected = output_shapes("shape_ops::channel_mean", RULES["channel_mean"], [x.shape])
+    _user_channel_mean = _user_math("shape_ops::channel_mean", "channel_mean")
     check_user_signature("shape_ops::channel_mean", "shape_ops/user/channel_mean.py", _user_channel_mean, "x")
     _result = _user_channel_mean(x)
     check_user_result("shape_ops::channel_mean", "user/channel_mean.py", _result, _expected)
@@ -108,6 +129,7 @@ def center(x: torch.Tensor, scale: float = 1.0, subtract: bool = True) -> tuple[
     """The mean over the last dim, and x minus it (unless not subtract), scaled."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     _expected = output_shapes("shape_ops::center", RULES["center"], [x.shape])
+    _user_center = _user_math("shape_ops::center", "center")
     check_user_signature("shape_ops::center", "shape_ops/user/center.py", _user_center, "x", "scale", "subtract")
     _result = _user_center(x, scale, subtract)
     check_user_result("shape_ops::center", "user/center.py", _result, _expected)
@@ -118,6 +140,7 @@ def rms_norm(x: torch.Tensor, eps: float = 1e-06) -> torch.Tensor:
     """x divided by the root mean square of its last dim; one row at a time, no scratch."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     _expected = output_shapes("shape_ops::rms_norm", RULES["rms_norm"], [x.shape])
+    _user_rms_norm = _user_math("shape_ops::rms_norm", "rms_norm")
     check_user_signature("shape_ops::rms_norm", "shape_ops/user/rms_norm.py", _user_rms_norm, "x", "eps")
     _result = _user_rms_norm(x, eps)
     check_user_result("shape_ops::rms_norm", "user/rms_norm.py", _result, _expected)

@@ -72,7 +72,9 @@ def find_project(start: Path | str | None = None) -> Project:
     for candidate in (here, *here.parents):
         if (candidate / "op_package" / PACKAGE_NAME).is_dir():
             return Project(candidate)
+    own = Path(__file__).resolve().parents[2]  # the project this package is in (pip install -e .)
+    where = str(own) if (own / "op_package" / PACKAGE_NAME).is_dir() else "the project folder"
     raise ToolchainError(
-        f"{here} is not inside a {NAMESPACE} project (no op_package/{PACKAGE_NAME}); "
-        "run from the project folder or pass --project"
+        f"{here} is not inside a {NAMESPACE} project (no op_package/{PACKAGE_NAME} here or above): "
+        f"run it in {where} or a folder below it, or pass --project"
     )

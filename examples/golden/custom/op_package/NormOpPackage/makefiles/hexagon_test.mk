@@ -130,14 +130,20 @@ $(BUILD)/run/host/test_kernels.o $(BUILD)/x86/host/test_kernels.o: OBJ_DEFS := $
 
 $(BUILD)/run/%.o: %.c $(BUILD)/run.flags
 	@mkdir -p $(dir $@)
-	$(Q)$(FLAGS_run) $(OBJ_DEFS) -MMD -c $< -o $@
+	$(Q)$(FLAGS_run) $(OBJ_DEFS) -MMD -MP -c $< -o $@
 
 $(BUILD)/x86/%.o: %.c $(BUILD)/x86.flags
 	@mkdir -p $(dir $@)
-	$(Q)$(FLAGS_x86) $(OBJ_DEFS) -MMD -c $< -o $@
+	$(Q)$(FLAGS_x86) $(OBJ_DEFS) -MMD -MP -c $< -o $@
 
 $(BUILD)/dsp/%.o: %.c $(BUILD)/dsp.flags
 	@mkdir -p $(dir $@)
-	$(Q)$(FLAGS_dsp) -MMD -c $< -o $@
+	$(Q)$(FLAGS_dsp) -MMD -MP -c $< -o $@
 
+# A dependency file (.d) may name a header that no longer exists: an update removed or
+# renamed it. -MP gives each header of a new .d a rule of its own; this rule does the same
+# for the .d files of an older build (one without -MP): a missing header is rebuilt by
+# doing nothing, so the objects that named it are compiled again, and their new .d
+# files no longer name it. A header still #included and missing fails in the compiler.
+%.h: ;
 -include $(HEX_OBJS:.o=.d) $(X86_OBJS:.o=.d) $(DSP_OBJS:.o=.d)

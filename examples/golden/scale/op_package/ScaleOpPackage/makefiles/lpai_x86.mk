@@ -41,10 +41,16 @@ $(LIBRARY): $(OBJS)
 
 $(OBJ_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -MMD -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(OBJ_DIR)/%.o: %.cpp
 	@mkdir -p $(dir $@)
-	$(Q)$(CXX) $(CXXFLAGS) -MMD -c $< -o $@
+	$(Q)$(CXX) $(CXXFLAGS) -MMD -MP -c $< -o $@
 
+# A dependency file (.d) may name a header that no longer exists: an update removed or
+# renamed it. -MP gives each header of a new .d a rule of its own; this rule does the same
+# for the .d files of an older build (one without -MP): a missing header is rebuilt by
+# doing nothing, so the objects that named it are compiled again, and their new .d
+# files no longer name it. A header still #included and missing fails in the compiler.
+%.h: ;
 -include $(OBJS:.o=.d)

@@ -57,10 +57,16 @@ $(ISLAND_LIBRARY): $(ISLAND_OBJS)
 
 $(OBJ_DIR)/main/%.o $(OBJ_DIR)/island/%.o: %.c | $(CC)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS) -MMD -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(OBJ_DIR)/island/uimg_dl_v2.o: $(ISLAND_NOTE) | $(CC)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+# A dependency file (.d) may name a header that no longer exists: an update removed or
+# renamed it. -MP gives each header of a new .d a rule of its own; this rule does the same
+# for the .d files of an older build (one without -MP): a missing header is rebuilt by
+# doing nothing, so the objects that named it are compiled again, and their new .d
+# files no longer name it. A header still #included and missing fails in the compiler.
+%.h: ;
 -include $(OBJS:.o=.d) $(ISLAND_OBJS:.o=.d)

@@ -103,18 +103,24 @@ $(BUILD)/sdk_abi_check: $(BUILD)/full/host/sdk_abi_check.o
 
 $(BUILD)/full/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS_ALL) -MMD -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(BUILD)/full/%.o: %.cpp
 	@mkdir -p $(dir $@)
-	$(Q)$(CXX) $(CXXFLAGS_ALL) -MMD -c $< -o $@
+	$(Q)$(CXX) $(CXXFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(BUILD)/inference/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS_ALL) -DLPAI_INFERENCE_ONLY -MMD -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_ALL) -DLPAI_INFERENCE_ONLY -MMD -MP -c $< -o $@
 
 $(BUILD)/kernels/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CFLAGS_ALL) -DLPAI_INFERENCE_ONLY -MMD -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_ALL) -DLPAI_INFERENCE_ONLY -MMD -MP -c $< -o $@
 
+# A dependency file (.d) may name a header that no longer exists: an update removed or
+# renamed it. -MP gives each header of a new .d a rule of its own; this rule does the same
+# for the .d files of an older build (one without -MP): a missing header is rebuilt by
+# doing nothing, so the objects that named it are compiled again, and their new .d
+# files no longer name it. A header still #included and missing fails in the compiler.
+%.h: ;
 -include $(sort $(FULL_OBJS:.o=.d) $(INF_OBJS:.o=.d))

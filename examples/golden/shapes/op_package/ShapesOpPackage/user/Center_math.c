@@ -42,6 +42,11 @@
  *         args->hi[i] = fmaxf(args->x[i], 0.0f);
  *     }
  */
+/* The arguments this math is written for: include/ops/Center_user.h stops the
+ * build here when an update of the spec changes them (an input, an output or a param
+ * added, removed, renamed or retyped); then change the math, and this line as the
+ * error says. */
+#define Center_MATH_WRITTEN_FOR Center_ARGS_IN_x_OUT_mean_OUT_centered_FLOAT_scale_BOOL_subtract
 #include "ops/Center_user.h"
 
 int Center_compute(const Center_args *args)

@@ -42,6 +42,11 @@
  *         args->hi[i] = fmaxf(args->x[i], 0.0f);
  *     }
  */
+/* The arguments this math is written for: include/ops/ChannelMean_user.h stops the
+ * build here when an update of the spec changes them (an input, an output or a param
+ * added, removed, renamed or retyped); then change the math, and this line as the
+ * error says. */
+#define ChannelMean_MATH_WRITTEN_FOR ChannelMean_ARGS_IN_x_OUT_mean
 #include "ops/ChannelMean_user.h"
 
 int ChannelMean_compute(const ChannelMean_args *args)

@@ -43,6 +43,11 @@
  *         args->hi[i] = fmaxf(args->x[i], 0.0f);
  *     }
  */
+/* The arguments this math is written for: include/ops/RmsNorm_user.h stops the
+ * build here when an update of the spec changes them (an input, an output or a param
+ * added, removed, renamed or retyped); then change the math, and this line as the
+ * error says. */
+#define RmsNorm_MATH_WRITTEN_FOR RmsNorm_ARGS_IN_x_OUT_y_FLOAT_eps
 #include "ops/RmsNorm_user.h"
 
 int RmsNorm_compute(const RmsNorm_args *args)
