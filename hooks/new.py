@@ -109,10 +109,17 @@ def main(argv: list[str] | None = None) -> int:
     code = subprocess.run([*command, "--data-file", path, str(TEMPLATE), dest], check=False).returncode
     if code:
         return code
-    if outer is not None:
+    if any(a in ("-n", "--pretend") for a in extra):
+        pass  # copier wrote nothing
+    elif outer is not None:
+        where = (
+            "is a git repository already"
+            if outer == Path(dest).resolve()
+            else f"is inside the git work tree {str(outer)!r}"
+        )
         print(
-            f"scripts/new: DEST {dest!r} is inside the git work tree {str(outer)!r}: no repository made and nothing "
-            "committed; commit the project there (copier update needs it committed and the tree clean)",
+            f"scripts/new: DEST {dest!r} {where}: the render is not committed; commit it there "
+            "(copier update needs the project committed and the tree clean)",
             file=sys.stderr,
         )
     else:

@@ -189,8 +189,8 @@ def test_the_entry_point_commits_with_the_users_identity_and_not_inside_their_re
     result = render_scale_with_new(template_repo, inner, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines() == [
-        f"scripts/new: DEST {str(inner)!r} is inside the git work tree {str(dest)!r}: no repository made and "
-        "nothing committed; commit the project there (copier update needs it committed and the tree clean)"
+        f"scripts/new: DEST {str(inner)!r} is inside the git work tree {str(dest)!r}: the render is not "
+        "committed; commit it there (copier update needs the project committed and the tree clean)"
     ]
     assert (inner / "my_ops" / "ops.py").is_file() and not (inner / ".git").exists()
     count = subprocess.run(["git", "-C", str(dest), "rev-list", "--count", "HEAD"], capture_output=True, text=True)
