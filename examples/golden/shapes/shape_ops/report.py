@@ -342,7 +342,7 @@ def figure(plt, rep: OpReport, arrays: dict, names: Sequence[str]):
 
         top.axhspan(deq(0), deq(255), color="tab:green", alpha=0.06, label="range of the output codes")
         top.plot(x, o["exact"], color="0.3", lw=1.5, label="float64 reference")
-        top.step(x, deq(o["kernel"]), where="mid", color="tab:blue", lw=1, label="kernel (emulator)")
+        top.step(x, deq(o["kernel"]), where="mid", color="tab:blue", lw=1.2, zorder=3, label="kernel (emulator)")
         top.plot(x, deq(o["eager"]), ".", color="tab:orange", ms=3, label="eager, quantized")
         top.set_ylabel(f"{rep.name}({names[0]})")
         top.legend(loc="best", fontsize=8)
