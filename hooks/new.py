@@ -14,12 +14,19 @@ it met that file, then stop, half done.
 Options after DEST go to copier as they are (`--vcs-ref v1.0.0`, `--quiet`, ...).
 Without `--vcs-ref`, copier renders the newest release tag; when this checkout of the
 template is newer than that tag, one line on stderr says so and how to render it.
+The new project is a git repository from its first second: DEST is `git init`ed and
+the render committed as one commit naming the template version, so that `copier
+update` works at once (it needs a git-tracked project with a clean tree). Not when
+DEST is inside a git work tree already (a repository of yours): one line says so, and
+the commit is yours to make. Without git on PATH nothing is written: a project copier
+renders then records no template version and can never be updated.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -79,6 +86,13 @@ def main(argv: list[str] | None = None) -> int:
         print(line, file=sys.stderr)
     if only_check:
         return 0
+    if shutil.which("git") is None:
+        print(
+            "scripts/new: git is not on PATH: copier needs it to record the template version, and "
+            "`copier update` to update the project; install git and run again; nothing was written",
+            file=sys.stderr,
+        )
+        return 1
     path, dest, extra = args[0], args[1], args[2:]
     command = [sys.executable, "-m", "copier", "copy", "--trust", "--defaults", *extra]
 
@@ -91,12 +105,101 @@ def main(argv: list[str] | None = None) -> int:
     if occupied:
         print(f"scripts/new: {occupied}", file=sys.stderr)
         return 1
+    outer = enclosing_work_tree(Path(dest))
     code = subprocess.run([*command, "--data-file", path, str(TEMPLATE), dest], check=False).returncode
+    if code:
+        return code
+    if any(a in ("-n", "--pretend") for a in extra):
+        pass  # copier wrote nothing
+    elif outer is not None:
+        where = (
+            "is a git repository already"
+            if outer == Path(dest).resolve()
+            else f"is inside the git work tree {str(outer)!r}"
+        )
+        print(
+            f"scripts/new: DEST {dest!r} {where}: the render is not committed; commit it there "
+            "(copier update needs the project committed and the tree clean)",
+            file=sys.stderr,
+        )
+    else:
+        done, said = commit_render(Path(dest), Path(path).name)
+        if not done:
+            print(f"scripts/new: {said}", file=sys.stderr)
+            return 1
+        if not any(a in ("-q", "--quiet") for a in extra):
+            print(f"scripts/new: {said}")
     picked = any(a in ("-r", "--vcs-ref") or a.startswith("--vcs-ref=") for a in extra)
-    notice = None if code or picked else newer_than_rendered(Path(dest))
+    notice = None if picked else newer_than_rendered(Path(dest))
     if notice:
         print(notice, file=sys.stderr)
-    return code
+    return 0
+
+
+def enclosing_work_tree(dest: Path) -> Path | None:
+    """The top folder of the git work tree DEST would be in (DEST itself when it is a
+    repository already), or None: asked of DEST's nearest existing folder."""
+    probe = dest.absolute()
+    while not probe.is_dir():
+        if probe.parent == probe:
+            return None
+        probe = probe.parent
+    res = subprocess.run(["git", "-C", str(probe), "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+    top = res.stdout.strip()
+    return Path(top) if res.returncode == 0 and top else None
+
+
+# The identity of the first commit when git has none configured (only for that commit:
+# the user's configuration is not changed; `git commit --amend --reset-author` takes
+# theirs later).
+FALLBACK_NAME = "qnn-op-template"
+FALLBACK_EMAIL = "scripts-new@qnn-op-template.invalid"
+
+
+def commit_render(dest: Path, spec_name: str) -> tuple[bool, str]:
+    """`git init` DEST and commit everything in it, one commit whose message names the
+    template version (`_commit` of the answers file). (True, what was done) or (False,
+    why not), one line each."""
+    version = template_version(dest)
+    message = f"New project from qnn-op-template {version} (scripts/new {spec_name})"
+
+    def git(*args: str, config: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", *config, "-C", str(dest), *args], capture_output=True, text=True)
+
+    steps = [("init", "-q"), ("add", "-A")]
+    for step in steps:
+        res = git(*step)
+        if res.returncode:
+            return False, failed_git(dest, step[0], res)
+    fallback = []
+    if git("config", "--get", "user.name").returncode:
+        fallback += ["-c", f"user.name={FALLBACK_NAME}"]
+    if git("config", "--get", "user.email").returncode and not os.environ.get("EMAIL"):
+        fallback += ["-c", f"user.email={FALLBACK_EMAIL}"]
+    res = git("commit", "-q", "--no-verify", "-m", message, config=tuple(fallback))
+    if res.returncode:
+        return False, failed_git(dest, "commit", res)
+    who = f" as {FALLBACK_NAME} <{FALLBACK_EMAIL}> (git has no user.name/user.email set)" if fallback else ""
+    return True, f"made {str(dest)!r} a git repository and committed the render{who}: {message!r}"
+
+
+def template_version(dest: Path) -> str:
+    """The template version the answers file records (`_commit`), or "(version unknown)"."""
+    try:
+        answers = (dest / ".copier-answers.yml").read_text(encoding="utf-8")
+    except OSError:
+        return "(version unknown)"
+    match = re.search(r"^_commit: *['\"]?([^'\"\s]+)", answers, re.M)
+    return match.group(1) if match else "(version unknown)"
+
+
+def failed_git(dest: Path, step: str, res: subprocess.CompletedProcess) -> str:
+    lines = [line for line in (res.stderr or res.stdout).splitlines() if line.strip()]
+    reason = lines[-1].strip() if lines else f"exit status {res.returncode}"
+    return (
+        f"the project is rendered in {str(dest)!r}, but `git {step}` failed there ({reason}): "
+        "commit it yourself (git init && git add -A && git commit) before `copier update`"
+    )
 
 
 def destination_problem(dest: Path, render) -> str | None:

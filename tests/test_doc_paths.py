@@ -196,5 +196,5 @@ def test_rendered_readme_names_this_projects_ops_and_commands_only(projects, nam
     assert "mul3" not in readme
     for op in spec["ops"]:
         assert f"{spec['namespace']}::{op['name']}" in readme
-    assert f"python -m {spec['namespace']} spec > my_spec.yaml" in readme
+    assert f"python -m {spec['namespace']} spec > ../my_spec.yaml" in readme
     assert "copier update --trust --defaults --data-file my_spec.yaml" in readme

@@ -109,7 +109,7 @@ def run_new(*args: str, cwd=None):
     )
 
 
-def render_scale_with_new(template_repo, dest):
+def render_scale_with_new(template_repo, dest, env=None):
     """examples/scale.yaml through the template repository's hooks/new.py into `dest`."""
     import subprocess
     import sys
@@ -121,15 +121,103 @@ def render_scale_with_new(template_repo, dest):
         capture_output=True,
         text=True,
         timeout=300,
+        env=env,
     )
 
 
+def without_git_identity(home):
+    """The environment of a user whose git knows no name or email: an empty HOME, no
+    system config, no identity variables."""
+    import os
+
+    drop = ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    home.mkdir()
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), GIT_CONFIG_NOSYSTEM="1")
+    return env
+
+
 def test_the_entry_point_renders_a_valid_spec_with_copier(template_repo, tmp_path):
+    """The project is a git repository with one commit, naming the template version,
+    and a clean tree: `copier update` works at once (it refused an untracked project,
+    "Updating is only supported in git-tracked subprojects"). A user whose git has no
+    identity gets a fallback one for that commit only; their configuration is not
+    touched."""
+    import subprocess
+
+    from conftest import copier_cli
+
     dest = tmp_path / "project"
-    result = render_scale_with_new(template_repo, dest)
+    home = tmp_path / "home"
+    result = render_scale_with_new(template_repo, dest, env=without_git_identity(home))
     assert result.returncode == 0, result.stderr
     assert (dest / "my_ops" / "ops.py").is_file()
     assert "_src_path:" in (dest / ".copier-answers.yml").read_text()
+
+    def git(*args):
+        return subprocess.run(["git", "-C", str(dest), *args], capture_output=True, text=True, check=True).stdout
+
+    assert git("rev-parse", "--show-toplevel").strip() == str(dest.resolve())
+    assert git("log", "--format=%an <%ae>|%s").splitlines() == [
+        "qnn-op-template <scripts-new@qnn-op-template.invalid>|New project from qnn-op-template v1.0.0 "
+        "(scripts/new scale.yaml)"
+    ]
+    assert git("status", "--porcelain", "--untracked-files=all") == ""
+    assert "my_ops/ops.py" in git("ls-files").splitlines()
+    assert list(home.rglob("*")) == [], "the user's git configuration was written"
+    update = copier_cli("update", "--trust", "--defaults", cwd=dest)
+    assert update.returncode == 0, update.stderr
+    assert git("status", "--porcelain", "--untracked-files=all") == ""
+
+
+def test_the_entry_point_commits_with_the_users_identity_and_not_inside_their_repository(template_repo, tmp_path):
+    """With an identity configured, the commit is the user's. Inside a git work tree of
+    theirs, no repository is made and nothing committed: one line says so."""
+    import os
+    import subprocess
+
+    from conftest import GIT_ENV
+
+    env = {**os.environ, **GIT_ENV}
+    dest = tmp_path / "mine"
+    result = render_scale_with_new(template_repo, dest, env=env)
+    assert result.returncode == 0, result.stderr
+    author = subprocess.run(["git", "-C", str(dest), "log", "--format=%an <%ae>"], capture_output=True, text=True)
+    assert author.stdout == f"{GIT_ENV['GIT_AUTHOR_NAME']} <{GIT_ENV['GIT_AUTHOR_EMAIL']}>\n"
+
+    inner = dest / "sub" / "project"
+    result = render_scale_with_new(template_repo, inner, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        f"scripts/new: DEST {str(inner)!r} is inside the git work tree {str(dest)!r}: the render is not "
+        "committed; commit it there (copier update needs the project committed and the tree clean)"
+    ]
+    assert (inner / "my_ops" / "ops.py").is_file() and not (inner / ".git").exists()
+    count = subprocess.run(["git", "-C", str(dest), "rev-list", "--count", "HEAD"], capture_output=True, text=True)
+    assert count.stdout.strip() == "1"
+
+
+def test_the_entry_point_without_git_writes_nothing(tmp_path):
+    """Without git, copier rendered a project that records no template version (exit 0,
+    "Copying from template version None"), which no update can ever reach: refused in
+    one line, nothing written. `--check` needs no git."""
+    import subprocess
+    import sys
+
+    from conftest import EXAMPLES, ROOT
+
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    dest = tmp_path / "project"
+    new = [sys.executable, str(ROOT / "hooks" / "new.py")]
+    env = {"PATH": str(empty), "HOME": str(tmp_path)}
+    result = subprocess.run([*new, str(EXAMPLES / "scale.yaml"), str(dest)], capture_output=True, text=True, env=env)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stderr.startswith("scripts/new: git is not on PATH: ") and result.stderr.count("\n") == 1
+    assert result.stderr.rstrip().endswith("nothing was written"), result.stderr
+    assert not dest.exists()
+    check = subprocess.run([*new, "--check", str(EXAMPLES / "scale.yaml")], capture_output=True, text=True, env=env)
+    assert check.returncode == 0 and check.stderr == "", check.stderr
 
 
 def test_the_entry_point_refuses_a_fifo_and_a_device_without_reading(tmp_path):

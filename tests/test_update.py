@@ -21,6 +21,7 @@ Expected behaviour, also written down in docs/updating.md:
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shutil
 import subprocess
@@ -308,6 +309,40 @@ def test_the_command_line_works_whatever_state_user_math_is_in(fresh_v1, tmp_pat
         f"def twice(...); put it back (git restore {NS}/user/twice.py), or get its stub back with "
         f"python -m {NS} update"
     ), call.stderr[-2000:]
+
+
+def test_the_update_command_says_what_git_lacks_in_one_line(releases, fresh_v1, tmp_path):
+    """`python -m <ns> update` before copier runs: with no git on PATH one line (copier
+    ended in plumbum's CommandNotFound traceback), on a dirty tree one line naming the
+    changed and untracked files (copier said only "Destination repository is dirty"),
+    the project untouched; the spec edited outside the project dirties nothing."""
+    project = clone_fresh(fresh_v1, tmp_path / "project")
+    (project / "README.md").write_text((project / "README.md").read_text() + "my notes\n")
+    spec = project_cli(project, "spec")
+    (project / "my_spec.yaml").write_text(spec.stdout)
+    before = files(project)
+    dirty = project_cli(project, "update")
+    assert dirty.returncode == 1 and dirty.stderr.count("\n") == 1, dirty.stdout + dirty.stderr
+    assert dirty.stderr == (
+        "error: the project has uncommitted changes (README.md, my_spec.yaml): commit or stash them first, "
+        "copier update needs a clean tree (keep the spec you edit outside the project)\n"
+    )
+    assert files(project) == before and commit_of(project) == "v1.0.0"
+
+    no_tools = tmp_path / "no-tools"
+    no_tools.mkdir()
+    env = {**os.environ, "PATH": str(no_tools)}
+    run = run_budgeted([sys.executable, "-m", NS, "update"], 600, cwd=project, stdin=subprocess.DEVNULL, env=env)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert run.stderr == "error: git is not on PATH: copier update needs it (install git and run again)\n"
+    assert files(project) == before
+
+    git(project, "checkout", "--", "README.md")
+    outside = tmp_path / "my_spec.yaml"
+    (project / "my_spec.yaml").rename(outside)
+    assert git(project, "status", "--porcelain", "--untracked-files=all") == ""
+    result = project_cli(project, "update", "--spec", str(outside))
+    assert_updated(result, project)
 
 
 def test_changelog_has_an_entry_for_every_release():

@@ -288,10 +288,50 @@ def pyplot():
 
 
 def plot(plt, rep: OpReport, arrays: dict, path: Path, names: Sequence[str]) -> None:
-    """One PNG: a unary op's transfer curve over its input codes with the error under it;
-    a binary op's output and error over every code pair; otherwise (three or four
-    inputs, a custom op) per output the kernel's codes against the reference's (a custom
-    op: eager's) and the histogram of the unrounded error."""
+    """The op's figure (figure()) written to `path` as a PNG."""
+    fig = figure(plt, rep, arrays, names)
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+# Where an exact kernel's unrounded error lies: rounding to the nearest code.
+ROUNDING = 0.5
+SLICES = 5
+
+
+def _rounding_band(ax, vertical: bool = False) -> None:
+    """The +-0.5 LSB of rounding to the nearest code, marked on an error axis."""
+    line = ax.axvline if vertical else ax.axhline
+    for k, edge in enumerate((-ROUNDING, ROUNDING)):
+        label = "rounding to the nearest code (+-0.5 LSB)" if k == 0 else None
+        line(edge, color="tab:green", ls="--", lw=1, label=label)
+
+
+def _error_histogram(ax, real: np.ndarray, against: str) -> None:
+    """How far each kernel code is from the exact value, unrounded: an exact kernel's
+    errors fill the rounding band and never leave it."""
+    lim = max(1.0, math.ceil(2.0 * float(np.abs(real).max())) / 2.0)
+    _rounding_band(ax, vertical=True)
+    # Bins of 0.05 LSB with edges on the band's, so no bar straddles it.
+    ax.hist(real.reshape(-1), bins=np.linspace(-lim, lim, round(lim / 0.05) + 1), color="tab:purple", alpha=0.8)
+    ax.set_xlabel(f"kernel - {against} value, unrounded (LSB)")
+    ax.set_ylabel("codes")
+    ax.legend(loc="upper right", fontsize=8)
+
+
+def _off_codes(stats: Stats, against: str) -> str:
+    if not stats.max:
+        return f"every one of the {stats.n:,} codes equals the {against}'s"
+    return f"{round(stats.off * stats.n):,} of {stats.n:,} codes off the {against}'s (max {stats.max})"
+
+
+def figure(plt, rep: OpReport, arrays: dict, names: Sequence[str]):
+    """One figure per op, each panel readable at a glance. A unary op: its transfer
+    curve over the 256 input codes, the error under it. A binary op: the output over
+    every code pair, cuts through it along the first input, where codes are off the
+    reference, and how far the kernel is from the exact value. Otherwise (three or four
+    inputs, a custom op), per output: the kernel's codes against the reference's (a
+    custom op: eager's), and how far the kernel is from the exact value."""
     outputs = arrays["outputs"]
     if rep.kind != "custom" and rep.n_inputs == 1:
         fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 7), sharex=True, height_ratios=[3, 2])
@@ -302,63 +342,89 @@ def plot(plt, rep: OpReport, arrays: dict, path: Path, names: Sequence[str]) -> 
 
         top.axhspan(deq(0), deq(255), color="tab:green", alpha=0.06, label="range of the output codes")
         top.plot(x, o["exact"], color="0.3", lw=1.5, label="float64 reference")
-        top.step(x, deq(o["kernel"]), where="mid", color="tab:blue", lw=1, label="kernel (emulator)")
+        top.step(x, deq(o["kernel"]), where="mid", color="tab:blue", lw=1.2, zorder=3, label="kernel (emulator)")
         top.plot(x, deq(o["eager"]), ".", color="tab:orange", ms=3, label="eager, quantized")
         top.set_ylabel(f"{rep.name}({names[0]})")
         top.legend(loc="best", fontsize=8)
         top.set_title(f"{NAMESPACE}::{rep.name}: transfer curve over the 256 input codes")
         code_err = o["kernel"].astype(np.int64) - o["reference"].astype(np.int64)
-        bottom.plot(x, o["real"], color="tab:purple", lw=1, label="kernel - float64 value (LSB)")
+        _rounding_band(bottom)
+        bottom.plot(x, o["real"], ".", color="tab:purple", ms=3, label="kernel - float64 value, unrounded (LSB)")
         bottom.step(x, code_err, where="mid", color="tab:red", lw=1, label="kernel - reference code (LSB)")
         bottom.axhline(0, color="0.5", lw=0.5)
+        lim = max(1.0, float(np.abs(o["real"]).max()), float(np.abs(code_err).max()))
+        bottom.set_ylim(-1.15 * lim, 1.15 * lim)
         bottom.set_xlabel(f"{names[0]} (dequantized input)")
         bottom.set_ylabel("error (LSB)")
-        bottom.legend(loc="best", fontsize=8)
+        bottom.set_title(_off_codes(rep.outputs[0].kernel_vs_reference, "reference"), fontsize=10)
+        bottom.legend(loc="upper right", fontsize=8)
     elif rep.kind != "custom" and rep.n_inputs == 2:
-        fig, axes = plt.subplots(1, 3, figsize=(17, 5))
+        fig, axes = plt.subplots(2, 2, figsize=(13, 10))
         o = outputs[0]
         x1, x2 = arrays["x"][0][:, 0], arrays["x"][1][0, :]
         extent = [float(x2[0]), float(x2[-1]), float(x1[0]), float(x1[-1])]
         deq = (o["kernel"].astype(np.float64) - o["zero_point"]) * o["scale"]
         code_err = o["kernel"].astype(np.int64) - o["reference"].astype(np.int64)
-        panels = [
-            ("kernel output (dequantized)", deq, None, "viridis"),
-            ("kernel - float64 value, unrounded (LSB)", o["real"], 0.5, "coolwarm"),
-            ("kernel - reference code (LSB)", code_err, 1, "PuOr"),
-        ]
-        for ax, (title, values, floor, cmap) in zip(axes, panels):
-            limits = {}
-            if floor is not None:
-                lim = max(floor, float(np.abs(values).max()))
-                limits = {"vmin": -lim, "vmax": lim}
-            im = ax.imshow(values, cmap=cmap, extent=extent, origin="lower", aspect="auto", **limits)
+
+        ax = axes[0][0]
+        im = ax.imshow(deq, cmap="viridis", extent=extent, origin="lower", aspect="auto", interpolation="nearest")
+        ax.contour(x2, x1, deq, levels=8, colors="white", linewidths=0.6, linestyles="solid")
+        fig.colorbar(im, ax=ax, label="kernel output (dequantized)")
+        ax.set_title("kernel output over every pair of input codes", fontsize=10)
+
+        ax = axes[0][1]
+        colors = plt.get_cmap("viridis")(np.linspace(0.0, 0.85, SLICES))
+        for color, j in zip(colors, np.linspace(0, len(x2) - 1, SLICES).round().astype(int)):
+            ax.plot(x1, np.asarray(o["exact"])[:, j], color="0.3", lw=1)
+            ax.step(x1, deq[:, j], where="mid", color=color, lw=1.2, label=f"{names[1]} = {x2[j]:.3g}")
+        ax.set_xlabel(f"{names[0]} (dequantized)")
+        ax.set_ylabel(f"{rep.name}({names[0]}, {names[1]})")
+        ax.set_title(f"cuts at {SLICES} values of {names[1]}: kernel (steps), float64 reference (grey)", fontsize=10)
+        ax.legend(loc="best", fontsize=8)
+
+        ax = axes[1][0]
+        worst = max(1, int(np.abs(code_err).max()))
+        bounds = np.arange(-worst - 0.5, worst + 1.0, 1.0)
+        norm = plt.matplotlib.colors.BoundaryNorm(bounds, plt.get_cmap("PuOr").N)
+        im = ax.imshow(
+            code_err, cmap="PuOr", norm=norm, extent=extent, origin="lower", aspect="auto", interpolation="nearest"
+        )
+        fig.colorbar(im, ax=ax, ticks=range(-worst, worst + 1), label="kernel - reference code (LSB)")
+        stats = rep.outputs[0].kernel_vs_reference
+        ties = rep.outputs[0].off_at_ties
+        at_ties = f"\n{100.0 * ties:.0f}% of them at a rounding tie (float32 against float64)" if ties else ""
+        ax.set_title(f"where codes are off: {_off_codes(stats, 'reference')}{at_ties}", fontsize=10)
+        if not stats.max:
+            ax.text(0.5, 0.5, "no code off", transform=ax.transAxes, ha="center", va="center", fontsize=14)
+        _error_histogram(axes[1][1], o["real"], "float64")
+        axes[1][1].set_title("how far each kernel code is from the exact value", fontsize=10)
+        for ax in (axes[0][0], axes[1][0]):
             ax.set_xlabel(f"{names[1]} (dequantized)")
             ax.set_ylabel(f"{names[0]} (dequantized)")
-            ax.set_title(title, fontsize=10)
-            fig.colorbar(im, ax=ax)
         fig.suptitle(f"{NAMESPACE}::{rep.name}: over every pair of input codes")
     else:
         n_out = len(outputs)
-        fig, axes = plt.subplots(2, n_out, figsize=(5 * n_out + 1, 8), squeeze=False)
+        fig, axes = plt.subplots(2, n_out, figsize=(6 * n_out + 1, 9), squeeze=False)
         for j, o in enumerate(outputs):
             name = "reference" if o["has_reference"] else "eager"
             ax = axes[0][j]
-            ax.plot(o["reference"].reshape(-1), o["kernel"].reshape(-1), ".", ms=2, alpha=0.4, color="tab:blue")
-            ax.plot([0, 255], [0, 255], color="0.5", lw=0.5)
+            ax.plot([0, 255], [0, 255], color="0.5", lw=0.5, label="kernel = " + name)
+            ref, ker = o["reference"].reshape(-1), o["kernel"].reshape(-1)
+            ax.plot(ref, ker, ".", ms=2, alpha=0.4, color="tab:blue")
+            off = ref != ker
+            if off.any():
+                ax.plot(ref[off], ker[off], "o", ms=5, mfc="none", color="tab:red", label="codes off")
+            ax.legend(loc="upper left", fontsize=8)
             ax.set_xlabel(f"{name} code")
             ax.set_ylabel("kernel code")
-            ax.set_title(f"output {rep.outputs[j].name}: kernel against {name}", fontsize=10)
-            ax = axes[1][j]
-            lim = max(1.0, float(np.abs(o["real"]).max()))
-            ax.hist(o["real"].reshape(-1), bins=np.linspace(-lim, lim, 41), color="tab:purple")
-            ax.set_xlabel(f"kernel - {name} value, unrounded (LSB)")
-            ax.set_ylabel("codes")
             stats = rep.outputs[j].kernel_vs_reference or rep.outputs[j].kernel_vs_eager
-            ax.set_title(f"codes off the {name}'s: {100.0 * stats.off:.2f}% (max {stats.max})", fontsize=10)
-        fig.suptitle(f"{NAMESPACE}::{rep.name} ({rep.kind}, {rep.n_inputs} input(s))")
+            ax.set_title(f"output {rep.outputs[j].name}: {_off_codes(stats, name)}", fontsize=10)
+            _error_histogram(axes[1][j], o["real"], "float64" if o["has_reference"] else "eager float")
+            axes[1][j].set_title("how far each kernel code is from the exact value", fontsize=10)
+        sample = f"{rep.outputs[0].kernel_vs_eager.n:,} random code tuples"
+        fig.suptitle(f"{NAMESPACE}::{rep.name} ({rep.kind}, {rep.n_inputs} input(s); {sample})")
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    return fig
 
 
 # ---------------------------------------------------------------------------- the report

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -148,6 +149,7 @@ def run_update(root: Path, spec: Path | None, vcs_ref: str | None, commit: str |
     report) goes to the terminal. ToolchainError when it cannot start or fails."""
     if importlib.util.find_spec("copier") is None:
         raise ToolchainError("copier is not installed (python -m pip install copier)")
+    check_git(root)
     sys.stdout.flush()
     code = subprocess.run(update_command(spec, vcs_ref), cwd=root, stdin=subprocess.DEVNULL).returncode
     if code != 0:
@@ -160,3 +162,46 @@ def run_update(root: Path, spec: Path | None, vcs_ref: str | None, commit: str |
                 "update with --vcs-ref HEAD until the next one"
             )
         raise ToolchainError(f"copier update exited with status {code}: its reason is the line above{hint}")
+
+
+# Files of a dirty tree named in the one line; the rest counted.
+SHOWN_DIRTY = 5
+
+
+def check_git(root: Path) -> None:
+    """What copier update needs of git, said in one line before it runs (ToolchainError):
+    git on PATH (copier ends in a traceback without it), the project in a git work tree,
+    and no uncommitted change or untracked file in it (copier says only "Destination
+    repository is dirty"): the files are named. The spec you pass with --spec belongs
+    outside the project, or it is one of them."""
+    if shutil.which("git") is None:
+        raise ToolchainError("git is not on PATH: copier update needs it (install git and run again)")
+    inside = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+    if inside.returncode:
+        raise ToolchainError(
+            f"{root} is not a git repository: copier update needs the project committed "
+            "(git init && git add -A && git commit -m 'the project'), then run again"
+        )
+    res = subprocess.run(
+        ["git", "-C", str(root), "status", "--porcelain", "-z", "--untracked-files=all", "--", "."],
+        capture_output=True,
+        text=True,
+    )
+    if res.returncode:
+        lines = [line for line in res.stderr.splitlines() if line.strip()]
+        raise ToolchainError(f"git status failed in {root}: {lines[-1] if lines else res.returncode}")
+    dirty, entries = [], iter(res.stdout.split("\0"))
+    for entry in entries:
+        if not entry:
+            continue
+        dirty.append(entry[3:])
+        if entry[0] in "RC":  # a rename or copy: the next entry is where it came from
+            next(entries, None)
+    if dirty:
+        shown = ", ".join(dirty[:SHOWN_DIRTY]) + (
+            f" and {len(dirty) - SHOWN_DIRTY} more" if len(dirty) > SHOWN_DIRTY else ""
+        )
+        raise ToolchainError(
+            f"the project has uncommitted changes ({shown}): commit or stash them first, copier update needs a "
+            "clean tree (keep the spec you edit outside the project)"
+        )

@@ -1096,3 +1096,32 @@ def test_update_tells_a_template_folder_here_from_a_remote_one():
     assert all(is_local(s) for s in ("/home/me/qnn-op-template", "~/src/t", "relative/t"))
     remote = ("gh:org/qnn-op-template", "gl:org/t", "https://github.com/org/t.git", "git@github.com:org/t.git")
     assert not any(is_local(s) for s in remote)
+
+
+def test_update_names_what_git_lacks_in_one_line(tmp_path, monkeypatch):
+    """Before copier runs: no git on PATH (copier ended in plumbum's CommandNotFound
+    traceback), a project outside any repository, and a dirty tree, its files named
+    (copier says only "Destination repository is dirty"); a clean tree passes."""
+    from act_ops.toolchain.template import check_git
+
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # no repository around tmp_path counts
+    project = tmp_path / "project"
+    (project / "sub").mkdir(parents=True)
+    (project / "kept.py").write_text("x = 1\n")
+    with pytest.raises(ToolchainError, match=r"^\S+ is not a git repository: copier update needs the project"):
+        check_git(project)
+    ident = ["-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    for args in (["init", "-q"], ["add", "-A"], [*ident, "commit", "-q", "-m", "project"]):
+        subprocess.run(["git", *args], cwd=project, check=True, capture_output=True)
+    check_git(project)
+    (project / "kept.py").write_text("x = 2\n")
+    (project / "sub" / "my spec.yaml").write_text("ops: []\n")
+    with pytest.raises(ToolchainError) as info:
+        check_git(project)
+    assert str(info.value) == (
+        "the project has uncommitted changes (kept.py, sub/my spec.yaml): commit or stash them first, "
+        "copier update needs a clean tree (keep the spec you edit outside the project)"
+    )
+    monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))
+    with pytest.raises(ToolchainError, match=r"^git is not on PATH: copier update needs it"):
+        check_git(project)

@@ -77,6 +77,51 @@ def test_the_summary_links_the_plots_and_holds_the_numbers(tmp_path):
     assert f"| {stats.max} / {stats.mean:.4f} / {100.0 * stats.off:.2f}% |" in md
 
 
+def _plot_kind(op) -> str:
+    if op.kind == "custom":
+        return "custom"
+    return {1: "one input", 2: "two inputs"}.get(len(op.inputs), "more inputs")
+
+
+# One op of each kind of figure the package has (report.figure draws each kind its way).
+PLOT_KINDS = {}
+for _op in OPS:
+    PLOT_KINDS.setdefault(_plot_kind(_op), _op)
+
+
+def _shows_something(ax) -> bool:
+    """A panel a reader can read: an image that is not one flat colour, a curve of more
+    than two points (not a reference line), bars of some height, or a text saying why
+    it is flat."""
+    images = [np.asarray(im.get_array(), dtype=float) for im in ax.images]
+    if any(a.size and np.nanmax(a) > np.nanmin(a) for a in images):
+        return True
+    if any(len(line.get_xdata()) > 2 for line in ax.lines):
+        return True
+    if any(patch.get_height() > 0 for patch in ax.patches if hasattr(patch, "get_height")):
+        return True
+    return bool(ax.texts)
+
+
+@pytest.mark.parametrize("kind", sorted(PLOT_KINDS))
+def test_every_panel_of_the_plots_shows_something(kind):
+    """An exact kernel's error map is one flat colour (a blank panel, the right one of a
+    two-input op's figure): said in words instead; every other panel holds data."""
+    plt = pytest.importorskip("matplotlib.pyplot")
+    op = PLOT_KINDS[kind]
+    rep, arrays = report.analyse(op, report.calibrated_ranges(op))
+    if rep.problem:
+        pytest.fail(f"{op.qualified_name}: {rep.problem}")
+    fig = report.figure(report.pyplot(), rep, arrays, op.inputs)
+    try:
+        panels = [ax for ax in fig.axes if ax.get_label() != "<colorbar>"]
+        assert panels
+        empty = [ax.get_title() or str(i) for i, ax in enumerate(panels) if not _shows_something(ax)]
+        assert not empty, f"{op.qualified_name}: empty panels {empty}"
+    finally:
+        plt.close(fig)
+
+
 def test_without_matplotlib_the_numbers_are_still_written(tmp_path, monkeypatch):
     """matplotlib unimportable (None in sys.modules: `import matplotlib` raises
     ImportError): one line names the install, and the numbers are written."""
