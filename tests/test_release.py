@@ -352,3 +352,94 @@ def test_make_release_runs_the_script(clone):
     run = subprocess.run(["make", "-s", "release", "VERSION=0.0.1"], cwd=clone, capture_output=True, text=True)
     assert run.returncode != 0 and "VERSION 0.0.1: the release after" in run.stderr, run.stderr
     assert state(clone) == before
+
+
+# --- a user's project of v1.2.0 updates to a release cut by make release ---------------------
+
+# What the user's project is: examples/custom.yaml (a custom op whose math the user writes,
+# and an elementwise op), rendered at v1.2.0 with that release's examples/custom.user/.
+USER_SPEC = "examples/custom.yaml"
+OLD_RELEASE = "v1.2.0"
+# The rendered tests that need the user's math or build what it feeds (the whole suite
+# is about 85 s more): the check that the math is written, the user's own test, the ops
+# (eager, with the user's math), the C kernels through the host emulator, no leftovers.
+SUITE_SUBSET = (
+    "tests/test_user_math.py",
+    "tests/user",
+    "tests/test_ops.py",
+    "tests/test_op_package_kernels.py",
+    "tests/test_no_merge_leftovers.py",
+)
+ACTION_TEXT = "run `make clean` once (the test release's action)"
+
+
+def add_entry(repo: Path, entry: str) -> None:
+    changelog = repo / "CHANGELOG.md"
+    changelog.write_text(changelog.read_text().replace("## [Unreleased]\n", f"## [Unreleased]\n\n{entry}\n", 1))
+    git(repo, "commit", "-q", "-am", "a changelog entry")
+
+
+@pytest.mark.slow
+def test_a_v1_2_0_project_with_its_math_updates_to_a_new_release(clone, tmp_path):
+    """make release in a clone of this template (this working tree's template/, hooks/ and
+    copier.yml in it), a project rendered at v1.2.0 with its user math, copier update to
+    the new release: the suite's subset that runs the math passes, the user's files are
+    theirs.  Then a second release with an "Update needs action": the project's own
+    `update` names it and its action before it updates."""
+    from conftest import copier_cli, run_project_tests, template_files
+
+    for rel in template_files():
+        (clone / rel).parent.mkdir(parents=True, exist_ok=True)
+        (clone / rel).write_bytes((ROOT / rel).read_bytes())
+    git(clone, "add", "-A")
+    git(clone, "commit", "-q", "--allow-empty", "-m", "this working tree's template")
+    add_entry(clone, "- The test's release. **Conventions**: none. **Files**: none. **Update needs action**: no.")
+    last = dated_versions((clone / "CHANGELOG.md").read_text())[0]
+    first = bumped(last, 1)
+    cut = release(clone, first)
+    assert cut.returncode == 0, cut.stderr
+
+    project = tmp_path / "project"
+    made = copier_cli(
+        "copy", "--trust", "--defaults", "--vcs-ref", OLD_RELEASE, "--data-file", str(ROOT / USER_SPEC), str(clone),
+        str(project),
+    )
+    assert made.returncode == 0, made.stderr
+    spec = yaml.safe_load((ROOT / USER_SPEC).read_text())
+    ns, pkg = spec["namespace"], spec["package_name"]
+    math = {
+        f"{ns}/user/my_norm.py": git(clone, "show", f"{OLD_RELEASE}:examples/custom.user/my_norm.py"),
+        f"op_package/{pkg}/user/MyNorm_math.c": git(clone, "show", f"{OLD_RELEASE}:examples/custom.user/MyNorm_math.c"),
+    }
+    for rel, text in math.items():
+        assert "NotImplementedError" in (project / rel).read_text() or "MISSING" in (project / rel).read_text()
+        (project / rel).write_text(text)
+    git(project, "init", "-q", "-b", "main")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", f"{OLD_RELEASE} with my math")
+    mine = {rel: (project / rel).read_bytes() for rel in tree(project) if "/user/" in f"/{rel}"}
+
+    updated = copier_cli("update", "--trust", "--defaults", cwd=project)
+    assert updated.returncode == 0, updated.stdout + updated.stderr
+    answers = yaml.safe_load((project / ".copier-answers.yml").read_text())
+    assert answers["_commit"] == f"v{first}", answers["_commit"]
+    assert {rel: (project / rel).read_bytes() for rel in mine} == mine, "the update changed a user-owned file"
+    suite = run_project_tests(project, "-x", *SUITE_SUBSET, budget=300)
+    assert suite.returncode == 0, suite.stdout[-3000:] + suite.stderr[-2000:]
+    assert " failed" not in suite.stdout and " passed" in suite.stdout
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", f"update to {first}")
+
+    # A second release, whose entry needs an action: `update` names both before copier runs.
+    add_entry(clone, f"- The test's second release. **Update needs action**: {ACTION_TEXT}.")
+    second = bumped(first, 2)
+    cut = release(clone, second)
+    assert cut.returncode == 0, cut.stderr
+    again = subprocess.run(
+        [sys.executable, "-m", ns, "update"], cwd=project, capture_output=True, text=True, stdin=subprocess.DEVNULL
+    )
+    assert again.returncode == 0, again.stdout + again.stderr
+    lines = again.stdout.splitlines()
+    assert lines[0].startswith(f"update: the template has 1 release(s) newer than this project's {first}: {second} ")
+    assert lines[1] == f"  {second}: (The test's second release.) {ACTION_TEXT}."
+    assert yaml.safe_load((project / ".copier-answers.yml").read_text())["_commit"] == f"v{second}"
