@@ -5,7 +5,8 @@ Checks first, and changes nothing when one fails (one line, exit 1):
 - VERSION is X.Y.Z (no leading zeros), the next patch, minor or major version after
   the newest dated heading of CHANGELOG.md (1.2.0 -> 1.2.1, 1.3.0 or 2.0.0), and no
   heading or tag has it yet;
-- `## [Unreleased]` is the changelog's first section and holds at least one entry;
+- `## [Unreleased]` is the changelog's first section and holds at least one entry, and
+  its entries say "Conventions" and "Update needs action" (the changelog's header);
 - the working tree is clean (nothing staged, changed or untracked) and git can commit;
 - scripts/releases.txt reads, and the release tags there agree with it (`make tags`).
 
@@ -76,8 +77,12 @@ def check(repo: Path, version: str) -> str:
     except OSError as exc:
         raise ReleaseError(f"CHANGELOG.md: cannot be read ({exc.strerror})") from None
     start, end = unreleased_section(changelog)
-    if not has_entries(changelog[start + len(UNRELEASED) : end]):
+    body = changelog[start + len(UNRELEASED) : end]
+    if not has_entries(body):
         raise ReleaseError(f"CHANGELOG.md: '{UNRELEASED}' is empty: nothing to release")
+    for field in ("Conventions", "Update needs action"):
+        if field not in " ".join(body.replace("**", "").split()):
+            raise ReleaseError(f"CHANGELOG.md: '{UNRELEASED}' never says '{field}' (the header: every entry says it)")
     released = tags.releases(changelog)
     if version in released:
         raise ReleaseError(f"VERSION {version}: CHANGELOG.md has released it already")
@@ -101,7 +106,9 @@ def check(repo: Path, version: str) -> str:
         for tag, commit, _ in tags.resolve(repo):
             now = tags.git(repo, "rev-parse", "-q", "--verify", f"refs/tags/{tag}^{{commit}}", check=False)
             if now.stdout.strip() and now.stdout.strip() != commit:
-                raise ReleaseError(f"tag {tag} is at {now.stdout.strip()[:12]}, the release is {commit[:12]}: make tags")
+                raise ReleaseError(
+                    f"tag {tag} is at {now.stdout.strip()[:12]}, the release is {commit[:12]}: make tags"
+                )
     except tags.TagError as exc:
         raise ReleaseError(str(exc)) from None
     return changelog
@@ -151,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"make release: {args.repo} is not a git repository", file=sys.stderr)
         return 1
     repo = Path(top.stdout.strip())
-    day = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    day = datetime.datetime.now(datetime.UTC).date().isoformat()
     try:
         commit = release(repo, args.version, day)
     except ReleaseError as exc:

@@ -150,7 +150,10 @@ def render_paths() -> list[str]:
 
 
 def test_render_paths_are_what_copier_reads():
-    assert render_paths() == ["copier.yml", "hooks", "template"]
+    """scripts/new's count of the commits after a release reads the same paths."""
+    from hooks.new import RENDER_PATHS
+
+    assert render_paths() == ["copier.yml", "hooks", "template"] == sorted(RENDER_PATHS)
 
 
 @pytest.mark.release_gate
@@ -286,6 +289,10 @@ def test_release_refuses_bad_input_and_changes_nothing(clone):
     body = unreleased_body(text)
     for empty in ("\n", "\n### Added\n\n### Fixed\n\n"):
         refused_when("is empty", commit_changelog(text.replace(body, empty, 1)), back)
+    # Entries that never say what the changelog's header asks of each.
+    for field in ("Conventions", "Update needs action"):
+        entry = "\n- A change. **Conventions**: none. **Update needs action**: no.\n\n".replace(f"**{field}**", "**X**")
+        refused_when(f"never says '{field}'", commit_changelog(text.replace(body, entry, 1)), back)
     # [Unreleased] not the first section.
     refused_when("the first section", commit_changelog(text.replace("## [Unreleased]", "## [Next]", 1)), back)
     # A tag of that version already there, or a release tag elsewhere than its commit.
@@ -309,9 +316,9 @@ def test_release_dates_commits_records_and_tags(clone):
     last = dated_versions(text)[0]
     new = bumped(last, 1)
     start = git(clone, "rev-parse", "HEAD").strip()
-    day_before = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    day_before = datetime.datetime.now(datetime.UTC).date().isoformat()
     run = release(clone, new)
-    day_after = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    day_after = datetime.datetime.now(datetime.UTC).date().isoformat()
     assert run.returncode == 0, run.stderr
     assert run.stderr == "", run.stderr
 
@@ -400,10 +407,8 @@ def test_a_v1_2_0_project_with_its_math_updates_to_a_new_release(clone, tmp_path
     assert cut.returncode == 0, cut.stderr
 
     project = tmp_path / "project"
-    made = copier_cli(
-        "copy", "--trust", "--defaults", "--vcs-ref", OLD_RELEASE, "--data-file", str(ROOT / USER_SPEC), str(clone),
-        str(project),
-    )
+    copy = ["copy", "--trust", "--defaults", "--vcs-ref", OLD_RELEASE, "--data-file", str(ROOT / USER_SPEC)]
+    made = copier_cli(*copy, str(clone), str(project))
     assert made.returncode == 0, made.stderr
     spec = yaml.safe_load((ROOT / USER_SPEC).read_text())
     ns, pkg = spec["namespace"], spec["package_name"]
