@@ -161,7 +161,7 @@ def needed_actions(section: str) -> list[str]:
         if found and not re.match(r"no\b", found.group(1), re.I):
             entry = text[: found.start()].strip()
             entry = entry if len(entry) <= 48 else entry[:48].rsplit(" ", 1)[0] + " ..."
-            out.append(f"({entry}) {found.group(1).strip()}")
+            out.append(f"({entry}) {found.group(1).strip()}" if entry else found.group(1).strip())
     return out
 
 
