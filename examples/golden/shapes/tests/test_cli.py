@@ -1043,3 +1043,21 @@ def test_update_tells_a_template_folder_here_from_a_remote_one():
     assert all(is_local(s) for s in ("/home/me/qnn-op-template", "~/src/t", "relative/t"))
     remote = ("gh:org/qnn-op-template", "gl:org/t", "https://github.com/org/t.git", "git@github.com:org/t.git")
     assert not any(is_local(s) for s in remote)
+
+
+def test_update_names_what_a_newer_release_needs_by_hand():
+    """`update` prints, for each newer release, the "Update needs action" text of every
+    entry that is not "no": a list item or a paragraph, bold or not, across line breaks."""
+    from shape_ops.toolchain.template import needed_actions
+
+    section = (
+        "\n### Added\n\n"
+        "- A fix. **Conventions**: none. **Update\n  needs action**: no.\n"
+        "- A renamed stub. **Update needs action**: move `mine/a.c`\n  to `mine/b.c`.\n"
+        "- Plain. Update needs action: No, nothing.\n\n"
+        "**Conventions**: C3. **Files**: `x.h`.\n**Update needs action**: rebuild once.\n"
+    )
+    assert needed_actions(section) == [
+        "(A renamed stub.) move `mine/a.c` to `mine/b.c`.",
+        "(Conventions: C3. Files: `x.h`.) rebuild once.",
+    ]
