@@ -30,6 +30,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # a refusal leaves nothing behind, not even scripts/__pycache__/
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import tags  # noqa: E402  (scripts/tags.py: the releases and their commits)
 

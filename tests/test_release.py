@@ -19,6 +19,7 @@ files, not with scripts/release.py or scripts/tags.py.  About 3 s in all.
 from __future__ import annotations
 
 import datetime
+import os
 import re
 import subprocess
 import sys
@@ -194,23 +195,31 @@ def clone(tmp_path) -> Path:
 
 
 def release(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    # Python as a user runs it: writing bytecode (scripts/__pycache__/ would be a change).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return subprocess.run(
         [sys.executable, str(repo / "scripts/release.py"), *args],
         cwd=repo,
         capture_output=True,
         text=True,
         timeout=120,
+        env=env,
     )
 
 
 def state(repo: Path) -> tuple:
-    """Everything a release could change: the files, HEAD, every ref, the index."""
+    """Everything a release could change: HEAD, every ref, the index (each file's blob),
+    which files differ from it or are untracked or ignored (git compares their bytes),
+    and the bytes of those.  Reading the clone's thousands of files instead costs a
+    second per call."""
+    status = git(repo, "status", "--porcelain", "--untracked-files=all", "--ignored")
+    differing = [line[3:] for line in status.splitlines()]
     return (
-        tree(repo),
         git(repo, "rev-parse", "HEAD"),
         git(repo, "for-each-ref", "--format=%(refname) %(objectname)"),
         git(repo, "ls-files", "-s"),
-        git(repo, "status", "--porcelain", "--untracked-files=all"),
+        status,
+        {rel: (repo / rel).read_bytes() for rel in differing if (repo / rel).is_file()},
     )
 
 
@@ -436,7 +445,7 @@ def test_a_v1_2_0_project_with_its_math_updates_to_a_new_release(clone, tmp_path
     git(project, "commit", "-q", "-m", f"update to {first}")
 
     # A second release, whose entry needs an action: `update` names both before copier runs.
-    add_entry(clone, f"- The test's second release. **Update needs action**: {ACTION_TEXT}.")
+    add_entry(clone, f"- The test's second release. **Conventions**: none. **Update needs action**: {ACTION_TEXT}.")
     second = bumped(first, 2)
     cut = release(clone, second)
     assert cut.returncode == 0, cut.stderr
@@ -446,5 +455,5 @@ def test_a_v1_2_0_project_with_its_math_updates_to_a_new_release(clone, tmp_path
     assert again.returncode == 0, again.stdout + again.stderr
     lines = again.stdout.splitlines()
     assert lines[0].startswith(f"update: the template has 1 release(s) newer than this project's {first}: {second} ")
-    assert lines[1] == f"  {second}: (The test's second release.) {ACTION_TEXT}."
+    assert lines[1] == f"  {second}: (The test's second release. Conventions: none.) {ACTION_TEXT}."
     assert yaml.safe_load((project / ".copier-answers.yml").read_text())["_commit"] == f"v{second}"
