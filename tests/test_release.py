@@ -179,16 +179,23 @@ def test_nothing_a_render_is_made_of_is_unreleased():
 # --- the release tool, in a clone ------------------------------------------------------------
 
 
+TEST_ENTRY = "- The test's release. **Conventions**: none. **Files**: none. **Update needs action**: no."
+
+
 @pytest.fixture
 def clone(tmp_path) -> Path:
-    """A clone of this repository without tags, this working tree's CHANGELOG.md,
-    Makefile and scripts/ committed in it, and a git identity (make release commits)."""
+    """A clone of this repository without tags, this working tree's CHANGELOG.md (with
+    TEST_ENTRY under [Unreleased]), Makefile and scripts/ committed in it, and a git
+    identity (make release commits)."""
     dest = tmp_path / "clone"
     git(tmp_path, "clone", "-q", "--no-tags", str(ROOT), str(dest))
     for rel in ("CHANGELOG.md", "Makefile", "scripts/releases.txt", "scripts/tags.py", "scripts/release.py"):
         (dest / rel).write_bytes((ROOT / rel).read_bytes())
     git(dest, "config", "user.name", "release test")
     git(dest, "config", "user.email", "release@example.invalid")
+    # Something to release (right after a release, [Unreleased] is empty).
+    changelog = dest / "CHANGELOG.md"
+    changelog.write_text(changelog.read_text().replace("## [Unreleased]\n", f"## [Unreleased]\n\n{TEST_ENTRY}\n", 1))
     git(dest, "add", "-A")
     git(dest, "commit", "-q", "--allow-empty", "-m", "this working tree's changelog and scripts")
     return dest
@@ -409,7 +416,6 @@ def test_a_v1_2_0_project_with_its_math_updates_to_a_new_release(clone, tmp_path
         (clone / rel).write_bytes((ROOT / rel).read_bytes())
     git(clone, "add", "-A")
     git(clone, "commit", "-q", "--allow-empty", "-m", "this working tree's template")
-    add_entry(clone, "- The test's release. **Conventions**: none. **Files**: none. **Update needs action**: no.")
     last = dated_versions((clone / "CHANGELOG.md").read_text())[0]
     first = bumped(last, 1)
     cut = release(clone, first)
