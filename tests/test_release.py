@@ -170,8 +170,9 @@ def test_nothing_a_render_is_made_of_is_unreleased():
     behind = git(ROOT, "rev-list", "--count", f"{commit}..HEAD", "--", *paths).strip()
     nxt = ".".join(str(n) for n in (as_tuple(newest)[0], as_tuple(newest)[1] + 1, 0))
     assert not changed, (
-        f"{len(changed)} files of a render ({', '.join(changed[:3])}, ...) changed in {behind} commits since the "
-        f"newest release v{newest} ({commit[:12]}): scripts/new renders v{newest} by default. Release them: "
+        f"files of a render changed since the newest release v{newest} ({commit[:12]}), in {behind} commit(s): "
+        f"{len(changed)} file(s), {', '.join(changed[:3])}{', ...' if len(changed) > 3 else ''}; scripts/new "
+        f"renders v{newest} by default. Release them: "
         f"make release VERSION={nxt} (or the patch/major; docs/releasing.md)"
     )
 
