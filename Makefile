@@ -39,7 +39,7 @@ tags:
 # tags (scripts/release.py).  Every refusal is one line and changes nothing.
 VERSION ?=
 release:
-	$(PYTHON) scripts/release.py "$(VERSION)"
+	@$(PYTHON) scripts/release.py "$(VERSION)"
 
 # A new project: the spec read strictly and checked first (hooks/new.py), then
 # `copier copy --trust --defaults`; COPIER_ARGS go to copier (e.g. --vcs-ref v1.0.0).
