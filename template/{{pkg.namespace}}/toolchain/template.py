@@ -173,7 +173,10 @@ def newer_releases(folder: Path | None, commit: str | None, vcs_ref: str | None 
     base = RELEASED.match(commit or "")
     if folder is None or base is None or (vcs_ref and not RELEASE_TAG.match(vcs_ref)):
         return []
-    listed = subprocess.run(["git", "-C", str(folder), "tag", "--list", "v*"], capture_output=True, text=True)
+    try:
+        listed = subprocess.run(["git", "-C", str(folder), "tag", "--list", "v*"], capture_output=True, text=True)
+    except OSError:  # no git here: copier says so next
+        return []
     tags = [m for m in map(RELEASE_TAG.match, listed.stdout.split()) if m]
     tags = [m for m in tags if not vcs_ref or m.group(0) == vcs_ref]
     if listed.returncode != 0 or not tags:
