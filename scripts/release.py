@@ -108,7 +108,8 @@ def check(repo: Path, version: str) -> str:
             now = tags.git(repo, "rev-parse", "-q", "--verify", f"refs/tags/{tag}^{{commit}}", check=False)
             if now.stdout.strip() and now.stdout.strip() != commit:
                 raise ReleaseError(
-                    f"tag {tag} is at {now.stdout.strip()[:12]}, the release is {commit[:12]}: make tags"
+                    f"tag {tag} is at {now.stdout.strip()[:12]}, the release is {commit[:12]} "
+                    "(scripts/tags.py --force moves it)"
                 )
     except tags.TagError as exc:
         raise ReleaseError(str(exc)) from None
