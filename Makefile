@@ -3,7 +3,7 @@ PYTHON ?= python3
 SPEC ?= examples/scale.yaml
 DEST ?= build/example
 
-.PHONY: help setup tags new example test golden lint format
+.PHONY: help setup tags release new example test golden lint format
 
 help:
 	@echo "make setup    install requirements.txt (torch from PyTorch's CPU index when it answers)"
@@ -12,6 +12,8 @@ help:
 	@echo "make example [SPEC=examples/scale.yaml] [DEST=build/example]"
 	@echo "              install, render SPEC into DEST (replacing it) and run its tests"
 	@echo "make tags     recreate the release tags v1.0.0, ... from CHANGELOG.md and scripts/releases.txt (offline)"
+	@echo "make release VERSION=X.Y.Z"
+	@echo "              date CHANGELOG.md's [Unreleased] as X.Y.Z, commit, record it in scripts/releases.txt, make tags"
 	@echo "make test     install and run the template's whole test suite"
 	@echo "make golden   regenerate examples/golden/ (fresh renders of examples/*.yaml; tests/test_golden.py)"
 	@echo "make lint     ruff check, ruff format --check (and clang-format on bench/) on the template's sources"
@@ -31,6 +33,13 @@ setup:
 # Idempotent and offline (scripts/tags.py).
 tags:
 	$(PYTHON) scripts/tags.py
+
+# A release (docs/releasing.md): the checks, then "Release X.Y.Z" (CHANGELOG.md's
+# [Unreleased] dated), the commit after it recording it in scripts/releases.txt, and the
+# tags (scripts/release.py).  Every refusal is one line and changes nothing.
+VERSION ?=
+release:
+	@$(PYTHON) scripts/release.py "$(VERSION)"
 
 # A new project: the spec read strictly and checked first (hooks/new.py), then
 # `copier copy --trust --defaults`; COPIER_ARGS go to copier (e.g. --vcs-ref v1.0.0).

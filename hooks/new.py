@@ -39,6 +39,10 @@ else:
     from . import spec, spec_file
 
 TEMPLATE = Path(__file__).resolve().parent.parent
+# What a render is made of: copier.yml, its _subdirectory and its Jinja extensions'
+# folder (tests/test_release.py derives the same from copier.yml).  A commit elsewhere
+# (docs, tests, bench) changes no project, and needs no release.
+RENDER_PATHS = ("copier.yml", "hooks", "template")
 USAGE = "usage: scripts/new SPEC DEST [COPIER_OPTION ...]  |  scripts/new --check SPEC"
 
 
@@ -251,7 +255,8 @@ def clash(dest: Path, rel: Path) -> str | None:
 
 def newer_than_rendered(dest: Path) -> str | None:
     """One line when copier rendered a release tag (its choice without --vcs-ref: the
-    newest) and this checkout of the template has commits after it: in a clone of main
+    newest) and this checkout of the template has commits after it that change a render
+    (RENDER_PATHS; none of them may stay unreleased on main: docs/releasing.md): in a clone of main
     after `make example` (which recreates the tags), the project would otherwise hold
     the last release, not the template the clone's README describes. None otherwise."""
     try:
@@ -264,7 +269,9 @@ def newer_than_rendered(dest: Path) -> str | None:
     tag = match.group(1)
     try:
         count = subprocess.run(
-            ["git", "-C", str(TEMPLATE), "rev-list", "--count", f"{tag}..HEAD"], capture_output=True, text=True
+            ["git", "-C", str(TEMPLATE), "rev-list", "--count", f"{tag}..HEAD", "--", *RENDER_PATHS],
+            capture_output=True,
+            text=True,
         )
     except OSError:  # no git: nothing to say
         return None
@@ -273,8 +280,9 @@ def newer_than_rendered(dest: Path) -> str | None:
         return None
     return (
         f"scripts/new: rendered {tag}, the newest release of the template; this checkout has {newer} "
-        f"commit{'s' if newer != 1 else ''} after it (CHANGELOG.md, [Unreleased]): add --vcs-ref HEAD to "
-        f'render them instead (README, "Pin a version")'
+        f"commit{'s' if newer != 1 else ''} after it that change{'' if newer != 1 else 's'} what a render holds "
+        f"(CHANGELOG.md, [Unreleased]): add --vcs-ref HEAD to render {'them' if newer != 1 else 'it'} instead "
+        '(README, "Pin a version")'
     )
 
 

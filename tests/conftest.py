@@ -221,6 +221,7 @@ _FIRST = (
     "test_stress_specs.py",
     "test_kernel_specs.py",
     "test_bad_specs.py",
+    "test_release.py",
 )
 
 

@@ -101,9 +101,11 @@ def test_a_bad_record_is_one_line_and_tags_nothing(tmp_path, record, error):
 def test_a_tag_at_another_commit_is_not_moved(tmp_path):
     repo = clone(tmp_path)
     newest = changelog_releases((repo / "CHANGELOG.md").read_text())[0]
-    git(repo, "tag", f"v{newest}", "HEAD~1")
+    # The first commit, never a release (HEAD~1 is one right after `make release`).
+    elsewhere = git(repo, "rev-list", "--max-parents=0", "HEAD").split()[0]
+    git(repo, "tag", f"v{newest}", elsewhere)
     run = tags(repo)
     assert run.returncode == 1 and f"error: tag v{newest} is at " in run.stderr and "--force moves it" in run.stderr
-    assert git(repo, "rev-parse", f"v{newest}") == git(repo, "rev-parse", "HEAD~1")
+    assert git(repo, "rev-parse", f"v{newest}").strip() == elsewhere
     assert tags(repo, "--force").returncode == 0
     assert changelog_releases(git(repo, "show", f"v{newest}:CHANGELOG.md"))[0] == newest

@@ -691,7 +691,8 @@ def test_pinning_a_tag_or_a_commit(releases, tmp_path):
     assert back.returncode == 1 and "Downgrades are not supported" in back.stderr
 
     for n in (1, 2):
-        (repo / "NOTES.md").write_text(f"untagged change {n}\n")
+        # The first changes no render (a note beside the template), the second does.
+        (repo / ("NOTES.md" if n == 1 else "template/NOTES.md")).write_text(f"untagged change {n}\n")
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", f"untagged change {n}")
         if n == 1:
@@ -699,14 +700,16 @@ def test_pinning_a_tag_or_a_commit(releases, tmp_path):
     second = git(repo, "rev-parse", "HEAD").strip()
 
     # scripts/new (hooks/new.py) without --vcs-ref: copier's choice, the newest tag, and
-    # one line that says this checkout has commits after it; with --vcs-ref, no line.
+    # one line that says this checkout has commits after it that change a render (one
+    # here: the first changed only a file no render is made of); with --vcs-ref, no line.
     spec_file = write_spec(tmp_path / "spec.yaml", spec)
     new = [sys.executable, str(repo / "hooks/new.py"), str(spec_file)]
     made = run_budgeted([*new, str(tmp_path / "via-new")], 300, stdin=subprocess.DEVNULL)
     assert made.returncode == 0 and commit_of(tmp_path / "via-new") == "v1.1.0", made.stderr
     assert made.stderr.splitlines()[-1] == (
-        "scripts/new: rendered v1.1.0, the newest release of the template; this checkout has 2 commits after "
-        'it (CHANGELOG.md, [Unreleased]): add --vcs-ref HEAD to render them instead (README, "Pin a version")'
+        "scripts/new: rendered v1.1.0, the newest release of the template; this checkout has 1 commit after "
+        "it that changes what a render holds (CHANGELOG.md, [Unreleased]): add --vcs-ref HEAD to render it "
+        'instead (README, "Pin a version")'
     ), made.stderr
     at_commit = tmp_path / "at-commit"
     made = run_budgeted([*new, str(at_commit), "--vcs-ref", first], 300, stdin=subprocess.DEVNULL)

@@ -70,13 +70,15 @@ def _cmd_spec(args: argparse.Namespace) -> None:
 
 
 def _cmd_update(args: argparse.Namespace) -> None:
-    from .toolchain import check_spec_file, check_spec_rules, recorded_template, run_update
+    from .toolchain import check_spec_file, check_spec_rules, newer_releases, recorded_template, run_update
 
     spec = check_spec_file(args.spec) if args.spec else None  # before anything else is read
     project = _project(args)
     recorded = recorded_template(project.root)
     if spec is not None:
         check_spec_rules(args.spec, spec, recorded.folder)
+    for line in newer_releases(recorded.folder, recorded.commit, args.vcs_ref):
+        print(line)
     run_update(project.root, spec, args.vcs_ref, recorded.commit)
 
 

@@ -9,6 +9,10 @@ checkout recorded in `.copier-answers.yml` (`_src_path`) is a folder on this mac
 its own strict reader and every rule of the spec (`scripts/new --check`, the reader of
 a new project) judge it. The update then runs as the README says:
 `copier update --trust --defaults [--data-file SPEC] [--vcs-ref REF]`, in the project.
+
+Before it runs, `newer_releases` names the template's releases newer than the project's
+and what each needs by hand: the "Update needs action" of their CHANGELOG.md entries
+that is not "no", read from the template's checkout at its newest release tag.
 """
 
 from __future__ import annotations
@@ -131,6 +135,77 @@ def check_spec_rules(spec: str, path: Path, template: Path | None) -> None:
     lines = [line for line in res.stderr.splitlines() if line.strip()]
     reason = lines[-1].removeprefix("Invalid op spec: ") if lines else f"exit status {res.returncode}"
     raise ToolchainError(f"--spec {spec}: {reason}")
+
+
+RELEASE_TAG = re.compile(r"^v(\d+)\.(\d+)\.(\d+)$")
+RELEASED = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)")  # _commit: v1.2.0, or v1.2.0-5-gabc1234 after it
+SECTION = re.compile(r"^## \[(\d+)\.(\d+)\.(\d+)\]", re.M)
+ACTION = re.compile(r"\bUpdate needs action\**:\**\s*(.+)", re.S)
+
+
+def needed_actions(section: str) -> list[str]:
+    """The "Update needs action" texts of one CHANGELOG.md section that are not "no",
+    each on one line after the start of its entry (a list item or a paragraph; the text
+    runs to the entry's end)."""
+    blocks, block = [], []
+    for line in section.splitlines():
+        if not line.strip() or line.startswith(("- ", "#")):
+            blocks.append(" ".join(block))
+            block = []
+        if line.strip() and not line.startswith("#"):
+            block.append(line.strip())
+    blocks.append(" ".join(block))
+    out = []
+    for text in blocks:
+        text = text.replace("**", "").removeprefix("- ")
+        found = ACTION.search(text)
+        if found and not re.match(r"no\b", found.group(1), re.I):
+            entry = text[: found.start()].strip()
+            entry = entry if len(entry) <= 48 else entry[:48].rsplit(" ", 1)[0] + " ..."
+            out.append(f"({entry}) {found.group(1).strip()}" if entry else found.group(1).strip())
+    return out
+
+
+def newer_releases(folder: Path | None, commit: str | None, vcs_ref: str | None = None) -> list[str]:
+    """Lines naming the template's releases newer than the project's (`_commit`), up to
+    the one the update goes to (`vcs_ref` when it is a release tag, else the newest),
+    with what each needs by hand; [] when there is none or nothing can tell (a remote
+    template, a commit that is no release: copier still runs and says what it does)."""
+    base = RELEASED.match(commit or "")
+    if folder is None or base is None or (vcs_ref and not RELEASE_TAG.match(vcs_ref)):
+        return []
+    try:
+        listed = subprocess.run(["git", "-C", str(folder), "tag", "--list", "v*"], capture_output=True, text=True)
+    except OSError:  # no git here: copier says so next
+        return []
+    tags = [m for m in map(RELEASE_TAG.match, listed.stdout.split()) if m]
+    tags = [m for m in tags if not vcs_ref or m.group(0) == vcs_ref]
+    if listed.returncode != 0 or not tags:
+        return []
+    mine = tuple(int(n) for n in base.groups())
+    newest = max(tags, key=lambda m: tuple(int(n) for n in m.groups()))
+    if tuple(int(n) for n in newest.groups()) <= mine:
+        return []
+    shown = subprocess.run(
+        ["git", "-C", str(folder), "show", f"{newest.group(0)}:CHANGELOG.md"], capture_output=True, text=True
+    )
+    starts = list(SECTION.finditer(shown.stdout)) if shown.returncode == 0 else []
+    versions, actions = [], []
+    for i, start in enumerate(starts):
+        version = tuple(int(n) for n in start.groups())
+        if mine < version <= tuple(int(n) for n in newest.groups()):
+            end = starts[i + 1].start() if i + 1 < len(starts) else len(shown.stdout)
+            name = ".".join(start.groups())
+            versions.append(name)
+            actions += [f"  {name}: {text}" for text in needed_actions(shown.stdout[start.end() : end])]
+    if not versions:
+        return []
+    mine_name = ".".join(base.groups())
+    head = f"update: the template has {len(versions)} release(s) newer than this project's {mine_name}: "
+    head += ", ".join(reversed(versions)) + f" (its CHANGELOG.md at {newest.group(0)})"
+    if not actions:
+        return [head + "; none needs action by hand"]
+    return [head + "; by hand after the update (Update needs action):", *actions]
 
 
 def update_command(spec: Path | None, vcs_ref: str | None) -> list[str]:

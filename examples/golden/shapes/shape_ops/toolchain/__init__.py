@@ -79,7 +79,14 @@ from .sign import (
     sign,
     sign_commands,
 )
-from .template import check_spec_file, check_spec_rules, recorded_template, run_update, update_command
+from .template import (
+    check_spec_file,
+    check_spec_rules,
+    newer_releases,
+    recorded_template,
+    run_update,
+    update_command,
+)
 
 __all__ = [
     "MIN_SDK_BUILD",
@@ -139,6 +146,7 @@ __all__ = [
     "sign_commands",
     "sign",
     "check_signed",
+    "newer_releases",
     "recorded_template",
     "check_spec_file",
     "check_spec_rules",
