@@ -121,7 +121,14 @@ FUNCTION_TABLE: tuple[Function, ...] = (
     # 1-ulp powf) may differ in the last bit: a code apart only at a rounding tie, which
     # the rendered kernel tests allow, as for log.
     Function(
-        "pow", 2, "torch.pow({0}, {1})", "np.power({0}, {1})", "powf({0}, {1})", POW_COST, library_call=True, python=_pow
+        "pow",
+        2,
+        "torch.pow({0}, {1})",
+        "np.power({0}, {1})",
+        "powf({0}, {1})",
+        POW_COST,
+        library_call=True,
+        python=_pow,
     ),
     Function("tanh", 1, "torch.tanh({0})", "np.tanh({0})", "lpai_tanhf({0})", 40, python=math.tanh),
     Function(

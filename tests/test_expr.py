@@ -439,7 +439,7 @@ def test_pow_python_form_is_ieee_where_math_pow_raises():
     ]
     for args, want in cases:
         got = f(*args)
-        assert (math.isnan(got) if want is None else got == want and math.copysign(1, got) == math.copysign(1, want)), (
+        assert math.isnan(got) if want is None else got == want and math.copysign(1, got) == math.copysign(1, want), (
             args,
             got,
         )
@@ -450,7 +450,10 @@ def test_pow_python_form_agrees_with_torch_in_float32():
     +-inf, finite) everywhere, and within 1 ulp where finite."""
     bases, exponents = _pow_points()
     torch_pow = torch.pow(torch.from_numpy(bases), torch.from_numpy(exponents)).numpy()
-    env = [expr.evaluate(expr.parse("pow(a, b)", ["a", "b"], []), {"a": float(a), "b": float(b)}) for a, b in zip(bases, exponents)]
+    env = [
+        expr.evaluate(expr.parse("pow(a, b)", ["a", "b"], []), {"a": float(a), "b": float(b)})
+        for a, b in zip(bases, exponents)
+    ]
     mine = np.array(env, dtype=np.float32)
     assert (np.isnan(mine) == np.isnan(torch_pow)).all()
     finite = np.isfinite(torch_pow)

@@ -1104,9 +1104,7 @@ def test_every_independent_problem_is_named_in_one_run():
 
 
 def test_every_unknown_key_is_named_and_a_refused_key_once():
-    lines = problems_of(
-        {**minimal(dtype="float32", colour="red", size=3), "bogus": 1, "other": 2}
-    )
+    lines = problems_of({**minimal(dtype="float32", colour="red", size=3), "bogus": 1, "other": 2})
     assert [line.split(": ", 1)[0] for line in lines] == [
         "bogus",
         "other",
@@ -1141,11 +1139,17 @@ def test_each_param_input_and_output_is_checked_on_its_own():
     [
         # The expr reads the inputs and params: with one refused, an `unknown name` would repeat it.
         ({"inputs": ["int"], "expr": "int * 3"}, "ops[0].inputs[0]"),
-        ({"params": [{"name": "for", "type": "float", "default": 1.0}], "expr": "input * for"}, "ops[0].params[0].name"),
+        (
+            {"params": [{"name": "for", "type": "float", "default": 1.0}], "expr": "input * for"},
+            "ops[0].params[0].name",
+        ),
         # A default is judged by the type: with the type wrong, there is nothing to judge it by.
         ({"params": [{"name": "k", "type": "double", "default": "x"}], "expr": "input * k"}, "ops[0].params[0].type"),
         # The finiteness check reads the defaults: `log(input * k)` at k = 0 is the default's problem.
-        ({"params": [{"name": "k", "type": "int", "default": -1}], "expr": "log(input * k)"}, "ops[0].params[0].default"),
+        (
+            {"params": [{"name": "k", "type": "int", "default": -1}], "expr": "log(input * k)"},
+            "ops[0].params[0].default",
+        ),
         # The outputs and rowwise read the kind.
         ({"kind": "Custom", "outputs": [{"name": "o"}], "rowwise": True}, "ops[0].kind"),
     ],
