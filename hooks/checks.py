@@ -1,11 +1,18 @@
 """SpecError and the checks every rule uses: a value's type, its keys, its size.
 
-One error type, `SpecError`, whose message is always one line: the field path, then
-the rule that was broken (``ops[1].inputs[0]: 'int' is a reserved word in C``).
+One error type, `SpecError`, whose message is one line per problem: the field path,
+then the rule that was broken (``ops[1].inputs[0]: 'int' is a reserved word in C``).
+A spec's validation reports every independent problem at once: each check runs under
+`Problems.check()`, which records its SpecError and lets the next check run; a check
+that reads a field that failed is skipped (its value is None). `Problems.raise_any()`
+then raises them together, one SpecError whose `problems` are the one-line errors in
+the order of the spec.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from . import names
@@ -28,7 +35,46 @@ class SpecError(ValueError):
             field = f"{field[: MAX_FIELD_SHOWN - 3]}..."
         self.field = field
         self.rule = rule
+        # Every problem this error reports, itself when it is one (see `joined`).
+        self.problems: tuple[SpecError, ...] = (self,)
         super().__init__(f"{field}: {rule}")
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """One line per problem: `field: rule`."""
+        return tuple(f"{p.field}: {p.rule}" for p in self.problems)
+
+    @classmethod
+    def joined(cls, problems: list[SpecError]) -> SpecError:
+        """One SpecError reporting all of `problems` (itself when there is one); its
+        message is one line per problem, field and rule those of the first."""
+        flat = [p for problem in problems for p in problem.problems]
+        if len(flat) == 1:
+            return flat[0]
+        error = cls(flat[0].field, flat[0].rule)
+        error.problems = tuple(flat)
+        error.args = ("\n".join(error.lines),)
+        return error
+
+
+class Problems:
+    """The independent problems of a spec, collected: `with problems.check(): ...` runs
+    one check and records its SpecError instead of stopping the validation."""
+
+    def __init__(self) -> None:
+        self.found: list[SpecError] = []
+
+    @contextmanager
+    def check(self) -> Iterator[None]:
+        try:
+            yield
+        except SpecError as exc:
+            self.found.append(exc)
+
+    def raise_any(self) -> None:
+        """Raise every problem found, in one SpecError; nothing when there is none."""
+        if self.found:
+            raise SpecError.joined(self.found)
 
 
 def _name(field_path: str, check, value):
@@ -48,11 +94,16 @@ def _type(value: Any) -> str:
     return "nothing" if value is None else type(value).__name__
 
 
-def _unknown_keys(field_path: str, mapping: dict, allowed: tuple[str, ...]) -> None:
+def _unknown_keys(field_path: str, mapping: dict, allowed: tuple[str, ...], ignored: tuple[str, ...] = ()) -> None:
+    """Every key of `mapping` not in `allowed` (nor in `ignored`: keys refused with a
+    rule of their own), one problem each."""
+    problems = Problems()
     for key in mapping:
-        if key not in allowed:
+        if key not in allowed and key not in ignored:
             where = f"{field_path}." if field_path else ""
-            raise SpecError(f"{where}{key}", f"unknown key (allowed: {', '.join(allowed)})")
+            with problems.check():
+                raise SpecError(f"{where}{key}", f"unknown key (allowed: {', '.join(allowed)})")
+    problems.raise_any()
 
 
 def _choice(field_path: str, value: Any, allowed: tuple[str, ...]) -> str:

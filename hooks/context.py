@@ -6,8 +6,8 @@ as a whole, with one clean error line, before Copier writes the first file.
 
 Copier renders question defaults with partial answers during the prompt phase (and
 `namespace` is then Jinja's `Namespace` class), so the hook does nothing until the
-render phase (nor in the migrate phase of `copier update`, see _VALIDATING_PHASES).  There it validates everything; a broken rule becomes a
-`UserMessageError`, which Copier prints as one line and exits 1.  The first render of
+render phase (nor in the migrate phase of `copier update`, see _VALIDATING_PHASES).  There it validates everything; the broken rules become a
+`UserMessageError`, which Copier prints as it is (one line per problem) and exits 1.  The first render of
 the phase is the first file's *path*, so nothing has been written yet.
 """
 
@@ -83,6 +83,7 @@ class ContextUpdater(ContextHook):
                 pkg = spec_mod.validate(raw)
                 self._cache[key] = pkg
         except spec_mod.SpecError as exc:
-            raise UserMessageError(f"Invalid op spec: {exc}") from None
+            # Every problem, one line each: copier prints the message as it is.
+            raise UserMessageError("\n".join(f"Invalid op spec: {line}" for line in exc.lines)) from None
         context["pkg"] = pkg
         importlib.import_module(f"{_load_hooks_package().__name__}.update_guard").check(context, pkg)

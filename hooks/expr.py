@@ -3,10 +3,12 @@
 `expr` is the single source of truth of an elementwise op.  It is parsed with
 Python's own parser (which never evaluates anything) and then every node is checked
 against a whitelist: numbers, the op's input and parameter names, ``+ - * /``, unary
-minus/plus, parentheses and a fixed set of functions; a comparison (``< <= > >= == !=``)
-only as the condition of ``where(cond, a, b)``.  Anything else - attributes,
-subscripts, other names or calls, strings, a comparison anywhere else, ``**``, keyword
-arguments - is rejected with a message naming the construct.  The renderers walk the checked
+minus/plus, parentheses and a fixed set of functions; ``a ** b`` whose exponent reads
+no input (a number, a param, an expression of them), which is ``pow(a, b)``; a
+comparison (``< <= > >= == !=``) only as the condition of ``where(cond, a, b)``.
+Anything else - attributes, subscripts, other names or calls, strings, a comparison
+anywhere else, ``//``, ``%``, keyword arguments - is rejected with a message naming the
+construct.  The renderers walk the checked
 tree only, so no text of the spec is ever copied into generated code except validated
 names and re-printed numbers.
 """
@@ -55,6 +57,25 @@ def _sqrt(a: float) -> float:
     return math.nan if math.isnan(a) or a < 0 else math.sqrt(a)
 
 
+def _odd_integer(b: float) -> bool:
+    return math.isfinite(b) and b.is_integer() and b % 2 == 1
+
+
+def _pow(a: float, b: float) -> float:
+    """C's powf in IEEE terms (C11 F.10.4.4), where Python's math.pow raises: a
+    negative base to a non-integer power is NaN, 0 to a negative power an infinity
+    (-inf for -0 and an odd integer power), an overflow an infinity of the result's
+    sign. pow(x, 0) is 1 and pow(1, y) is 1 even for NaN, as in C, torch and numpy."""
+    try:
+        return math.pow(a, b)
+    except OverflowError:
+        return -math.inf if a < 0 and _odd_integer(b) else math.inf
+    except ValueError:
+        if a == 0:  # b < 0
+            return -math.inf if math.copysign(1.0, a) < 0 and _odd_integer(b) else math.inf
+        return math.nan
+
+
 @dataclass(frozen=True)
 class Function:
     """One function of the expression language, every spelling of it in one row."""
@@ -70,6 +91,10 @@ class Function:
     # validation's sampling of the op (`evaluate`).
     python: Callable[..., float] | None = None
 
+
+# powf per call, scalar: ~65 instructions of glibc's on the host (callgrind, gcc -O2,
+# exponents 0.25 to 3 on bases in [0.1, 2]; logf measured alike is its table's 30).
+POW_COST = 65
 
 # The one table of functions: parse, to_torch, to_numpy, to_c and cost read it.
 FUNCTION_TABLE: tuple[Function, ...] = (
@@ -92,6 +117,19 @@ FUNCTION_TABLE: tuple[Function, ...] = (
     Function("exp", 1, "torch.exp({0})", "np.exp({0})", "lpai_expf({0})", 24, python=_exp),
     Function("log", 1, "torch.log({0})", "np.log({0})", "logf({0})", 30, library_call=True, python=_log),
     Function("sqrt", 1, "torch.sqrt({0})", "np.sqrt({0})", "sqrtf({0})", 20, library_call=True, python=_sqrt),
+    # `a ** b` is this function too (parse). powf and torch.pow (std::pow or SLEEF's
+    # 1-ulp powf) may differ in the last bit: a code apart only at a rounding tie, which
+    # the rendered kernel tests allow, as for log.
+    Function(
+        "pow",
+        2,
+        "torch.pow({0}, {1})",
+        "np.power({0}, {1})",
+        "powf({0}, {1})",
+        POW_COST,
+        library_call=True,
+        python=_pow,
+    ),
     Function("tanh", 1, "torch.tanh({0})", "np.tanh({0})", "lpai_tanhf({0})", 40, python=math.tanh),
     Function(
         "sigmoid",
@@ -150,6 +188,8 @@ _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 _CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 # The function whose first argument is a condition.
 CONDITIONAL = "where"
+# The function `a ** b` is.
+POW = "pow"
 
 
 class ExprError(ValueError):
@@ -270,11 +310,13 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
             return Neg(_convert(node.operand, names, d))
         if isinstance(node.op, ast.UAdd):
             return _convert(node.operand, names, d)
-        raise ExprError(f"operator {type(node.op).__name__} is not allowed (allowed: + - * / and unary -)")
+        raise ExprError(f"operator {type(node.op).__name__} is not allowed (allowed: + - * / ** and unary -)")
     if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.Pow):
+            return _power(node, names, d)
         op = _BINOPS.get(type(node.op))
         if op is None:
-            raise ExprError(f"operator {type(node.op).__name__} is not allowed (allowed: + - * / and unary -)")
+            raise ExprError(f"operator {type(node.op).__name__} is not allowed (allowed: + - * / ** and unary -)")
         return Bin(op, _convert(node.left, names, d), _convert(node.right, names, d))
     if isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name):
@@ -311,8 +353,24 @@ def _convert(node: ast.AST, names: dict[str, bool], depth: int) -> Node:
     }
     what = next((v for k, v in kinds.items() if isinstance(node, k)), type(node).__name__)
     raise ExprError(
-        f"{what} are not allowed (allowed: numbers, input/param names, + - * /, unary -, parentheses, {', '.join(FUNCTIONS)})"
+        f"{what} are not allowed (allowed: numbers, input/param names, + - * / **, unary -, parentheses, "
+        f"{', '.join(FUNCTIONS)})"
     )
+
+
+def _power(node: ast.BinOp, names: dict[str, bool], depth: int) -> Call:
+    """`a ** b`, which is pow(a, b): its exponent reads no input (a number, a param or
+    an expression of them: `x ** 2`, `(x + eps) ** p`, `x ** (1 / 3)`). An exponent
+    that varies per element is written pow(a, b), so that `**` reads as the power law
+    it is in a spec."""
+    base, exponent = _convert(node.left, names, depth), _convert(node.right, names, depth)
+    read = sorted(n for n in _names(exponent) if names[n])
+    if read:
+        raise ExprError(
+            f"the exponent of ** reads the input {', '.join(map(_shown, read))}: a ** exponent is a number, a param "
+            f"or an expression of them (x ** 2, x ** p); write pow(a, b) for a power that varies per element"
+        )
+    return Call(POW, (base, exponent))
 
 
 def _condition(node: ast.AST, names: dict[str, bool], depth: int) -> Cmp:

@@ -7,7 +7,8 @@ The same as `copier copy --trust --defaults --data-file SPEC <this template> DES
 except that the spec file is read first by hooks/spec_file.py and checked by
 hooks/spec.py: a file copier's own reading would end in a traceback (YAML errors, an
 empty or list file, `!!binary`, a 5,000-digit number) or read without a word (a key
-given twice, a typo'd `_soc_model`) is refused in one line, exit 1, nothing written.
+given twice, a typo'd `_soc_model`) is refused in one line, exit 1, nothing written
+(a spec that breaks rules: one line per broken rule, every one in one run).
 So is a DEST that is a file, a project made already, or a folder holding a file the
 project would write (unless `--overwrite` is passed): copier would render into it until
 it met that file, then stop, half done.
@@ -47,7 +48,8 @@ USAGE = "usage: scripts/new SPEC DEST [COPIER_OPTION ...]  |  scripts/new --chec
 
 
 def check(path: str) -> spec.Package:
-    """The valid spec in the file at `path`; SpecError (one line) otherwise."""
+    """The valid spec in the file at `path`; SpecError otherwise (its `lines`: one per
+    problem, every independent problem of the spec)."""
     raw = spec_file.read(path)
     spec.check_size(raw)
     return spec.validate(raw)
@@ -84,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         pkg = check(args[0])
     except spec.SpecError as exc:
-        print(f"Invalid op spec: {exc}", file=sys.stderr)
+        for line in exc.lines:  # every problem of the spec, one line each
+            print(f"Invalid op spec: {line}", file=sys.stderr)
         return 1
     for line in notes(pkg):
         print(line, file=sys.stderr)

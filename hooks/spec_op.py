@@ -10,7 +10,7 @@ from typing import Any
 
 from . import expr as expr_mod
 from . import names
-from .checks import SpecError, _choice, _given, _name, _require_mapping, _type, _unknown_keys
+from .checks import Problems, SpecError, _choice, _given, _name, _require_mapping, _type, _unknown_keys
 from .model import (
     KINDS,
     MAX_DOC,
@@ -65,104 +65,160 @@ UNSUPPORTED_OP_KEYS = {
 UNSUPPORTED_OUTPUT_KEYS = {"dtype": DTYPE_WORKAROUND, "type": DTYPE_WORKAROUND}
 
 
-def _validate_op(path: str, raw: Any, namespace: str) -> Op:
+def _validate_op(path: str, raw: Any, namespace: str | None) -> Op:
+    """The op, checked; SpecError naming every independent problem of it (hooks/checks.py
+    `Problems`). A field that failed is None below, and the checks that read it are
+    skipped: they would only repeat its problem. `namespace` is None when it failed."""
     op = _require_mapping(path, raw)
-    _unsupported_keys(path, op, UNSUPPORTED_OP_KEYS)
-    _unknown_keys(path, op, OP_KEYS)
-    if op.get("name") in (None, ""):
-        raise SpecError(f"{path}.name", "is required")
-    name = _name(f"{path}.name", names.check_snake, op["name"])
-    _name(f"{path}.name", names.check_not_builtin, name)
-    _name(f"{path}.name", lambda n: names.check_free(n, op_name_reserved()), name)
-    if name == namespace:
-        raise SpecError(f"{path}.name", "must differ from namespace (the op module would shadow the package)")
+    problems = Problems()
+    with problems.check():
+        _unsupported_keys(path, op, UNSUPPORTED_OP_KEYS)
+    with problems.check():
+        _unknown_keys(path, op, OP_KEYS, ignored=tuple(UNSUPPORTED_OP_KEYS))
+    name = qnn_type = kind = None
+    with problems.check():
+        if op.get("name") in (None, ""):
+            raise SpecError(f"{path}.name", "is required")
+        checked = _name(f"{path}.name", names.check_snake, op["name"])
+        _name(f"{path}.name", names.check_not_builtin, checked)
+        _name(f"{path}.name", lambda n: names.check_free(n, op_name_reserved()), checked)
+        if checked == namespace:
+            raise SpecError(f"{path}.name", "must differ from namespace (the op module would shadow the package)")
+        name = checked
 
-    qnn_type = _given(op, "qnn_type", None)
-    if qnn_type is None:
-        qnn_type = names.camel_from_snake(name)
-    qnn_type = _name(f"{path}.qnn_type", names.check_camel, qnn_type)
+    given_qnn_type = _given(op, "qnn_type", None)
+    if given_qnn_type is not None or name is not None:
+        with problems.check():
+            qnn_type = _name(
+                f"{path}.qnn_type",
+                names.check_camel,
+                names.camel_from_snake(name) if given_qnn_type is None else given_qnn_type,
+            )
 
-    kind = _choice(f"{path}.kind", _given(op, "kind", "elementwise"), KINDS)
+    with problems.check():
+        kind = _choice(f"{path}.kind", _given(op, "kind", "elementwise"), KINDS)
 
     doc = op.get("doc")
     if doc is None:
         doc = f"Custom op {name}." if kind == "custom" else f"Elementwise op {name}."
-    _check_doc(f"{path}.doc", doc)
+    with problems.check():
+        _check_doc(f"{path}.doc", doc)
     # Stripped: a docstring or comment with trailing spaces is a lint finding (W291) in
     # every rendered file it lands in.
-    doc = doc.strip()
+    doc = doc.strip() if isinstance(doc, str) else doc
 
     inputs_raw = op.get("inputs")
-    if inputs_raw is None:
-        raise SpecError(f"{path}.inputs", f"is required (1 to {MAX_INPUTS} tensor names)")
-    if not isinstance(inputs_raw, list) or not inputs_raw:
-        raise SpecError(f"{path}.inputs", f"must be a list of 1 to {MAX_INPUTS} tensor names, got {inputs_raw!r:.60}")
-    if len(inputs_raw) > MAX_INPUTS:
-        raise SpecError(
-            f"{path}.inputs",
-            f"more than {MAX_INPUTS} inputs are not supported; workaround: "
-            "torch.stack or torch.cat inputs of one shape into one tensor before the op, or "
-            "split the op in two (docs/spec.md, Limits)",
-        )
-    inputs: list[Input] = []
+    inputs: list[Input] | None = None
     used: dict[str, str] = {}
-    for j, value in enumerate(inputs_raw):
-        fp = f"{path}.inputs[{j}]"
-        if isinstance(value, dict):
+    with problems.check():
+        if inputs_raw is None:
+            raise SpecError(f"{path}.inputs", f"is required (1 to {MAX_INPUTS} tensor names)")
+        if not isinstance(inputs_raw, list) or not inputs_raw:
             raise SpecError(
-                fp,
-                "must be a tensor name: a per-input shape or dtype is not supported (every "
-                "input is an 8-bit tensor of any shape; docs/spec.md, Limits)",
+                f"{path}.inputs", f"must be a list of 1 to {MAX_INPUTS} tensor names, got {inputs_raw!r:.60}"
             )
-        n = _name(fp, names.check_snake, value)
-        _name(fp, lambda v: names.check_free(v, argument_reserved()), n)
-        _check_not_function(fp, n)
-        if n in used:
-            raise SpecError(fp, f"duplicate name {n!r} (also {used[n]})")
-        used[n] = fp
-        inputs.append(Input(n, j))
+        if len(inputs_raw) > MAX_INPUTS:
+            raise SpecError(
+                f"{path}.inputs",
+                f"more than {MAX_INPUTS} inputs are not supported; workaround: "
+                "torch.stack or torch.cat inputs of one shape into one tensor before the op, or "
+                "split the op in two (docs/spec.md, Limits)",
+            )
+        inputs = []
+    for j, value in enumerate(inputs_raw if inputs is not None else []):
+        fp = f"{path}.inputs[{j}]"
+        with problems.check():
+            if isinstance(value, dict):
+                raise SpecError(
+                    fp,
+                    "must be a tensor name: a per-input shape or dtype is not supported (every "
+                    "input is an 8-bit tensor of any shape; docs/spec.md, Limits)",
+                )
+            n = _name(fp, names.check_snake, value)
+            _name(fp, lambda v: names.check_free(v, argument_reserved()), n)
+            _check_not_function(fp, n)
+            if n in used:
+                raise SpecError(fp, f"duplicate name {n!r} (also {used[n]})")
+            used[n] = fp
+            inputs.append(Input(n, j))
+    if inputs is not None and len(inputs) < len(inputs_raw):
+        inputs = None  # one failed: the checks that read the inputs are skipped
 
-    params_raw = _given(op, "params", [])
-    if not isinstance(params_raw, list):
-        raise SpecError(f"{path}.params", f"must be a list, got {_type(params_raw)}")
-    if len(params_raw) > MAX_PARAMS:
-        raise SpecError(f"{path}.params", f"at most {MAX_PARAMS} params")
-    params: list[Param] = []
+    params_raw: list = []
+    params: list[Param] | None = None
+    with problems.check():
+        given_params = _given(op, "params", [])
+        if not isinstance(given_params, list):
+            raise SpecError(f"{path}.params", f"must be a list, got {_type(given_params)}")
+        if len(given_params) > MAX_PARAMS:
+            raise SpecError(f"{path}.params", f"at most {MAX_PARAMS} params")
+        params_raw, params = given_params, []
+    # The expr reads the param names; its finiteness check also the defaults.
+    param_names: list[str] | None = None if params is None else []
     for j, praw in enumerate(params_raw):
         fp = f"{path}.params[{j}]"
-        p = _require_mapping(fp, praw)
-        _unknown_keys(fp, p, PARAM_KEYS)
-        for key in PARAM_KEYS:
-            if key not in p:
-                raise SpecError(f"{fp}.{key}", "is required")
-        n = _name(f"{fp}.name", names.check_snake, p["name"])
-        _name(f"{fp}.name", lambda v: names.check_free(v, argument_reserved()), n)
-        _check_not_function(f"{fp}.name", n)
-        if n in used:
-            raise SpecError(f"{fp}.name", f"duplicate name {n!r} (also {used[n]})")
-        used[n] = f"{fp}.name"
-        ptype = _choice(f"{fp}.type", p["type"], PARAM_TYPES)
-        default = _param_default(f"{fp}.default", ptype, p["default"])
-        params.append(Param(n, ptype, default, j))
+        p = None
+        with problems.check():
+            p = _require_mapping(fp, praw)
+        if p is None:
+            param_names = params = None
+            continue
+        with problems.check():
+            _unknown_keys(fp, p, PARAM_KEYS)
+        n = ptype = default = None
+        with problems.check():
+            if "name" not in p:
+                raise SpecError(f"{fp}.name", "is required")
+            checked = _name(f"{fp}.name", names.check_snake, p["name"])
+            _name(f"{fp}.name", lambda v: names.check_free(v, argument_reserved()), checked)
+            _check_not_function(f"{fp}.name", checked)
+            if checked in used:
+                raise SpecError(f"{fp}.name", f"duplicate name {checked!r} (also {used[checked]})")
+            used[checked] = f"{fp}.name"
+            n = checked
+        with problems.check():
+            if "type" not in p:
+                raise SpecError(f"{fp}.type", "is required")
+            ptype = _choice(f"{fp}.type", p["type"], PARAM_TYPES)
+        with problems.check():
+            if "default" not in p:
+                raise SpecError(f"{fp}.default", "is required")
+            if ptype is not None:  # a default is judged by its type
+                default = _param_default(f"{fp}.default", ptype, p["default"])
+        if n is None:
+            param_names = None
+        elif param_names is not None:
+            param_names.append(n)
+        if None in (n, ptype, default):
+            params = None
+        elif params is not None:
+            params.append(Param(n, ptype, default, j))
 
     expr_text = op.get("expr")
     tree = None
-    if kind == "custom":
-        if expr_text is not None:
+    with problems.check():
+        if kind == "custom" and expr_text is not None:
             raise SpecError(f"{path}.expr", "must be absent for kind: custom (the user writes the math)")
-    else:
-        if expr_text is None:
+        if kind == "elementwise" and expr_text is None:
             raise SpecError(f"{path}.expr", "is required for an elementwise op (or set kind: custom)")
-        try:
-            tree = expr_mod.parse(expr_text, [i.name for i in inputs], [p.name for p in params])
-        except expr_mod.ExprError as exc:
-            raise SpecError(f"{path}.expr", str(exc)) from None
-        expr_text = expr_text.strip()
+        if kind == "elementwise" and inputs is not None and param_names is not None:
+            try:
+                tree = expr_mod.parse(expr_text, [i.name for i in inputs], param_names)
+            except expr_mod.ExprError as exc:
+                raise SpecError(f"{path}.expr", str(exc)) from None
+            expr_text = expr_text.strip()
 
-    if tree is not None:
-        _check_finite(path, tree, inputs, params)
-    outputs = _validate_outputs(path, op, kind, inputs, used)
-    rowwise = _validate_rowwise(path, op, kind, outputs)
+    if tree is not None and params is not None:
+        with problems.check():
+            _check_finite(path, tree, inputs, params)
+    outputs = rowwise = None
+    if kind is not None and inputs is not None:
+        with problems.check():
+            outputs = _validate_outputs(path, op, kind, inputs, used)
+    if kind is not None and outputs is not None:
+        with problems.check():
+            rowwise = _validate_rowwise(path, op, kind, outputs)
+    problems.raise_any()
     model = Op(namespace, name, qnn_type, kind, doc, tuple(inputs), tuple(params), expr_text, tree, outputs, rowwise)
     if kind == "custom":
         _check_shape_members(model, used)
@@ -184,9 +240,12 @@ def _check_finite(path: str, tree, inputs: list, params: list) -> None:
 
 
 def _unsupported_keys(field_path: str, mapping: dict, unsupported: dict[str, str]) -> None:
+    problems = Problems()
     for key in mapping:
         if key in unsupported:
-            raise SpecError(f"{field_path}.{key}", unsupported[key])
+            with problems.check():
+                raise SpecError(f"{field_path}.{key}", unsupported[key])
+    problems.raise_any()
 
 
 def _validate_outputs(path: str, op: dict, kind: str, inputs: list[Input], used: dict[str, str]) -> tuple[Output, ...]:
@@ -217,33 +276,37 @@ def _validate_outputs(path: str, op: dict, kind: str, inputs: list[Input], used:
         )
     by_name = {i.name: i for i in inputs}
     outputs: list[Output] = []
+    problems = Problems()
     for j, oraw in enumerate(outputs_raw):
-        fp = f"{path}.outputs[{j}]"
-        o = _require_mapping(fp, oraw)
-        _unsupported_keys(fp, o, UNSUPPORTED_OUTPUT_KEYS)
-        _unknown_keys(fp, o, OUTPUT_KEYS)
-        if "name" not in o:
-            raise SpecError(f"{fp}.name", "is required")
-        n = _name(f"{fp}.name", names.check_snake, o["name"])
-        if n == OUT_ARGUMENT and j != 0:
-            # `args->out` is the first output in the C API (user math written before
-            # outputs existed writes there).
-            raise SpecError(f"{fp}.name", "'out' may only name the first output (args->out in the C API)")
-        if n != OUT_ARGUMENT:
-            _name(f"{fp}.name", lambda v: names.check_free(v, argument_reserved()), n)
-        if n in used:
-            raise SpecError(f"{fp}.name", f"duplicate name {n!r} (also {used[n]})")
-        used[n] = f"{fp}.name"
-        # No shape (or `shape:` with no value): like the first input.
-        shape = o.get("shape")
-        outputs.append(
-            Output(
-                n,
-                j,
-                OutputShape("like", inputs[0]) if shape is None else _validate_shape(f"{fp}.shape", shape, by_name),
-            )
-        )
+        with problems.check():
+            outputs.append(_validate_output(f"{path}.outputs[{j}]", j, oraw, inputs, by_name, used))
+    problems.raise_any()
     return tuple(outputs)
+
+
+def _validate_output(fp: str, j: int, oraw: Any, inputs: list[Input], by_name: dict, used: dict[str, str]) -> Output:
+    o = _require_mapping(fp, oraw)
+    _unsupported_keys(fp, o, UNSUPPORTED_OUTPUT_KEYS)
+    _unknown_keys(fp, o, OUTPUT_KEYS)
+    if "name" not in o:
+        raise SpecError(f"{fp}.name", "is required")
+    n = _name(f"{fp}.name", names.check_snake, o["name"])
+    if n == OUT_ARGUMENT and j != 0:
+        # `args->out` is the first output in the C API (user math written before
+        # outputs existed writes there).
+        raise SpecError(f"{fp}.name", "'out' may only name the first output (args->out in the C API)")
+    if n != OUT_ARGUMENT:
+        _name(f"{fp}.name", lambda v: names.check_free(v, argument_reserved()), n)
+    if n in used:
+        raise SpecError(f"{fp}.name", f"duplicate name {n!r} (also {used[n]})")
+    used[n] = f"{fp}.name"
+    # No shape (or `shape:` with no value): like the first input.
+    shape = o.get("shape")
+    return Output(
+        n,
+        j,
+        OutputShape("like", inputs[0]) if shape is None else _validate_shape(f"{fp}.shape", shape, by_name),
+    )
 
 
 def _check_shape_members(op: Op, used: dict[str, str]) -> None:
@@ -349,26 +412,36 @@ def _check_not_function(fp: str, n: str) -> None:
 
 
 def _param_default(fp: str, ptype: str, value: Any) -> float | int | bool:
+    """The default of a `ptype` param; the refusal says what was expected, what was
+    given (as YAML read it) and, where another type fits the value, which one."""
+    got = str(value).lower() if isinstance(value, bool) else names.shown(value, 40)
     if ptype == "bool":
         if not isinstance(value, bool):
-            raise SpecError(fp, f"must be true or false for a bool param, got {value!r:.40}")
+            raise SpecError(fp, f"must be true or false (bool param), got {got}")
         return value
-    if ptype == "float" and isinstance(value, str) and FLOAT_TEXT_RE.match(value):
-        value = float(value)
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise SpecError(fp, f"must be a number for a {ptype} param, got {value!r:.40}")
+    expected = "a whole number (int param)" if ptype == "int" else "a number (float param)"
+    if isinstance(value, bool):
+        raise SpecError(fp, f"must be {expected}, got {got}; use type: bool for a true/false param")
+    number = float(value) if isinstance(value, str) and FLOAT_TEXT_RE.match(value) else value
+    if not isinstance(number, (int, float)):
+        raise SpecError(fp, f"must be {expected}, got {got}")
     if ptype == "int":
-        if isinstance(value, float):
-            if not value.is_integer():
-                raise SpecError(fp, f"must be an integer for an int param, got {names.shown(value)}")
-            value = int(value)
-        if not 0 <= value <= UINT32_MAX:
+        if isinstance(number, float):
+            if not number.is_integer():
+                fits = "; use type: float for a fractional default" if math.isfinite(number) else ""
+                raise SpecError(fp, f"must be {expected}, got {names.shown(number)}{fits}")
+            if isinstance(value, str):
+                # YAML 1.1 reads `1e3` (and anything quoted) as text: an int is written in digits.
+                raise SpecError(fp, f"must be {expected}, got the text {got}: write it in digits, {int(number)}")
+            number = int(number)
+        if not 0 <= number <= UINT32_MAX:
             raise SpecError(
                 fp,
                 f"must be in [0, {UINT32_MAX}]: ExecuTorch sends an int param to QNN as "
                 "UINT_32 and fails on a negative one (use a float param for signed values)",
             )
-        return int(value)
+        return int(number)
+    value = number
     try:
         value = float(value)
     except OverflowError:

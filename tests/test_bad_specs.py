@@ -1,7 +1,10 @@
-"""The invalid-spec corpus: every file in specs/bad/ breaks one rule.
+"""The invalid-spec corpus: every file in specs/bad/ breaks one rule, or a few
+independent ones.
 
 Each file's first line says which field the error must name and a fragment of the rule
-(`# expect: ops[0].expr | function 'pow' is not allowed`).
+(`# expect: ops[0].expr | function 'foo' is not allowed`). A file that breaks several
+rules has one such line per problem, in the order the one run must print them (every
+independent problem of a spec is named at once, one line each).
 
 Every file goes through the hook copier runs (hooks/context.py `ContextUpdater.hook`,
 which calls hooks/spec.py), in process, with the answers copier would give it: the
@@ -10,7 +13,7 @@ copier's own cast for its type, the defaults of copier.yml for the rest. The mes
 must be the one line copier prints. A render per file cost 1.3 s (96 files, 125 s of
 a 10-minute suite), for the same hook call.
 
-Files whose second line says `# through: scripts/new` are ones copier's own
+Files whose line after the expectations says `# through: scripts/new` are ones copier's own
 `--data-file` reading cannot take (a traceback: YAML errors, an empty or list file,
 `!!binary`, a 5,000-digit number) or takes without a word (a key given twice, a
 typo'd `_soc_model`): they go through the documented entry point, hooks/new.py
@@ -46,10 +49,14 @@ BAD = sorted((Path(__file__).parent / "specs" / "bad").glob("*.yaml"))
 THROUGH_NEW = "# through: scripts/new"
 
 
+EXPECT = "# expect: "
+
+
 def through_new(path: Path) -> bool:
     """Only the strict reader of hooks/new.py can give this file one line."""
     lines = path.read_bytes().decode("utf-8", "replace").splitlines()
-    return len(lines) > 1 and lines[1].startswith(THROUGH_NEW)
+    after = next((line for line in lines if not line.startswith(EXPECT)), "")
+    return after.startswith(THROUGH_NEW)
 
 
 BAD_FOR_COPIER = [p for p in BAD if not through_new(p)]
@@ -69,14 +76,36 @@ CLI_CASES = (
     "expr-python-injection",
     "param-default-infinite",
     "ops-not-a-list",
+    "three-independent-mistakes",
 )
 
 
+def expectations(path: Path) -> list[tuple[str, str]]:
+    """(field, rule fragment) of each problem the file must be refused with, in order."""
+    lines = path.read_bytes().decode("utf-8", "replace").splitlines()  # a file may be bad UTF-8 on purpose
+    assert lines[0].startswith(EXPECT), f"{path.name}: first line must be '# expect: FIELD | RULE'"
+    found = []
+    for line in lines:
+        if not line.startswith(EXPECT):
+            break
+        field, fragment = line[len(EXPECT) :].split(" | ", 1)
+        found.append((field.strip(), fragment.strip()))
+    return found
+
+
 def expectation(path: Path) -> tuple[str, str]:
-    first = path.read_bytes().decode("utf-8", "replace").splitlines()[0]  # a file may be bad UTF-8 on purpose
-    assert first.startswith("# expect: "), f"{path.name}: first line must be '# expect: FIELD | RULE'"
-    field, fragment = first[len("# expect: ") :].split(" | ", 1)
-    return field.strip(), fragment.strip()
+    """The one problem of a file that breaks one rule."""
+    (only,) = expectations(path)
+    return only
+
+
+def assert_lines_expected(lines: list[str], path: Path) -> None:
+    """`lines` are the refusal of `path`: one line per expected problem, in order."""
+    expected = expectations(path)
+    assert len(lines) == len(expected), "\n".join(lines)
+    for line, (field, fragment) in zip(lines, expected):
+        assert line.startswith(f"Invalid op spec: {field}: "), line
+        assert fragment in line, line
 
 
 def _context_updater():
@@ -122,12 +151,9 @@ def test_cli_cases_exist():
 
 @pytest.mark.parametrize("spec", BAD_FOR_COPIER, ids=[p.stem for p in BAD_FOR_COPIER])
 def test_bad_spec_is_rejected_by_the_hook(spec):
-    field, fragment = expectation(spec)
     error = hook_message(spec)
     assert error is not None, "the hook accepted an invalid spec"
-    assert "\n" not in error, error
-    assert error.startswith(f"Invalid op spec: {field}: "), error
-    assert fragment in error, error
+    assert_lines_expected(error.split("\n"), spec)
 
 
 @pytest.mark.parametrize("name", ["scale.yaml", "activations.yaml", "custom.yaml"])
@@ -158,7 +184,8 @@ def test_bad_spec_file_is_rejected_in_one_line_by_the_entry_point(spec, tmp_path
 def test_the_entry_point_refuses_every_other_bad_spec_too(spec):
     with pytest.raises(SpecError) as info:
         new.check(str(spec))
-    assert "\n" not in str(info.value)
+    assert len(info.value.lines) == len(expectations(spec)), str(info.value)
+    assert all("\n" not in line for line in info.value.lines)
 
 
 def test_the_strict_reader_reads_what_copier_reads():
@@ -177,7 +204,7 @@ def test_the_strict_reader_reads_what_copier_reads():
 @pytest.mark.parametrize("stem", CLI_CASES)
 def test_bad_spec_is_rejected_cleanly_by_copier(stem, template_repo, tmp_path):
     spec = Path(__file__).parent / "specs" / "bad" / f"{stem}.yaml"
-    field, fragment = expectation(spec)
+    count = len(expectations(spec))
     dest = tmp_path / "existing-project"
     (dest / "src").mkdir(parents=True)
     (dest / "src" / "mine.py").write_text("print('the user wrote this')\n")
@@ -191,10 +218,8 @@ def test_bad_spec_is_rejected_cleanly_by_copier(stem, template_repo, tmp_path):
     assert result.returncode != 0
     assert "Traceback" not in result.stderr + result.stdout
     lines = [line for line in result.stderr.splitlines() if line.strip()]
-    error = lines[-1]
-    assert error.startswith(f"Invalid op spec: {field}: "), error
-    assert fragment in error, error
-    assert error == hook_message(spec), "the command line and the in-process check disagree"
+    assert_lines_expected(lines[-count:], spec)
+    assert "\n".join(lines[-count:]) == hook_message(spec), "the command line and the in-process check disagree"
     assert tree(dest) == before, "an invalid spec changed the destination folder"
 
 
@@ -204,4 +229,20 @@ def test_bad_spec_creates_no_new_folder(template_repo, tmp_path):
         "copy", "--trust", "--defaults", "--quiet", "--data-file", str(BAD[0]), str(template_repo), str(dest)
     )
     assert result.returncode != 0
+    assert not dest.exists()
+
+
+@pytest.mark.parametrize("check_only", [True, False], ids=["check", "new"])
+def test_every_problem_is_one_line_of_the_entry_point_in_one_run(check_only, tmp_path):
+    """scripts/new (and --check): a spec with three independent mistakes, three lines;
+    nothing written."""
+    spec = Path(__file__).parent / "specs" / "bad" / "three-independent-mistakes.yaml"
+    dest = tmp_path / "new-project"
+    args = ["--check", str(spec)] if check_only else [str(spec), str(dest)]
+    result = subprocess.run([sys.executable, str(ROOT / "hooks" / "new.py"), *args], capture_output=True, text=True)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 3, result.stderr
+    assert_lines_expected(lines, spec)
     assert not dest.exists()

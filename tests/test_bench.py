@@ -31,11 +31,11 @@ RUN = ROOT / "bench" / "run.py"
 # Rank 4 for the channels-last layout; odd extents so the four-wide loops run their
 # tails and no two dimensions of the padded layout merge.
 TINY = "1,3,5,7"
-# Elementwise ops of examples/scale.yaml (1 unary), examples/activations.yaml (3 unary,
+# Elementwise ops of examples/scale.yaml (1 unary), examples/activations.yaml (4 unary,
 # 3 binary), examples/shapes.yaml (1 binary, 1 of three inputs) and examples/custom.yaml
 # (1 unary): every op runs in three layouts, the ops of two or more inputs also with
 # their other inputs broadcast.
-N_OPS = 10
+N_OPS = 11
 N_MULTI_INPUT = 5
 LAYOUTS = {"contig", "strided", "transposed", "broadcast"}
 N_CASES = N_OPS * 3 + N_MULTI_INPUT

@@ -3,6 +3,7 @@ renderings (torch, numpy, C) compute the same function."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import shutil
@@ -46,6 +47,12 @@ def parse(text, inputs=("x",), params=("k",)):
         ),
         # A constant condition is a 0-d bool tensor for torch.where.
         ("where(1 != 2, x, k)", "torch.where(torch.as_tensor((1.0 != 2.0)), x, k)", "((1.0f != 2.0f) ? in_x : p_k)"),
+        # a ** b is pow(a, b); Python's precedence: -x ** 2 is -(x ** 2), x ** -1 a negative power.
+        ("x ** k", "torch.pow(x, k)", "powf(in_x, p_k)"),
+        ("(x + k) ** 0.5", "torch.pow((x + k), torch.as_tensor(0.5, dtype=torch.float32))", "powf((in_x + p_k), 0.5f)"),
+        ("-x ** 2", "(-torch.pow(x, torch.as_tensor(2.0, dtype=torch.float32)))", "(-powf(in_x, 2.0f))"),
+        ("x ** -k", "torch.pow(x, (-k))", "powf(in_x, (-p_k))"),
+        ("pow(k, x)", "torch.pow(k, x)", "powf(p_k, in_x)"),
     ],
 )
 def test_renderings(text, torch_text, c_text):
@@ -64,7 +71,10 @@ def test_renderings(text, torch_text, c_text):
         ("x[0]", "subscripts"),
         ("x if k else 0", "conditional expressions"),
         ("x and k", "boolean operators"),
-        ("x ** 2", "operator Pow"),
+        ("x ** x", "the exponent of ** reads the input 'x': a ** exponent is a number, a param"),
+        ("x ** (k * x)", "write pow(a, b) for a power that varies per element"),
+        ("pow(x)", "takes 2 argument(s), got 1"),
+        ("x @ k", "operator MatMult is not allowed (allowed: + - * / ** and unary -)"),
         ("x // 2", "operator FloorDiv"),
         ("x % 2", "operator Mod"),
         ("~x", "operator Invert"),
@@ -120,7 +130,7 @@ def test_non_string():
 
 # --- the three renderings agree -----------------------------------------------------
 
-UNARY = ["abs", "exp", "tanh", "sigmoid", "relu", "sqrt", "log"]
+UNARY = ["abs", "exp", "tanh", "sigmoid", "relu", "sqrt", "log", "**"]
 BINARY = ["+", "-", "*", "/"]
 
 
@@ -138,6 +148,8 @@ def random_expr(rng: random.Random, depth: int) -> str:
             inner = f"abs({inner}) + 0.5"
         if func == "exp":
             inner = f"tanh({inner})"
+        if func == "**":  # a positive base, a param or constant exponent
+            return f"(abs({inner}) + 0.5) ** {rng.choice(['k', '2', '0.5', '-1.5', '(1 / 3)'])}"
         return f"{func}({inner})"
     if pick < 0.9:
         return f"{rng.choice(['min', 'max'])}({random_expr(rng, depth - 1)}, {random_expr(rng, depth - 1)})"
@@ -276,7 +288,7 @@ def test_each_function_row_uses_every_argument_once_per_form():
             used = sorted({int(i) for i in re.findall(r"\{(\d+)\}", form)})
             assert used == list(range(f.arity)), (f.name, form)
     assert len({f.name for f in expr.FUNCTION_TABLE}) == len(expr.FUNCTION_TABLE)
-    assert {"log", "sqrt"} == expr.LIBRARY_CALLS  # libm calls of the C forms: logf, sqrtf
+    assert {"log", "sqrt", "pow"} == expr.LIBRARY_CALLS  # libm calls of the C forms: logf, sqrtf, powf
 
 
 # --- round, floor, ceil, sign and where ------------------------------------------------
@@ -384,3 +396,139 @@ def test_c_forms_of_rounding_and_where_are_bit_identical_to_torch(tmp_path, cc):
 def test_comparisons_cost_one_and_where_keeps_the_loop_vectorising():
     node = parse("where(x < k, round(x), floor(x))")
     assert node.cost == expr.Cost(1 + 2 + 6 + 8, True)
+
+
+# --- a ** b and pow(a, b) ---------------------------------------------------------------
+
+# Bases and exponents of every IEEE case of C11 F.10.4.4 (signed zeros, negative bases
+# with integer and fractional powers, overflow, underflow, infinities, NaN), and the
+# power laws a spec writes, on a dense sample of [0.1, 2].
+_POW_BASES = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 1e-30, 1e30, -1e30, float("inf"), float("-inf"), float("nan")]
+_POW_EXPONENTS = [0.0, -0.0, 1.0, -1.0, 2.0, 3.0, -3.0, 0.5, -0.5, 1 / 3, 2.5, 40.0, -40.0]
+_POW_EXPONENTS += [float("inf"), float("-inf"), float("nan")]
+
+
+def _pow_points() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(5)
+    bases, exponents = zip(*[(a, b) for a in _POW_BASES for b in _POW_EXPONENTS])
+    laws = rng.uniform(0.1, 2.0, 3000)
+    powers = rng.choice([0.25, 0.3, 0.5, 2.0, 3.0, -0.5, -1.0, 1 / 3], 3000)
+    return (
+        np.concatenate([bases, laws]).astype(np.float32),
+        np.concatenate([exponents, powers]).astype(np.float32),
+    )
+
+
+def test_pow_python_form_is_ieee_where_math_pow_raises():
+    """The finiteness check's pow (evaluate) gives C's values, never an exception;
+    expected values from C11 F.10.4.4, written out."""
+    f = expr._BY_NAME["pow"].python
+    inf = math.inf
+    cases = [
+        ((0.0, -1.0), inf),
+        ((-0.0, -1.0), -inf),
+        ((-0.0, -2.0), inf),
+        ((0.0, -0.5), inf),
+        ((-8.0, 1 / 3), None),  # NaN: a negative base, a power that is not an integer
+        ((-2.0, 3.0), -8.0),
+        ((1e30, 40.0), inf),
+        ((-1e30, 41.0), -inf),
+        ((math.nan, 0.0), 1.0),
+        ((1.0, math.nan), 1.0),
+        ((2.0, 0.5), math.sqrt(2.0)),
+    ]
+    for args, want in cases:
+        got = f(*args)
+        assert math.isnan(got) if want is None else got == want and math.copysign(1, got) == math.copysign(1, want), (
+            args,
+            got,
+        )
+
+
+def test_pow_python_form_agrees_with_torch_in_float32():
+    """evaluate's pow, rounded to float32, against torch.pow: the same class (NaN,
+    +-inf, finite) everywhere, and within 1 ulp where finite."""
+    bases, exponents = _pow_points()
+    torch_pow = torch.pow(torch.from_numpy(bases), torch.from_numpy(exponents)).numpy()
+    env = [
+        expr.evaluate(expr.parse("pow(a, b)", ["a", "b"], []), {"a": float(a), "b": float(b)})
+        for a, b in zip(bases, exponents)
+    ]
+    mine = np.array(env, dtype=np.float32)
+    assert (np.isnan(mine) == np.isnan(torch_pow)).all()
+    finite = np.isfinite(torch_pow)
+    assert (mine[~finite & ~np.isnan(mine)] == torch_pow[~finite & ~np.isnan(torch_pow)]).all()
+    assert (np.abs(mine[finite].view(np.int32) - torch_pow[finite].view(np.int32)) <= 1).all()
+
+
+def test_pow_numpy_form_agrees_with_torch():
+    bases, exponents = _pow_points()
+    node = expr.parse("pow(a, b)", ["a", "b"], [])
+    got = eval(expr.to_torch(node), {"torch": torch, "a": torch.from_numpy(bases), "b": torch.from_numpy(exponents)})
+    with np.errstate(all="ignore"):
+        want = eval(expr.to_numpy(node), {"np": np, "a": bases.astype(np.float64), "b": exponents.astype(np.float64)})
+        want = want.astype(np.float32)  # beyond float32: inf, as torch
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-6, atol=0)
+
+
+@pytest.mark.parametrize("cc", [c for c in ("gcc", "clang") if shutil.which(c)])
+def test_c_pow_is_torch_pow_in_float32(tmp_path, cc):
+    """powf (the kernel's form) against torch.pow on the same float32 inputs: NaN and
+    infinities where torch has them, and at most 1 ulp apart where finite (a code apart
+    only at a rounding tie, which the rendered kernel tests allow)."""
+    bases, exponents = _pow_points()
+    node = expr.parse("x ** k", ["x"], ["k"])
+    source = textwrap.dedent("""\
+        #include <math.h>
+        #include <stdio.h>
+        #include <string.h>
+        static float f(float in_x, float p_k) { return %s; }
+        int main(void) {
+            unsigned a, b;
+            while (scanf("%%u %%u", &a, &b) == 2) {
+                float x, k, y;
+                unsigned out;
+                memcpy(&x, &a, 4);
+                memcpy(&k, &b, 4);
+                y = f(x, k);
+                memcpy(&out, &y, 4);
+                printf("%%u\\n", out);
+            }
+            return 0;
+        }
+        """) % expr.to_c(node)
+    (tmp_path / "p.c").write_text(source)
+    subprocess.run(
+        [cc, "-std=c11", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror", "p.c", "-o", "p", "-lm"],
+        cwd=tmp_path,
+        check=True,
+    )
+    stdin = "\n".join(f"{a} {b}" for a, b in zip(bases.view(np.uint32), exponents.view(np.uint32)))
+    out = subprocess.run([str(tmp_path / "p")], input=stdin, capture_output=True, text=True, check=True).stdout
+    got = np.array([int(v) for v in out.split()], dtype=np.uint32).view(np.float32)
+    want = eval(expr.to_torch(node), {"torch": torch, "x": torch.from_numpy(bases), "k": torch.from_numpy(exponents)})
+    want = want.numpy()
+    assert (np.isnan(got) == np.isnan(want)).all()
+    infinite = np.isinf(want)
+    assert (got[infinite] == want[infinite]).all()
+    finite = np.isfinite(want)
+    apart = np.abs(got[finite].view(np.int32).astype(np.int64) - want[finite].view(np.int32).astype(np.int64))
+    assert apart.max() <= 1, (bases[finite][apart.argmax()], exponents[finite][apart.argmax()])
+
+
+@pytest.mark.parametrize(
+    ("text", "finite"),
+    [
+        ("(x + 1e-6) ** 0.3", True),
+        ("x ** -2", True),
+        ("x ** k", True),
+        ("(x - 1) ** 0.5", False),  # NaN below 1, as sqrt(x - 1)
+        ("(x - 1) ** -1", True),  # 1 / 0 at x = 1 is not among the sampled points
+        ("(x - 0.1) ** -1", False),  # inf at 0.1
+        ("pow(x - 2, 0.5)", False),
+        ("x ** 300", False),  # beyond float32 at 2
+    ],
+)
+def test_power_is_checked_for_finiteness_like_log_and_sqrt(text, finite):
+    node = parse(text)
+    assert (expr.first_non_finite(node, ["x"], {"k": 2.5}) is None) == finite

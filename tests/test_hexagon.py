@@ -87,13 +87,22 @@ int UnitSoftmax_compute(const UnitSoftmax_args *args)
 # own Hexagon suites cost about 500 CPU-seconds): one op of each kind of kernel path, in
 # one project built and run once. A unary op with clamps (table, direct and HVX paths),
 # a broadcasting binary op, three inputs, where / floor / ceil / sign (musl's floorf and
-# ceilf on both sides), int and bool params, and two custom-op forms: two outputs, one
-# of them reduce-shaped, with a bool param, and a rowwise op (user math from
+# ceilf on both sides), a power (musl's powf on both sides), int and bool params, and
+# two custom-op forms: two outputs, one of them reduce-shaped, with a bool param, and a
+# rowwise op (user math from
 # examples/shapes.user/, as the render matrix writes it). expf is DSP_SPEC's (its
 # custom math, and sigmoid nowhere else: soft_min is left out). The breakages below
 # break the smaller DSP_SPEC project: they rebuild every kernel they reach.
 SUBSET = {
-    "activations-and-shapes": ["hard_swish_ish", "pick_floor", "add_bias", "fma3", "center", "rms_norm"],
+    "activations-and-shapes": [
+        "hard_swish_ish",
+        "pick_floor",
+        "power_compress",
+        "add_bias",
+        "fma3",
+        "center",
+        "rms_norm",
+    ],
     "scale-unary-no-params-binary-int-bool-params": ["blend"],
 }
 MATRIX_OPS = [op for variant, names in SUBSET.items() for op in VARIANTS[variant]["ops"] if op["name"] in names]

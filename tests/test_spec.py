@@ -407,8 +407,33 @@ def test_float_default_refuses_other_strings(text):
 
 
 def test_int_default_is_not_read_from_a_string():
-    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.params\[0\]\.default: must be a number for a int"):
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.params\[0\]\.default: must be a whole number \(int"):
         spec.validate(minimal(params=[{"name": "n", "type": "int", "default": "3"}], expr="input + n"))
+
+
+@pytest.mark.parametrize(
+    ("ptype", "yaml_default", "message"),
+    [
+        # YAML 1.1 reads 1e-6 as the text '1e-6': the message shows the number it is.
+        ("int", "1e-6", "must be a whole number (int param), got 1e-06; use type: float for a fractional default"),
+        ("int", "2.5", "must be a whole number (int param), got 2.5; use type: float for a fractional default"),
+        ("int", "1e3", "must be a whole number (int param), got the text '1e3': write it in digits, 1000"),
+        ("int", "true", "must be a whole number (int param), got true; use type: bool for a true/false param"),
+        ("int", "three", "must be a whole number (int param), got 'three'"),
+        ("float", "three", "must be a number (float param), got 'three'"),
+        ("float", "false", "must be a number (float param), got false; use type: bool for a true/false param"),
+        ("bool", "1", "must be true or false (bool param), got 1"),
+        ("bool", "'yes please'", "must be true or false (bool param), got 'yes please'"),
+    ],
+)
+def test_a_refused_default_says_what_its_type_expects(ptype, yaml_default, message):
+    raw = yaml.safe_load(
+        "package_name: P\nnamespace: my_ops\nops:\n  - name: a\n    inputs: [x]\n"
+        f"    params: [{{name: p, type: {ptype}, default: {yaml_default}}}]\n    expr: x + p\n"
+    )
+    with pytest.raises(spec.SpecError) as info:
+        spec.validate(raw)
+    assert str(info.value) == f"ops[0].params[0].default: {message}"
 
 
 @pytest.mark.parametrize("default", [10**400, -(10**400), "1e400"])
@@ -1034,3 +1059,110 @@ def test_layout_support_is_the_spec_s_choice():
     for bad in ("SHAPE_NE_LAYOUT", "", 1, ["default"]):
         with pytest.raises(spec.SpecError, match="layout_support"):
             spec.validate({**minimal(), "layout_support": bad})
+
+
+def problems_of(raw) -> list[str]:
+    """Every line the validation reports for `raw` (a valid spec fails the test)."""
+    with pytest.raises(spec.SpecError) as info:
+        spec.validate(raw)
+    assert str(info.value) == "\n".join(info.value.lines)
+    return list(info.value.lines)
+
+
+def test_every_independent_problem_is_named_in_one_run():
+    """Problems of the package keys, of two ops, and of three fields of one op: each
+    its own line, in the order of the spec (the validation stopped at the first)."""
+    raw = {
+        "package_name": "P",
+        "namespace": "Audio",
+        "soc_model": "SM0000",
+        "ops": [
+            {
+                "name": "1gain",
+                "inputs": ["x"],
+                "params": [{"name": "eps", "type": "int", "default": "1e-6"}],
+                "expr": "x + eps",
+                "doc": "two\nlines",
+            },
+            {"name": "other", "inputs": ["x"], "expr": "x * y"},
+        ],
+    }
+    lines = problems_of(raw)
+    assert [line.split(": ", 1)[0] for line in lines] == [
+        "namespace",
+        "soc_model",
+        "ops[0].name",
+        "ops[0].doc",
+        "ops[0].params[0].default",
+        "ops[1].expr",
+    ], lines
+    assert lines[4] == (
+        "ops[0].params[0].default: must be a whole number (int param), got 1e-06; "
+        "use type: float for a fractional default"
+    )
+    assert lines[5].startswith("ops[1].expr: unknown name 'y'")
+
+
+def test_every_unknown_key_is_named_and_a_refused_key_once():
+    lines = problems_of({**minimal(dtype="float32", colour="red", size=3), "bogus": 1, "other": 2})
+    assert [line.split(": ", 1)[0] for line in lines] == [
+        "bogus",
+        "other",
+        "ops[0].dtype",
+        "ops[0].colour",
+        "ops[0].size",
+    ], lines
+    assert "unknown key" not in lines[2] and "not supported" in lines[2]
+
+
+def test_each_param_input_and_output_is_checked_on_its_own():
+    params = [
+        {"name": "a", "type": "float", "default": "x"},
+        {"name": "b", "type": "int", "default": 0.5},
+        {"name": "c", "type": "float", "default": 1.0, "unit": "V"},
+    ]
+    lines = problems_of(minimal(params=params, expr="input * a * b * c"))
+    assert [line.split(": ", 1)[0] for line in lines] == [
+        "ops[0].params[0].default",
+        "ops[0].params[1].default",
+        "ops[0].params[2].unit",
+    ], lines
+    lines = problems_of(minimal(inputs=["int", "x", "for"], expr="x"))
+    assert [line.split(": ", 1)[0] for line in lines] == ["ops[0].inputs[0]", "ops[0].inputs[2]"], lines
+    outputs = [{"name": "int"}, {"name": "b", "shape": {"like": "nope"}}]
+    lines = problems_of(minimal(kind="custom", expr=None, outputs=outputs))
+    assert [line.split(": ", 1)[0] for line in lines] == ["ops[0].outputs[0].name", "ops[0].outputs[1].shape.like"]
+
+
+@pytest.mark.parametrize(
+    ("op", "only"),
+    [
+        # The expr reads the inputs and params: with one refused, an `unknown name` would repeat it.
+        ({"inputs": ["int"], "expr": "int * 3"}, "ops[0].inputs[0]"),
+        (
+            {"params": [{"name": "for", "type": "float", "default": 1.0}], "expr": "input * for"},
+            "ops[0].params[0].name",
+        ),
+        # A default is judged by the type: with the type wrong, there is nothing to judge it by.
+        ({"params": [{"name": "k", "type": "double", "default": "x"}], "expr": "input * k"}, "ops[0].params[0].type"),
+        # The finiteness check reads the defaults: `log(input * k)` at k = 0 is the default's problem.
+        (
+            {"params": [{"name": "k", "type": "int", "default": -1}], "expr": "log(input * k)"},
+            "ops[0].params[0].default",
+        ),
+        # The outputs and rowwise read the kind.
+        ({"kind": "Custom", "outputs": [{"name": "o"}], "rowwise": True}, "ops[0].kind"),
+    ],
+)
+def test_a_check_that_reads_a_refused_field_is_skipped(op, only):
+    lines = problems_of(minimal(**op))
+    assert [line.split(": ", 1)[0] for line in lines] == [only], lines
+
+
+def test_a_duplicate_op_name_is_one_problem_not_two():
+    """Its qnn_type, made from the name, is the same twice too: that is the name's problem."""
+    raw = minimal()
+    raw["ops"].append(dict(raw["ops"][0]))
+    assert problems_of(raw) == ["ops[1].name: duplicate op name 'mul3' (also ops[0])"]
+    raw["ops"][1]["qnn_type"] = "Mul3"
+    assert [line.split(": ", 1)[0] for line in problems_of(raw)] == ["ops[1].name", "ops[1].qnn_type"]

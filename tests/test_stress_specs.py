@@ -265,6 +265,7 @@ def generate_packages(seed: int, count: int) -> list[dict]:
     functions = list(expr_mod.FUNCTIONS)
     edges = list(EDGE_EXPRS)
     docs = list(HOSTILE_DOCS)
+    limit_defaults: dict[str, list] = {"float": [1e30, "1e-6"], "int": [2**31 - 1], "bool": []}
     packages = []
     global_names: set[str] = set()
     for k in range(count):
@@ -298,7 +299,8 @@ def generate_packages(seed: int, count: int) -> list[dict]:
                     {
                         "name": _snake(rng, arg_len or rng.randint(1, 12), arg_taken),
                         "type": ptype,
-                        "default": _param_default(rng, ptype),
+                        # The defaults at the limits first (not left to the seed's draws).
+                        "default": limit_defaults[ptype].pop() if limit_defaults[ptype] else _param_default(rng, ptype),
                     }
                 )
             op: dict = {"name": name, "inputs": inputs}

@@ -499,15 +499,22 @@ def test_the_update_command_reads_a_new_spec_before_copier_does(releases, fresh_
     twice = tmp_path / "twice.yaml"
     twice.write_text(f"namespace: {NS}\n" + (tmp_path / "good.yaml").read_text())
     rule = write_spec(tmp_path / "rule.yaml", {**SPEC, "ops": [*SPEC["ops"], {**ADDED_OP, "expr": "0.5 * y"}]})
+    # Two independent mistakes: two lines, one run.
+    rules = write_spec(
+        tmp_path / "rules.yaml",
+        {**SPEC, "soc_model": "SM0000", "ops": [*SPEC["ops"], {**ADDED_OP, "expr": "0.5 * y"}]},
+    )
     for path, words in (
-        (slip, "not valid YAML at line "),
-        (twice, "key 'namespace' is given twice"),
-        (rule, "ops[2].expr: unknown name 'y'"),
+        (slip, ["not valid YAML at line "]),
+        (twice, ["key 'namespace' is given twice"]),
+        (rule, ["ops[2].expr: unknown name 'y'"]),
+        (rules, ["soc_model: must be one of", "ops[2].expr: unknown name 'y'"]),
     ):
         result = project_cli(project, "update", "--spec", str(path))
         lines = [line for line in result.stderr.splitlines() if line.strip()]
-        assert result.returncode == 1 and len(lines) == 1, result.stdout + result.stderr
-        assert lines[0].startswith(f"error: --spec {path}: ") and words in lines[0], lines[0]
+        assert result.returncode == 1 and len(lines) == len(words), result.stdout + result.stderr
+        for line, said in zip(lines, words):
+            assert line.startswith(f"error: --spec {path}: ") and said in line, line
         assert files(project) == before and commit_of(project) == "v1.0.0"
 
     # The template moved away since the copy: copier said "Updating is only supported in

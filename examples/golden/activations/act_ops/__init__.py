@@ -10,6 +10,7 @@ Call an op in your model as `act_ops.<op>(inputs..., params...)`:
     act_ops.soft_min(a: torch.Tensor, b: torch.Tensor)
     act_ops.fake_quant(x: torch.Tensor, steps: int = 4, limit: float = 1.5)
     act_ops.pick_floor(a: torch.Tensor, b: torch.Tensor)
+    act_ops.power_compress(x: torch.Tensor, eps: float = 1e-06, p: float = 0.3)
 """
 
 from . import ops as _ops
@@ -23,5 +24,16 @@ add_scaled = _ops.add_scaled
 soft_min = _ops.soft_min
 fake_quant = _ops.fake_quant
 pick_floor = _ops.pick_floor
+power_compress = _ops.power_compress
 
-__all__ = ["OPS", "OpInfo", "hard_swish_ish", "scaled_tanh", "add_scaled", "soft_min", "fake_quant", "pick_floor"]
+__all__ = [
+    "OPS",
+    "OpInfo",
+    "hard_swish_ish",
+    "scaled_tanh",
+    "add_scaled",
+    "soft_min",
+    "fake_quant",
+    "pick_floor",
+    "power_compress",
+]

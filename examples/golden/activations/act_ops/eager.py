@@ -169,3 +169,18 @@ def pick_floor(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     _result = (torch.where((a >= b), torch.floor(a), torch.ceil(b)) + torch.sign((a - b)))  # noqa: UP034, B002  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
     return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)
+
+
+def power_compress(x: torch.Tensor, eps: float = 1e-06, p: float = 0.3) -> torch.Tensor:
+    """Power-law compression of a magnitude, (|x| + eps) ** p, as in PCEN front ends."""
+    # Locals start with "_": a spec name never does, so none shadows an input or param.
+    (_shape,) = output_shapes("act_ops::power_compress", RULES["power_compress"], [x.shape])
+    eps = _scalar(eps)
+    p = _scalar(p)
+    # expr: (abs(x) + eps) ** p
+    # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
+    # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
+    # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
+    _result = torch.pow((torch.abs(x) + eps), p)  # noqa: UP034, B002  # fmt: skip
+    # A fresh tensor even for an identity expression: a custom op must not alias its input.
+    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)

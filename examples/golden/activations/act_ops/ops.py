@@ -459,6 +459,65 @@ def pick_floor(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return torch.ops.act_ops.pick_floor.default(a, b)
 
 
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "act_ops::power_compress",
+    mutates_args=(),
+    schema="(Tensor x, float eps, float p) -> Tensor",
+)
+def _power_compress(x: torch.Tensor, eps: float, p: float) -> torch.Tensor:
+    return eager.power_compress(x, eps, p)
+
+
+@_power_compress.register_fake
+def _power_compress_fake(x: torch.Tensor, eps: float, p: float) -> torch.Tensor:
+    return _new_outputs("act_ops::power_compress", RULES["power_compress"], x)[0]
+
+
+_lib.define(
+    "power_compress.out(Tensor x, float eps, float p, *, Tensor(a!) out) -> Tensor(a!)",
+)
+
+
+def _power_compress_out(x: torch.Tensor, eps: float, p: float, *, out: torch.Tensor) -> torch.Tensor:
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.power_compress(x, eps, p)
+    _result = (_result,)
+    for _name, _out, _value in zip(
+        ("out",),
+        (out,),
+        _result,
+    ):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "act_ops::power_compress"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
+    return out
+
+
+_lib.impl("power_compress.out", _power_compress_out, "CompositeExplicitAutograd")
+
+
+def power_compress(x: torch.Tensor, eps: float = 1e-06, p: float = 0.3) -> torch.Tensor:
+    """Power-law compression of a magnitude, (|x| + eps) ** p, as in PCEN front ends.
+
+    Calls `torch.ops.act_ops.power_compress.default` with every param, so that
+    an exported graph always carries them (ExecuTorch needs each one in the node).
+    """
+    return torch.ops.act_ops.power_compress.default(x, eps, p)
+
+
+# `torch.ops.act_ops.power_compress(x)` without params: the public function fills in the
+# defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
+# exit while it deregisters the overloads ("Tried to access the schema for .defaults").
+_lib.define(
+    "power_compress.defaults(Tensor x, float eps=1e-06, float p=0.3) -> Tensor",
+)
+_lib.impl("power_compress.defaults", power_compress, "CompositeImplicitAutograd")
+
+
 OPS: tuple[OpInfo, ...] = (
     OpInfo(
         name="hard_swish_ish",
@@ -525,5 +584,16 @@ OPS: tuple[OpInfo, ...] = (
         function=pick_floor,
         outputs=("out",),
         output_rules=RULES["pick_floor"],
+    ),
+    OpInfo(
+        name="power_compress",
+        qnn_type="PowerCompress",
+        kind="elementwise",
+        inputs=("x",),
+        params=(("eps", "float", 1e-06), ("p", "float", 0.3)),
+        schema="power_compress(Tensor x, float eps, float p) -> Tensor",
+        function=power_compress,
+        outputs=("out",),
+        output_rules=RULES["power_compress"],
     ),
 )

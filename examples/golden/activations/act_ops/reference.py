@@ -140,3 +140,25 @@ def pick_floor(a, b):
 
 
 REFERENCES["pick_floor"] = pick_floor
+
+
+def power_compress(x, eps=1e-06, p=0.3):
+    x = np.asarray(x, dtype=_DTYPE[-1])
+    # A numpy float, not a Python float: `1 / p` at p = 0 is inf (IEEE, as in torch and
+    # C), where a Python float raises ZeroDivisionError.
+    eps = _DTYPE[-1](eps)
+    # A numpy float, not a Python float: `1 / p` at p = 0 is inf (IEEE, as in torch and
+    # C), where a Python float raises ZeroDivisionError.
+    p = _DTYPE[-1](p)
+    with np.errstate(all="ignore"):
+        # As the model spells it, one line (`fmt: skip`: see eager.py).
+        value = np.power((np.abs(x) + eps), p)  # noqa: UP034, B002  # fmt: skip
+    # "_" first: a spec name never starts so, so this local shadows no input. A list, one
+    # shape a line: its trailing comma keeps ruff format from joining it at any length.
+    _shapes = [
+        x.shape,
+    ]
+    return np.broadcast_to(value, np.broadcast_shapes(*_shapes))
+
+
+REFERENCES["power_compress"] = power_compress

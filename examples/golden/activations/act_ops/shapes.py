@@ -22,6 +22,7 @@ RULES: dict[str, tuple[tuple, ...]] = {
     "soft_min": (("broadcast",),),
     "fake_quant": (("broadcast",),),
     "pick_floor": (("broadcast",),),
+    "power_compress": (("broadcast",),),
 }
 
 

@@ -33,6 +33,10 @@ SPEC_SCHEMAS = {
         "act_ops::pick_floor(Tensor a, Tensor b) -> Tensor",
         "act_ops::pick_floor.out(Tensor a, Tensor b, *, Tensor(a!) out) -> Tensor(a!)",
     ),
+    "power_compress": (
+        "act_ops::power_compress(Tensor x, float eps, float p) -> Tensor",
+        "act_ops::power_compress.out(Tensor x, float eps, float p, *, Tensor(a!) out) -> Tensor(a!)",
+    ),
 }
 
 
@@ -52,6 +56,10 @@ SPEC_DEFAULTS = {
         "limit": 1.5,
     },
     "pick_floor": {},
+    "power_compress": {
+        "eps": 1e-06,
+        "p": 0.3,
+    },
 }
 
 
@@ -64,6 +72,7 @@ SPEC_OUTPUTS = {
     "soft_min": (("out", ("broadcast",)),),
     "fake_quant": (("out", ("broadcast",)),),
     "pick_floor": (("out", ("broadcast",)),),
+    "power_compress": (("out", ("broadcast",)),),
 }
 
 

@@ -40,6 +40,7 @@ OUTPUT_LABELS = [
     "act_ops::soft_min",
     "act_ops::fake_quant",
     "act_ops::pick_floor",
+    "act_ops::power_compress",
 ]
 SHAPE = (1, 2, 4, 4)
 # What the package model's program takes for --shape SHAPE, per input, written out here

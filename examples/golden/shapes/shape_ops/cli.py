@@ -636,7 +636,8 @@ def main(argv: list[str] | None = None) -> int:
         _drop_stdout()
         return 141
     except (CommandError, ToolchainError) as exc:
-        print("error: " + " ".join(str(exc).splitlines()), file=sys.stderr)
+        for problem in getattr(exc, "problems", None) or (str(exc),):  # one line each
+            print("error: " + " ".join(problem.splitlines()), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

@@ -98,7 +98,12 @@ def lpai_signed_dir(sdk: Path) -> Path:
 
 
 class ToolchainError(Exception):
-    """A precondition or a tool failed; the message is one line."""
+    """A precondition or a tool failed; the message is one line, or one line per
+    problem when several independent ones are named at once (`problems`)."""
+
+    def __init__(self, *problems: str) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
 
 
 def qc_schema():

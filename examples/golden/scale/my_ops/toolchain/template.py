@@ -120,9 +120,9 @@ def check_spec_file(spec: str) -> Path:
 def check_spec_rules(spec: str, path: Path, template: Path | None) -> None:
     """The template's own judgement of the spec file (`scripts/new --check`: its strict
     reader, then every rule), when the project's template is a folder here
-    (recorded_template); ToolchainError with its one line otherwise. Without a local
-    template, copier's run of the template's spec hook judges the rules (one line too),
-    not the reading."""
+    (recorded_template); ToolchainError otherwise, one line per problem (every broken
+    rule at once). Without a local template, copier's run of the template's spec hook
+    judges the rules (one line each too), not the reading."""
     checker = template / "hooks" / "new.py" if template else None
     if checker is None or not checker.is_file():
         return
@@ -132,9 +132,11 @@ def check_spec_rules(spec: str, path: Path, template: Path | None) -> None:
             if line.startswith("scripts/new: note: "):
                 print(f"note: --spec {spec}: {line.removeprefix('scripts/new: note: ')}", file=sys.stderr)
         return
+    # Every problem of the spec, one line each (the lines of `Invalid op spec: ...`).
     lines = [line for line in res.stderr.splitlines() if line.strip()]
-    reason = lines[-1].removeprefix("Invalid op spec: ") if lines else f"exit status {res.returncode}"
-    raise ToolchainError(f"--spec {spec}: {reason}")
+    reasons = [line.removeprefix("Invalid op spec: ") for line in lines if line.startswith("Invalid op spec: ")]
+    reasons = reasons or lines[-1:] or [f"exit status {res.returncode}"]
+    raise ToolchainError(*(f"--spec {spec}: {reason}" for reason in reasons))
 
 
 RELEASE_TAG = re.compile(r"^v(\d+)\.(\d+)\.(\d+)$")

@@ -175,6 +175,22 @@ static const op_case k_ops[] = {
         .pdefaults = {0.0},
         .pnames = {NULL},
     },
+    {
+        .qnn_type = "PowerCompress",
+        .torch_name = "act_ops::power_compress",
+        .custom = 0,
+        .n_inputs = 1u,
+        .n_outputs = 1u,
+        .rowwise = 0,
+        .rules =
+            {
+                {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* out: the broadcast shape of the inputs */
+            },
+        .n_params = 2u,
+        .ptypes = {P_F32, P_F32, P_F32},
+        .pdefaults = {1e-06f, 0.3f, 0.0},
+        .pnames = {"eps", "p", NULL},
+    },
 };
 /* clang-format on */
 #define N_OPS (sizeof k_ops / sizeof k_ops[0])

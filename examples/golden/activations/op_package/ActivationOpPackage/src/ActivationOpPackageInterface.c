@@ -8,6 +8,7 @@
  *   SoftMin  <- torch op act_ops::soft_min
  *   FakeQuant  <- torch op act_ops::fake_quant
  *   PickFloor  <- torch op act_ops::pick_floor
+ *   PowerCompress  <- torch op act_ops::power_compress
  * LPAI_INFERENCE_ONLY (DSP and island builds) leaves out the compiler side and
  * validateOpConfig; the host library has both.
  */
@@ -19,7 +20,7 @@
 #include "lpai_glue.h"
 #include "lpai_package.h"
 
-#define OP_COUNT 6u
+#define OP_COUNT 7u
 
 QnnOpPackage_OperationInfo_t get_HardSwishIsh_opInfo_Inference(void);
 #if !defined(LPAI_INFERENCE_ONLY)
@@ -45,6 +46,10 @@ QnnOpPackage_OperationInfo_t get_PickFloor_opInfo_Inference(void);
 #if !defined(LPAI_INFERENCE_ONLY)
 QnnOpPackage_OperationInfo_t get_PickFloor_opInfo_Compiler(void);
 #endif
+QnnOpPackage_OperationInfo_t get_PowerCompress_opInfo_Inference(void);
+#if !defined(LPAI_INFERENCE_ONLY)
+QnnOpPackage_OperationInfo_t get_PowerCompress_opInfo_Compiler(void);
+#endif
 
 static char g_package_name[] = LPAI_PACKAGE_NAME;
 static const char *g_op_names[OP_COUNT] = {
@@ -54,6 +59,7 @@ static const char *g_op_names[OP_COUNT] = {
     "SoftMin", /* 3 */
     "FakeQuant", /* 4 */
     "PickFloor", /* 5 */
+    "PowerCompress", /* 6 */
 };
 static QnnOpPackage_OperationInfo_t g_op_infos[OP_COUNT];
 static QnnOpPackage_Info_t g_package_info = QNN_OP_PACKAGE_INFO_INIT;
@@ -114,6 +120,11 @@ static Qnn_ErrorHandle_t pkg_init(QnnOpPackage_GlobalInfrastructure_t infrastruc
     g_op_infos[5] = get_PickFloor_opInfo_Inference();
 #else
     g_op_infos[5] = get_PickFloor_opInfo_Compiler();
+#endif
+#if defined(LPAI_INFERENCE_ONLY)
+    g_op_infos[6] = get_PowerCompress_opInfo_Inference();
+#else
+    g_op_infos[6] = get_PowerCompress_opInfo_Compiler();
 #endif
     g_initialized = true;
     return QNN_OP_PACKAGE_NO_ERROR;
