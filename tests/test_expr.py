@@ -42,10 +42,14 @@ def parse(text, inputs=("x",), params=("k",)):
         (
             "where(x >= k, x, 0)",
             "torch.where((x >= k), x, torch.as_tensor(0.0, dtype=torch.float32))",
-            "((in_x >= p_k) ? in_x : 0.0f)",
+            "lpai_wheref((in_x >= p_k), in_x, 0.0f)",
         ),
         # A constant condition is a 0-d bool tensor for torch.where.
-        ("where(1 != 2, x, k)", "torch.where(torch.as_tensor((1.0 != 2.0)), x, k)", "((1.0f != 2.0f) ? in_x : p_k)"),
+        (
+            "where(1 != 2, x, k)",
+            "torch.where(torch.as_tensor((1.0 != 2.0)), x, k)",
+            "lpai_wheref((1.0f != 2.0f), in_x, p_k)",
+        ),
     ],
 )
 def test_renderings(text, torch_text, c_text):
@@ -383,4 +387,4 @@ def test_c_forms_of_rounding_and_where_are_bit_identical_to_torch(tmp_path, cc):
 
 def test_comparisons_cost_one_and_where_keeps_the_loop_vectorising():
     node = parse("where(x < k, round(x), floor(x))")
-    assert node.cost == expr.Cost(1 + 2 + 6 + 8, True)
+    assert node.cost == expr.Cost(1 + 5 + 6 + 8, True)
