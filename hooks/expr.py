@@ -133,7 +133,7 @@ FUNCTION_TABLE: tuple[Function, ...] = (
         "torch.where({0}, {1}, {2})",
         "np.where({0}, {1}, {2})",
         "lpai_wheref({0}, {1}, {2})",
-        5,
+        2,
         python=lambda c, a, b: a if c else b,
     ),
 )

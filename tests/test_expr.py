@@ -387,4 +387,4 @@ def test_c_forms_of_rounding_and_where_are_bit_identical_to_torch(tmp_path, cc):
 
 def test_comparisons_cost_one_and_where_keeps_the_loop_vectorising():
     node = parse("where(x < k, round(x), floor(x))")
-    assert node.cost == expr.Cost(1 + 5 + 6 + 8, True)
+    assert node.cost == expr.Cost(1 + 2 + 6 + 8, True)
