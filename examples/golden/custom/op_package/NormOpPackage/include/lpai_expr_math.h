@@ -148,14 +148,21 @@ static LPAI_MATH_INLINE float lpai_maxf(float a, float b)
     return lpai_nan_if((b > a) ? b : a, (a != a) | (b != b));
 }
 
-/* torch.where(cond, a, b), as C's select: b when cond is false. Where the compiler
- * makes the select a min or max instruction (cond compares a and b), that instruction
- * gives the number when one of them is NaN; C's select, and torch, give b when the
- * comparison fails, NaN or not: the mask restores that NaN. Elsewhere it changes
- * nothing (b is what the select gave). */
+/* torch.where(cond, a, b), as C's select: b when cond is false, NaN or not. Where cond
+ * compares a and b, zig's clang for Hexagon makes the select sfmin or sfmax, which
+ * give the number when one of them is NaN; and a NaN mask or-ed in after the select
+ * (as lpai_minf does) made it compile `a >= 0 ? a : b` as `a < 0 ? b : a`, which is a
+ * for a NaN a (qemu-hexagon, tests/test_float_edges.py). So on Hexagon the condition
+ * passes through an empty asm statement, which hides from the compiler that it is a
+ * comparison of the operands: a plain predicated select, as C says. Elsewhere the
+ * select as written (x86's minss/maxss return the second operand on NaN, what C's
+ * select gives, so compilers keep its meaning there). */
 static LPAI_MATH_INLINE float lpai_wheref(int cond, float a, float b)
 {
-    return lpai_nan_if(cond ? a : b, !cond & (b != b));
+#if defined(__hexagon__)
+    __asm__("" : "+r"(cond));
+#endif
+    return cond ? a : b;
 }
 
 /* x with the sign bit of `like` or-ed in: the sign of a zero result, as torch gives it. */
