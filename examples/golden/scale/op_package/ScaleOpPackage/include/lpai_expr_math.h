@@ -152,11 +152,11 @@ static LPAI_MATH_INLINE float lpai_maxf(float a, float b)
  * compares a and b, zig's clang for Hexagon makes the select sfmin or sfmax, which
  * give the number when one of them is NaN; and a NaN mask or-ed in after the select
  * (as lpai_minf does) made it compile `a >= 0 ? a : b` as `a < 0 ? b : a`, which is a
- * for a NaN a (qemu-hexagon, tests/test_float_edges.py). So on Hexagon the condition
- * passes through an empty asm statement, which hides from the compiler that it is a
- * comparison of the operands: a plain predicated select, as C says. Elsewhere the
- * select as written (x86's minss/maxss return the second operand on NaN, what C's
- * select gives, so compilers keep its meaning there). */
+ * for a NaN a under qemu-hexagon (qnn-op-template/tests/test_float_edges.py). So on
+ * Hexagon the condition passes through an empty asm statement, which hides from the
+ * compiler that it is a comparison of the operands: a plain predicated select, as C
+ * says. Elsewhere the select as written (x86's minss/maxss return the second operand
+ * on NaN, what C's select gives, so compilers keep its meaning there). */
 static LPAI_MATH_INLINE float lpai_wheref(int cond, float a, float b)
 {
 #if defined(__hexagon__)
