@@ -118,51 +118,52 @@ static LPAI_MATH_INLINE float lpai_tanhf(float x)
     return lpai_f32_from_bits(lpai_bits_from_f32(t) | sign);
 }
 
-/* A float with every bit set where `nan` holds: all ones is a NaN pattern. Or-ed into
- * the result of a select whose operands are the compared values, it keeps NaN where
- * the compiler made the select a min or max instruction: zig's clang for Hexagon
- * compiles `(b < a) ? b : a` to sfmin, and sfmin/sfmax return the other operand when
- * one is NaN (qemu-hexagon, which models the DSP's float unit, does so), where C's
- * select gives a. The mask costs one compare and one or per vector. */
-static LPAI_MATH_INLINE float lpai_nan_if(float x, int nan)
+/* The condition of a select whose operands are the compared values, kept a select.
+ * zig's clang for Hexagon compiles `(b < a) ? b : a` to sfmin (and the like to sfmax),
+ * which give the number when one operand is NaN, where C's select gives a: relu(NaN)
+ * was 0 and min(NaN, 1) was 1 in the DSP build alone. A NaN mask or-ed in after the
+ * select did not help everywhere: with it, `a >= 0 ? a : b` was compiled as
+ * `a < 0 ? b : a`, a for a NaN a, under qemu-hexagon
+ * (qnn-op-template/tests/test_float_edges.py). On Hexagon the condition therefore
+ * passes through an empty asm statement, which hides from the compiler that it is a
+ * comparison of the operands: a plain predicated select, as C says, for a few
+ * packets. Elsewhere the condition as it is: x86's minss/maxss return the second
+ * operand on NaN, what C's select gives, so compilers keep its meaning there at no
+ * cost. */
+static LPAI_MATH_INLINE int lpai_select_cond(int cond)
 {
-    return lpai_f32_from_bits(lpai_bits_from_f32(x) | (nan ? 0xFFFFFFFFu : 0u));
+#if defined(__hexagon__)
+    __asm__("" : "+r"(cond));
+#endif
+    return cond;
 }
 
 static LPAI_MATH_INLINE float lpai_reluf(float x)
 {
     /* NaN stays NaN (as torch.relu keeps it) and is then clamped by the requant. */
-    return lpai_nan_if((x < 0.0f) ? 0.0f : x, x != x);
+    return lpai_select_cond(x < 0.0f) ? 0.0f : x;
 }
 
 /* torch.minimum / torch.maximum: NaN if either operand is NaN. The plain comparison
- * gives a when either is NaN (a min or max instruction gives the other one); the
- * mask of `a` or `b` unordered is or-ed in. */
+ * gives a when either is NaN; the mask of `b != b` (all ones, a NaN pattern) is then
+ * or-ed in: one compare and one or per vector. */
 static LPAI_MATH_INLINE float lpai_minf(float a, float b)
 {
-    return lpai_nan_if((b < a) ? b : a, (a != a) | (b != b));
+    const float m = lpai_select_cond(b < a) ? b : a; /* a when a or b is NaN */
+    return lpai_f32_from_bits(lpai_bits_from_f32(m) | ((b != b) ? 0xFFFFFFFFu : 0u));
 }
 
 static LPAI_MATH_INLINE float lpai_maxf(float a, float b)
 {
-    return lpai_nan_if((b > a) ? b : a, (a != a) | (b != b));
+    const float m = lpai_select_cond(b > a) ? b : a;
+    return lpai_f32_from_bits(lpai_bits_from_f32(m) | ((b != b) ? 0xFFFFFFFFu : 0u));
 }
 
-/* torch.where(cond, a, b), as C's select: b when cond is false, NaN or not. Where cond
- * compares a and b, zig's clang for Hexagon makes the select sfmin or sfmax, which
- * give the number when one of them is NaN; and a NaN mask or-ed in after the select
- * (as lpai_minf does) made it compile `a >= 0 ? a : b` as `a < 0 ? b : a`, which is a
- * for a NaN a under qemu-hexagon (qnn-op-template/tests/test_float_edges.py). So on
- * Hexagon the condition passes through an empty asm statement, which hides from the
- * compiler that it is a comparison of the operands: a plain predicated select, as C
- * says. Elsewhere the select as written (x86's minss/maxss return the second operand
- * on NaN, what C's select gives, so compilers keep its meaning there). */
+/* torch.where(cond, a, b), as C's select: b when cond is false, NaN or not (cond may
+ * compare a and b: lpai_select_cond). */
 static LPAI_MATH_INLINE float lpai_wheref(int cond, float a, float b)
 {
-#if defined(__hexagon__)
-    __asm__("" : "+r"(cond));
-#endif
-    return cond ? a : b;
+    return lpai_select_cond(cond) ? a : b;
 }
 
 /* x with the sign bit of `like` or-ed in: the sign of a zero result, as torch gives it. */
