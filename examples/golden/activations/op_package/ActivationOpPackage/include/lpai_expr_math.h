@@ -55,6 +55,26 @@ static LPAI_MATH_INLINE uint32_t lpai_bits_from_f32(float f)
     return u;
 }
 
+/* The condition of a float select, kept a select of C's meaning on Hexagon.
+ * zig's clang for Hexagon compiles `(b < a) ? b : a` to sfmin (and the like to sfmax),
+ * which give the number when one operand is NaN, where C's select gives a: relu(NaN)
+ * was 0 and min(NaN, 1) was 1 in the DSP build alone; and it compiled where's
+ * `a >= 0 ? a : b` as `a < 0 ? b : a`, a for a NaN a, under qemu-hexagon (a NaN mask
+ * or-ed in after the select did not prevent that;
+ * qnn-op-template/tests/test_float_edges.py). On Hexagon the condition therefore
+ * passes through an empty asm statement, which hides from the compiler that it is a
+ * comparison of the operands: a plain predicated select, as C says, for a few
+ * packets. Elsewhere the condition as it is: x86's minss/maxss return the second
+ * operand on NaN, what C's select gives, so compilers keep its meaning there at no
+ * cost. Every select of this header whose answer for NaN matters goes through it. */
+static LPAI_MATH_INLINE int lpai_select_cond(int cond)
+{
+#if defined(__hexagon__)
+    __asm__("" : "+r"(cond));
+#endif
+    return cond;
+}
+
 /* e^x = 2^k * e^r, k = round(x / ln 2), |r| <= ln 2 / 2, e^r = 1 + r + r^2 P(r) with
  * P of degree 4 fitted for the least largest relative error on that interval
  * (Cephes' expf has degree 5 there; one degree less is one multiply and one add less
@@ -94,8 +114,8 @@ static LPAI_MATH_INLINE float lpai_expf(float x)
     const uint32_t half = ((u >> 1) - 1u) << 23;      /* 2^(k/2): exponent k/2 + 127 */
     const uint32_t rest = ((u - 2u) << 23) - half;    /* 2^(k - k/2) */
     const float y = (p * lpai_f32_from_bits(rest)) * lpai_f32_from_bits(half);
-    const float lower = (x < -104.0f) ? 0.0f : y;
-    return (x > 88.75f) ? INFINITY : lower;
+    const float lower = lpai_select_cond(x < -104.0f) ? 0.0f : y;
+    return lpai_select_cond(x > 88.75f) ? INFINITY : lower;
 }
 
 static LPAI_MATH_INLINE float lpai_sigmoidf(float x)
@@ -116,26 +136,6 @@ static LPAI_MATH_INLINE float lpai_tanhf(float x)
     const float small = ax + ax * x2 * (-0.333333333f + x2 * (0.133333333f + x2 * -0.053968254f));
     const float t = (ax < 0.125f) ? small : big;
     return lpai_f32_from_bits(lpai_bits_from_f32(t) | sign);
-}
-
-/* The condition of a select whose operands are the compared values, kept a select.
- * zig's clang for Hexagon compiles `(b < a) ? b : a` to sfmin (and the like to sfmax),
- * which give the number when one operand is NaN, where C's select gives a: relu(NaN)
- * was 0 and min(NaN, 1) was 1 in the DSP build alone. A NaN mask or-ed in after the
- * select did not help everywhere: with it, `a >= 0 ? a : b` was compiled as
- * `a < 0 ? b : a`, a for a NaN a, under qemu-hexagon
- * (qnn-op-template/tests/test_float_edges.py). On Hexagon the condition therefore
- * passes through an empty asm statement, which hides from the compiler that it is a
- * comparison of the operands: a plain predicated select, as C says, for a few
- * packets. Elsewhere the condition as it is: x86's minss/maxss return the second
- * operand on NaN, what C's select gives, so compilers keep its meaning there at no
- * cost. */
-static LPAI_MATH_INLINE int lpai_select_cond(int cond)
-{
-#if defined(__hexagon__)
-    __asm__("" : "+r"(cond));
-#endif
-    return cond;
 }
 
 static LPAI_MATH_INLINE float lpai_reluf(float x)
@@ -205,8 +205,8 @@ static LPAI_MATH_INLINE float lpai_ceilf(float x)
 /* torch.sign: -1, 0 or 1; 0 for both zeros and for NaN (as torch gives on the CPU). */
 static LPAI_MATH_INLINE float lpai_signf(float x)
 {
-    const float negative = (x < 0.0f) ? -1.0f : 0.0f;
-    return (x > 0.0f) ? 1.0f : negative;
+    const float negative = lpai_select_cond(x < 0.0f) ? -1.0f : 0.0f;
+    return lpai_select_cond(x > 0.0f) ? 1.0f : negative;
 }
 
 #endif /* LPAI_EXPR_MATH_H */
