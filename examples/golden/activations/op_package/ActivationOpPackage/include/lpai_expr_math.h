@@ -108,11 +108,12 @@ static LPAI_MATH_INLINE float lpai_expf(float x)
     p = p * r + 4.999999403953552e-1f;
     p = p * (r * r) + r + 1.0f;
     /* t's low mantissa bits hold k: the integer difference of the bit patterns is k
-     * (no float -> int conversion, so NaN is no undefined behaviour here). u = k + 256
-     * is 106 to 384 on [-104, 88.75]; u / 2 - 128 is k/2 rounded down. */
-    const uint32_t u = lpai_bits_from_f32(t) - lpai_bits_from_f32(magic) + 256u;
-    const uint32_t half = ((u >> 1) - 1u) << 23;      /* 2^(k/2): exponent k/2 + 127 */
-    const uint32_t rest = ((u - 2u) << 23) - half;    /* 2^(k - k/2) */
+     * (no float -> int conversion, so NaN is no undefined behaviour here). v = k + 254
+     * is 104 to 382 on [-104, 88.75]: v / 2 rounded down is the exponent field of
+     * 2^(k/2 rounded down), v - v / 2 that of 2^(k/2 rounded up). */
+    const uint32_t v = lpai_bits_from_f32(t) - lpai_bits_from_f32(magic) + 254u;
+    const uint32_t half = (v >> 1) << 23;
+    const uint32_t rest = (v << 23) - half;
     const float y = (p * lpai_f32_from_bits(rest)) * lpai_f32_from_bits(half);
     const float lower = lpai_select_cond(x < -104.0f) ? 0.0f : y;
     return lpai_select_cond(x > 88.75f) ? INFINITY : lower;
