@@ -170,7 +170,7 @@ FUNCTION_TABLE: tuple[Function, ...] = (
         3,
         "torch.where({0}, {1}, {2})",
         "np.where({0}, {1}, {2})",
-        "({0} ? {1} : {2})",
+        "lpai_wheref({0}, {1}, {2})",
         2,
         python=lambda c, a, b: a if c else b,
     ),

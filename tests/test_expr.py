@@ -43,10 +43,14 @@ def parse(text, inputs=("x",), params=("k",)):
         (
             "where(x >= k, x, 0)",
             "torch.where((x >= k), x, torch.as_tensor(0.0, dtype=torch.float32))",
-            "((in_x >= p_k) ? in_x : 0.0f)",
+            "lpai_wheref((in_x >= p_k), in_x, 0.0f)",
         ),
         # A constant condition is a 0-d bool tensor for torch.where.
-        ("where(1 != 2, x, k)", "torch.where(torch.as_tensor((1.0 != 2.0)), x, k)", "((1.0f != 2.0f) ? in_x : p_k)"),
+        (
+            "where(1 != 2, x, k)",
+            "torch.where(torch.as_tensor((1.0 != 2.0)), x, k)",
+            "lpai_wheref((1.0f != 2.0f), in_x, p_k)",
+        ),
         # a ** b is pow(a, b); Python's precedence: -x ** 2 is -(x ** 2), x ** -1 a negative power.
         ("x ** k", "torch.pow(x, k)", "powf(in_x, p_k)"),
         ("(x + k) ** 0.5", "torch.pow((x + k), torch.as_tensor(0.5, dtype=torch.float32))", "powf((in_x + p_k), 0.5f)"),

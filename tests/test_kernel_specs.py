@@ -4,6 +4,9 @@
   the kernel and the tests' oracle must follow the same NaN rule (docs/spec.md).
 - A param the expression does not use failed `-Werror=unused-parameter`.
 - Exactly 8 params (the documented maximum) overflowed an array of the C suite.
+- `exp(x - 88) * (1e19 * 1e19)` and `exp(a) / (exp(a) + exp(b))` (issue 40): exp's
+  denormal results were 0 in the kernel (tests/test_float_edges.py checks every
+  function at the float edges; these two run through a whole rendered suite).
 
 One render, then the project's C suite (`make host-test`: gcc, -Werror, every path
 forced) and its kernel tests against torch; the whole project suite is left to the
@@ -45,6 +48,20 @@ SPEC = {
             "doc": "0 / 0 is NaN, x / 0 infinite.",
             "inputs": ["a", "b"],
             "expr": "a / b",
+        },
+        # Issue 40: the kernel's exp gave 0 below -86.5 where torch keeps denormals, so
+        # the gate divided 0 by 0 and the scaled exp was 0 on the tests' whole range.
+        {
+            "name": "gate",
+            "doc": "A softmax of two: denormal exps below -87 must not make 0 / 0.",
+            "inputs": ["a", "b"],
+            "expr": "exp(a) / (exp(a) + exp(b))",
+        },
+        {
+            "name": "scaled_tail",
+            "doc": "exp's denormal band, scaled back into view.",
+            "inputs": ["x"],
+            "expr": "exp(x - 88) * (1e19 * 1e19)",
         },
     ],
 }

@@ -2,7 +2,7 @@
 /*
  * The functions generated expressions call besides <math.h> (lpai_expf, lpai_sigmoidf,
  * lpai_tanhf, lpai_reluf, lpai_minf, lpai_maxf, lpai_roundf, lpai_floorf, lpai_ceilf,
- * lpai_signf; qnn-op-template/hooks/expr.py renders the names).
+ * lpai_signf, lpai_wheref; qnn-op-template/hooks/expr.py renders the names).
  * Their own header, apart from the conventions: they are the op's math, not a rule of
  * the runtime; the kernel's every path and the benchmark's baseline call them.
  *
@@ -55,18 +55,45 @@ static LPAI_MATH_INLINE uint32_t lpai_bits_from_f32(float f)
     return u;
 }
 
+/* The condition of a float select, kept a select of C's meaning on Hexagon.
+ * zig's clang for Hexagon compiles `(b < a) ? b : a` to sfmin (and the like to sfmax),
+ * which give the number when one operand is NaN, where C's select gives a: relu(NaN)
+ * was 0 and min(NaN, 1) was 1 in the DSP build alone; and it compiled where's
+ * `a >= 0 ? a : b` as `a < 0 ? b : a`, a for a NaN a, under qemu-hexagon (a NaN mask
+ * or-ed in after the select did not prevent that;
+ * qnn-op-template/tests/test_float_edges.py). On Hexagon the condition therefore
+ * passes through an empty asm statement, which hides from the compiler that it is a
+ * comparison of the operands: a plain predicated select, as C says, for a few
+ * packets. Elsewhere the condition as it is: x86's minss/maxss return the second
+ * operand on NaN, what C's select gives, so compilers keep its meaning there at no
+ * cost. Every select of this header whose answer for NaN matters goes through it. */
+static LPAI_MATH_INLINE int lpai_select_cond(int cond)
+{
+#if defined(__hexagon__)
+    __asm__("" : "+r"(cond));
+#endif
+    return cond;
+}
+
 /* e^x = 2^k * e^r, k = round(x / ln 2), |r| <= ln 2 / 2, e^r = 1 + r + r^2 P(r) with
  * P of degree 4 fitted for the least largest relative error on that interval
  * (Cephes' expf has degree 5 there; one degree less is one multiply and one add less
- * per vector): relative error below 7e-8 evaluated in float. 2^(k-1) is
- * built in the exponent field and doubled, so that k = 128 (x up to 88.75) overflows
- * to inf as it should. x is first clamped to [-87, 88.75], where that construction
- * holds: at 88.75 it gives +inf (as torch above 88.72), at -87 (k = -126) an exponent
- * field of 0, so exactly 0 (torch gives at most 2.4e-38 there). The clamps are one
- * min and one max instruction per vector; selects on the result after the
- * computation cost about 3 instructions per element on SSE2 (qnn-op-template/bench/, issue 13). Both
- * clamps keep x when it is NaN (the comparison fails), and NaN propagates through
- * the arithmetic. */
+ * per vector): relative error below 7e-8 evaluated in float.
+ *
+ * The whole float32 range, as torch gives it (issue 40): 2^k is applied as two powers
+ * of two built in the exponent field, 2^(k - k/2) and 2^(k/2) (k/2 rounded down), each
+ * a normal float for every k from -150 to 128, so that the second product rounds once:
+ * below x = -87.3 the result is the denormal torch keeps (exp(-100) = 3.8e-44, not 0;
+ * a kernel that gave 0 there divided 0 by 0 in exp(a) / (exp(a) + exp(b))), it is
+ * 0 below -103.97 where torch's is, and k = 128 (x up to 88.75) overflows to +inf as
+ * torch does above 88.72. Outside [-104, 88.75] two selects on the result give 0 and
+ * +inf (the integer steps there are modulo 2^32, never undefined); a select on the
+ * result, not a clamp of x, because zig's clang for Hexagon turns such a clamp into
+ * sfmin/sfmax, which drop NaN. NaN fails both comparisons and propagates through the
+ * arithmetic. Within 1 unit in the last place of torch's exp over the whole range,
+ * denormals included (qnn-op-template/tests/test_float_edges.py). The denormal
+ * products need gradual underflow, which IEEE 754 and the DSP's scalar float unit
+ * give (qnn-op-template/docs/spec.md, "Float edges"). */
 static LPAI_MATH_INLINE float lpai_expf(float x)
 {
     const float magic = 12582912.0f; /* 1.5 * 2^23: adding it rounds to an integer */
@@ -81,11 +108,15 @@ static LPAI_MATH_INLINE float lpai_expf(float x)
     p = p * r + 4.999999403953552e-1f;
     p = p * (r * r) + r + 1.0f;
     /* t's low mantissa bits hold k: the integer difference of the bit patterns is k
-     * (no float -> int conversion, so NaN is no undefined behaviour here). */
-    const uint32_t e = (lpai_bits_from_f32(t) - lpai_bits_from_f32(magic) + 126u) << 23;
-    const float y = (p * lpai_f32_from_bits(e)) * 2.0f;
-    const float lower = (x < -86.5f) ? 0.0f : y;
-    return (x > 88.75f) ? INFINITY : lower;
+     * (no float -> int conversion, so NaN is no undefined behaviour here). v = k + 254
+     * is 104 to 382 on [-104, 88.75]: v / 2 rounded down is the exponent field of
+     * 2^(k/2 rounded down), v - v / 2 that of 2^(k/2 rounded up). */
+    const uint32_t v = lpai_bits_from_f32(t) - lpai_bits_from_f32(magic) + 254u;
+    const uint32_t half = (v >> 1) << 23;
+    const uint32_t rest = (v << 23) - half;
+    const float y = (p * lpai_f32_from_bits(rest)) * lpai_f32_from_bits(half);
+    const float lower = lpai_select_cond(x < -104.0f) ? 0.0f : y;
+    return lpai_select_cond(x > 88.75f) ? INFINITY : lower;
 }
 
 static LPAI_MATH_INLINE float lpai_sigmoidf(float x)
@@ -111,22 +142,29 @@ static LPAI_MATH_INLINE float lpai_tanhf(float x)
 static LPAI_MATH_INLINE float lpai_reluf(float x)
 {
     /* NaN stays NaN (as torch.relu keeps it) and is then clamped by the requant. */
-    return (x < 0.0f) ? 0.0f : x;
+    return lpai_select_cond(x < 0.0f) ? 0.0f : x;
 }
 
 /* torch.minimum / torch.maximum: NaN if either operand is NaN. The plain comparison
  * gives a when either is NaN; the mask of `b != b` (all ones, a NaN pattern) is then
- * or-ed in: one compare and one or per vector, no select. */
+ * or-ed in: one compare and one or per vector. */
 static LPAI_MATH_INLINE float lpai_minf(float a, float b)
 {
-    const float m = (b < a) ? b : a; /* a when a or b is NaN */
+    const float m = lpai_select_cond(b < a) ? b : a; /* a when a or b is NaN */
     return lpai_f32_from_bits(lpai_bits_from_f32(m) | ((b != b) ? 0xFFFFFFFFu : 0u));
 }
 
 static LPAI_MATH_INLINE float lpai_maxf(float a, float b)
 {
-    const float m = (b > a) ? b : a;
+    const float m = lpai_select_cond(b > a) ? b : a;
     return lpai_f32_from_bits(lpai_bits_from_f32(m) | ((b != b) ? 0xFFFFFFFFu : 0u));
+}
+
+/* torch.where(cond, a, b), as C's select: b when cond is false, NaN or not (cond may
+ * compare a and b: lpai_select_cond). */
+static LPAI_MATH_INLINE float lpai_wheref(int cond, float a, float b)
+{
+    return lpai_select_cond(cond) ? a : b;
 }
 
 /* x with the sign bit of `like` or-ed in: the sign of a zero result, as torch gives it. */
@@ -168,8 +206,8 @@ static LPAI_MATH_INLINE float lpai_ceilf(float x)
 /* torch.sign: -1, 0 or 1; 0 for both zeros and for NaN (as torch gives on the CPU). */
 static LPAI_MATH_INLINE float lpai_signf(float x)
 {
-    const float negative = (x < 0.0f) ? -1.0f : 0.0f;
-    return (x > 0.0f) ? 1.0f : negative;
+    const float negative = lpai_select_cond(x < 0.0f) ? -1.0f : 0.0f;
+    return lpai_select_cond(x > 0.0f) ? 1.0f : negative;
 }
 
 #endif /* LPAI_EXPR_MATH_H */

@@ -25,7 +25,7 @@
 /* clang-format off */
 static LPAI_ALWAYS_INLINE float PickFloor_math(float in_a, float in_b)
 {
-    return (((in_a >= in_b) ? lpai_floorf(in_a) : lpai_ceilf(in_b)) + lpai_signf((in_a - in_b)));
+    return (lpai_wheref((in_a >= in_b), lpai_floorf(in_a), lpai_ceilf(in_b)) + lpai_signf((in_a - in_b)));
 }
 
 /* The same math behind one signature, for the reference path. */
