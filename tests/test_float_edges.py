@@ -55,6 +55,8 @@ TEXTS = [
     "floor(a)",
     "ceil(a)",
     "sign(a)",
+    "pow(a, b)",
+    "a ** 0.5",
     "where(a < b, b, a)",
     "where(a > b, b, a)",
     "where(a <= b, a, b)",
