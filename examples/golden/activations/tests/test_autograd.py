@@ -110,7 +110,8 @@ def test_gradient_matches_the_float64_reference(op):
     want = numeric_gradients(REFERENCES[op.name], arrays, params, weights.numpy())
     for name, t, g, w in zip(op.inputs, tensors, got, want):
         assert g.shape == t.shape, name
-        np.testing.assert_allclose(g.numpy(), w, rtol=1e-5, atol=1e-6, err_msg=f"{op.qualified_name}: input {name}")
+        # gradcheck's tolerances: float64 central differences of `(x + 1e6) - 1e6` are off by 1e-4.
+        np.testing.assert_allclose(g.numpy(), w, rtol=1e-3, atol=1e-5, err_msg=f"{op.qualified_name}: input {name}")
 
 
 def test_gradient_matches_plain_torch(op):
