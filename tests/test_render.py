@@ -125,6 +125,7 @@ def expected_files(spec: dict) -> set[str]:
         "tests/reference.py",
         "tests/test_ops.py",
         "tests/test_quant.py",
+        "tests/test_autograd.py",
         "tests/test_delegation.py",
         "tests/user/README.md",
         "tests/spec_values.py",

@@ -589,7 +589,7 @@ def test_every_generated_package_imports_and_registers_its_ops(rendered):
 
 
 def test_the_edge_ops_pass_their_own_tests(rendered, tmp_path):
-    """The EDGE_OPS' own tests/test_ops.py in the first render, the custom op's eager
+    """The EDGE_OPS' own tests/test_ops.py and tests/test_autograd.py in the first render, the custom op's eager
     math written as a user would."""
     _, packages, _models, results = rendered
     dest, result = results[0]
@@ -601,9 +601,11 @@ def test_the_edge_ops_pass_their_own_tests(rendered, tmp_path):
     # The tests the edge cases broke: the reference, opcheck, .out, and the reduce op's
     # output shapes at every sample rank (69 s on a loaded machine with every op's
     # export-shape tests too; those run on the reduce op only).
+    # With tests/test_autograd.py's gradients of each (a spec no other test renders).
     selected = (
         "e22_ and (float64_reference or opcheck_functional or out_equals_functional)"
         " or (e22_reduce_four and declared_output_shapes)"
+        " or (e22_ and (gradcheck or gradient_matches or gradient_at_kinks or compiled_backward))"
     )
     run = run_budgeted(
         [
@@ -615,6 +617,7 @@ def test_the_edge_ops_pass_their_own_tests(rendered, tmp_path):
             "no:cacheprovider",
             "--all-tests",
             "tests/test_ops.py",
+            "tests/test_autograd.py",
             "-k",
             selected,
         ],

@@ -29,18 +29,23 @@ from ._package import SOC_MODEL
 from .ops import OPS
 
 
-def annotator():
-    """ExecuTorch's CustomOpsQuantAnnotator with every op of this package registered."""
+def annotator(is_qat: bool = False):
+    """ExecuTorch's CustomOpsQuantAnnotator with every op of this package registered.
+
+    `is_qat`: fake quantization (ExecuTorch's QAT config, which learns the ranges while
+    you train) instead of observers (post-training calibration)."""
     from executorch.backends.qualcomm.custom_op.annotator import (
         CustomOpsQuantAnnotator,
         IOQuantConfig,
     )
     from executorch.backends.qualcomm.quantizer.qconfig import (
         get_ptq_per_channel_quant_config,
+        get_qat_per_channel_quant_config,
     )
 
     # uint8 asymmetric activations, the only width LPAI custom ops handle correctly.
-    config = get_ptq_per_channel_quant_config(act_dtype=torch.uint8)
+    make_config = get_qat_per_channel_quant_config if is_qat else get_ptq_per_channel_quant_config
+    config = make_config(act_dtype=torch.uint8)
     result = CustomOpsQuantAnnotator()
     for op in OPS:
         # Every input, and every output: ExecuTorch's annotator puts a single output's
@@ -58,15 +63,18 @@ def annotator():
     return result
 
 
-def make_lpai_quantizer(soc_model: str = SOC_MODEL):
+def make_lpai_quantizer(soc_model: str = SOC_MODEL, is_qat: bool = False):
     """The QnnQuantizer for LPAI (8a8w) that also knows this package's ops (and does not
-    print that its own table lacks them: own_op_notices)."""
+    print that its own table lacks them: own_op_notices); `is_qat`:
+    for quantization-aware training (torchao's prepare_qat_pt2e, README.md "Train with
+    the ops"), fake quantization on every tensor, this package's ops included."""
     from executorch.backends.qualcomm.export_utils import get_backend_type, make_quantizer
     from executorch.backends.qualcomm.quantizer.quantizer import QuantDtype
 
     quantizer = make_quantizer(
         quant_dtype=QuantDtype.use_8a8w,
-        custom_annotations=(annotator().build_annotation_fn(),),
+        custom_annotations=(annotator(is_qat).build_annotation_fn(),),
+        is_qat=is_qat,
         backend=get_backend_type("lpai"),
         soc_model=soc_model,
     )

@@ -126,6 +126,71 @@ def _check_int_params(op: str, **values: int) -> None:
             )
 
 
+def _setup_context(ctx, inputs: tuple, output) -> None:
+    """What the backward needs: the op's arguments (tensors saved, so that autograd
+    refuses a backward after one of them changed in place)."""
+    ctx.tensor_positions = tuple(i for i, a in enumerate(inputs) if isinstance(a, torch.Tensor))
+    ctx.save_for_backward(*(inputs[i] for i in ctx.tensor_positions))
+    ctx.arguments = tuple(None if isinstance(a, torch.Tensor) else a for a in inputs)
+
+
+class _Backward:
+    """The backward of one op: the gradient of its eager math (eager.py), by autograd
+    through that math recomputed on the saved inputs.
+
+    So an op's gradient is exactly plain torch's for the same math, with torch's
+    conventions where the math has kinks (README.md, "Train with the ops"): broadcast
+    inputs get their gradient summed back to their shape, params (float, int, bool) get
+    none.  A custom op's eager math is yours (user/<op>.py): it must be written in
+    differentiable torch, or its backward fails and names your file.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, ctx, *grads: torch.Tensor) -> tuple:
+        args = list(ctx.arguments)
+        for i, saved in zip(ctx.tensor_positions, ctx.saved_tensors):
+            args[i] = saved
+        wanted = [i for i in ctx.tensor_positions if ctx.needs_input_grad[i]]
+        # Under create_graph (a double backward), grad mode is on here: the recomputation
+        # then stays connected to the inputs, so the gradient is differentiable in turn.
+        create_graph = torch.is_grad_enabled()
+        if not create_graph:
+            for i in wanted:
+                args[i] = args[i].detach().requires_grad_()
+        info = next(op for op in OPS if op.name == self.name)
+        try:
+            with torch.enable_grad():
+                result = getattr(eager, self.name)(*args)
+                outputs = result if isinstance(result, tuple) else (result,)
+                pairs = [(o, g) for o, g in zip(outputs, grads) if o.requires_grad]
+                if not pairs:
+                    if info.kind != "custom":
+                        return (None,) * len(args)  # a constant of its inputs: no gradient
+                    raise RuntimeError("no output depends on the inputs through torch operations")
+                found = torch.autograd.grad(
+                    [o for o, _ in pairs],
+                    [args[i] for i in wanted],
+                    [g for _, g in pairs],
+                    allow_unused=True,
+                    create_graph=create_graph,
+                )
+        except RuntimeError as exc:
+            if info.kind != "custom":
+                raise
+            where, why = f"{NAMESPACE}/user/{self.name}.py", str(exc).strip().splitlines()[0]
+            raise RuntimeError(
+                f"{info.qualified_name}: no gradient through your eager math in {where} ({why}): write it in "
+                "differentiable torch (torch operations on the tensors it is given: no numpy, .detach(), "
+                ".item(), torch.no_grad() or in-place changes of its inputs)"
+            ) from exc
+        input_grads = [None] * len(args)
+        for i, grad in zip(wanted, found):
+            input_grads[i] = grad
+        return tuple(input_grads)
+
+
 # One argument a line, with the trailing comma that keeps ruff format from joining
 # them: the schema's length depends on the spec, the layout must not.
 @torch.library.custom_op(
@@ -140,6 +205,13 @@ def _mul3(input: torch.Tensor, factor: float) -> torch.Tensor:
 @_mul3.register_fake
 def _mul3_fake(input: torch.Tensor, factor: float) -> torch.Tensor:
     return _new_outputs("my_ops::mul3", RULES["mul3"], input)[0]
+
+
+# The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
+_mul3.register_autograd(
+    _Backward("mul3"),
+    setup_context=_setup_context,
+)
 
 
 _lib.define(

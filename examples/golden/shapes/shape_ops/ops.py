@@ -126,6 +126,71 @@ def _check_int_params(op: str, **values: int) -> None:
             )
 
 
+def _setup_context(ctx, inputs: tuple, output) -> None:
+    """What the backward needs: the op's arguments (tensors saved, so that autograd
+    refuses a backward after one of them changed in place)."""
+    ctx.tensor_positions = tuple(i for i, a in enumerate(inputs) if isinstance(a, torch.Tensor))
+    ctx.save_for_backward(*(inputs[i] for i in ctx.tensor_positions))
+    ctx.arguments = tuple(None if isinstance(a, torch.Tensor) else a for a in inputs)
+
+
+class _Backward:
+    """The backward of one op: the gradient of its eager math (eager.py), by autograd
+    through that math recomputed on the saved inputs.
+
+    So an op's gradient is exactly plain torch's for the same math, with torch's
+    conventions where the math has kinks (README.md, "Train with the ops"): broadcast
+    inputs get their gradient summed back to their shape, params (float, int, bool) get
+    none.  A custom op's eager math is yours (user/<op>.py): it must be written in
+    differentiable torch, or its backward fails and names your file.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, ctx, *grads: torch.Tensor) -> tuple:
+        args = list(ctx.arguments)
+        for i, saved in zip(ctx.tensor_positions, ctx.saved_tensors):
+            args[i] = saved
+        wanted = [i for i in ctx.tensor_positions if ctx.needs_input_grad[i]]
+        # Under create_graph (a double backward), grad mode is on here: the recomputation
+        # then stays connected to the inputs, so the gradient is differentiable in turn.
+        create_graph = torch.is_grad_enabled()
+        if not create_graph:
+            for i in wanted:
+                args[i] = args[i].detach().requires_grad_()
+        info = next(op for op in OPS if op.name == self.name)
+        try:
+            with torch.enable_grad():
+                result = getattr(eager, self.name)(*args)
+                outputs = result if isinstance(result, tuple) else (result,)
+                pairs = [(o, g) for o, g in zip(outputs, grads) if o.requires_grad]
+                if not pairs:
+                    if info.kind != "custom":
+                        return (None,) * len(args)  # a constant of its inputs: no gradient
+                    raise RuntimeError("no output depends on the inputs through torch operations")
+                found = torch.autograd.grad(
+                    [o for o, _ in pairs],
+                    [args[i] for i in wanted],
+                    [g for _, g in pairs],
+                    allow_unused=True,
+                    create_graph=create_graph,
+                )
+        except RuntimeError as exc:
+            if info.kind != "custom":
+                raise
+            where, why = f"{NAMESPACE}/user/{self.name}.py", str(exc).strip().splitlines()[0]
+            raise RuntimeError(
+                f"{info.qualified_name}: no gradient through your eager math in {where} ({why}): write it in "
+                "differentiable torch (torch operations on the tensors it is given: no numpy, .detach(), "
+                ".item(), torch.no_grad() or in-place changes of its inputs)"
+            ) from exc
+        input_grads = [None] * len(args)
+        for i, grad in zip(wanted, found):
+            input_grads[i] = grad
+        return tuple(input_grads)
+
+
 # One argument a line, with the trailing comma that keeps ruff format from joining
 # them: the schema's length depends on the spec, the layout must not.
 @torch.library.custom_op(
@@ -140,6 +205,13 @@ def _add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
 @_add_bias.register_fake
 def _add_bias_fake(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     return _new_outputs("shape_ops::add_bias", RULES["add_bias"], x, bias)[0]
+
+
+# The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
+_add_bias.register_autograd(
+    _Backward("add_bias"),
+    setup_context=_setup_context,
+)
 
 
 _lib.define(
@@ -192,6 +264,13 @@ def _fma3_fake(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tenso
     return _new_outputs("shape_ops::fma3", RULES["fma3"], a, b, c)[0]
 
 
+# The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
+_fma3.register_autograd(
+    _Backward("fma3"),
+    setup_context=_setup_context,
+)
+
+
 _lib.define(
     "fma3.out(Tensor a, Tensor b, Tensor c, *, Tensor(a!) out) -> Tensor(a!)",
 )
@@ -242,6 +321,13 @@ def _channel_mean_fake(x: torch.Tensor) -> torch.Tensor:
     return _new_outputs("shape_ops::channel_mean", RULES["channel_mean"], x)[0]
 
 
+# The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
+_channel_mean.register_autograd(
+    _Backward("channel_mean"),
+    setup_context=_setup_context,
+)
+
+
 _lib.define(
     "channel_mean.out(Tensor x, *, Tensor(a!) mean) -> Tensor(a!)",
 )
@@ -290,6 +376,13 @@ def _center(x: torch.Tensor, scale: float, subtract: bool) -> tuple[torch.Tensor
 @_center.register_fake
 def _center_fake(x: torch.Tensor, scale: float, subtract: bool) -> tuple[torch.Tensor, torch.Tensor]:
     return _new_outputs("shape_ops::center", RULES["center"], x)
+
+
+# The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
+_center.register_autograd(
+    _Backward("center"),
+    setup_context=_setup_context,
+)
 
 
 _lib.define(
@@ -350,6 +443,13 @@ def _rms_norm(x: torch.Tensor, eps: float) -> torch.Tensor:
 @_rms_norm.register_fake
 def _rms_norm_fake(x: torch.Tensor, eps: float) -> torch.Tensor:
     return _new_outputs("shape_ops::rms_norm", RULES["rms_norm"], x)[0]
+
+
+# The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
+_rms_norm.register_autograd(
+    _Backward("rms_norm"),
+    setup_context=_setup_context,
+)
 
 
 _lib.define(
