@@ -582,6 +582,13 @@ def _power_compress_fake(x: torch.Tensor, eps: float, p: float) -> torch.Tensor:
     return _new_outputs("act_ops::power_compress", RULES["power_compress"], x)[0]
 
 
+# The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
+_power_compress.register_autograd(
+    _Backward("power_compress"),
+    setup_context=_setup_context,
+)
+
+
 _lib.define(
     "power_compress.out(Tensor x, float eps, float p, *, Tensor(a!) out) -> Tensor(a!)",
 )

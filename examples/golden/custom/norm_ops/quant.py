@@ -5,10 +5,22 @@ LPAI custom ops are 8-bit only.  A 16-bit activation arrives at the kernel as
 QNN_DATATYPE_INT_32 and, although it passes validation, only the first half of the
 output comes back correct (a backend bug, reproducible with an identity
 requantization), so no 16-bit config is offered here.
+
+ExecuTorch's QnnQuantizer looks for a config of its own for every node before the
+custom annotations run, finds none for this package's ops (CustomOpsQuantAnnotator
+annotates them right after) and says so with a bare print(), once per op and
+quantization: `No quant config is implemented for op, <namespace>.<op>.default`
+(executorch/backends/qualcomm/quantizer/quantizer.py, QnnQuantizer._get_quant_config).
+Those lines, and only those, are dropped (own_op_notices); the same line about any
+other op still shows, since that op really is left unquantized.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
+import sys
 from collections.abc import Iterable, Sequence
 
 import torch
@@ -52,19 +64,71 @@ def annotator(is_qat: bool = False):
 
 
 def make_lpai_quantizer(soc_model: str = SOC_MODEL, is_qat: bool = False):
-    """The QnnQuantizer for LPAI (8a8w) that also knows this package's ops; `is_qat`:
+    """The QnnQuantizer for LPAI (8a8w) that also knows this package's ops (and does not
+    print that its own table lacks them: own_op_notices); `is_qat`:
     for quantization-aware training (torchao's prepare_qat_pt2e, README.md "Train with
     the ops"), fake quantization on every tensor, this package's ops included."""
     from executorch.backends.qualcomm.export_utils import get_backend_type, make_quantizer
     from executorch.backends.qualcomm.quantizer.quantizer import QuantDtype
 
-    return make_quantizer(
+    quantizer = make_quantizer(
         quant_dtype=QuantDtype.use_8a8w,
         custom_annotations=(annotator(is_qat).build_annotation_fn(),),
         is_qat=is_qat,
         backend=get_backend_type("lpai"),
         soc_model=soc_model,
     )
+    quantizer.annotate = _without_lines(quantizer.annotate, own_op_notices())
+    return quantizer
+
+
+# QnnQuantizer's line for a node it has no config of its own for (quantizer.py, 1.5.1).
+NO_QUANT_CONFIG = "No quant config is implemented for op, {}"
+
+
+def own_op_notices() -> frozenset[str]:
+    """The exact lines QnnQuantizer prints about this package's ops (every overload a
+    captured graph may hold), which CustomOpsQuantAnnotator annotates after it."""
+    return frozenset(NO_QUANT_CONFIG.format(overload) for op in OPS for overload in op.quantized_overloads)
+
+
+class _DropLines(io.TextIOBase):
+    """A text stream passing every line written to it on to `target`, except the lines
+    in `drop` (whole lines only; what is left unterminated goes on at `finish`)."""
+
+    def __init__(self, target, drop: frozenset[str]):
+        super().__init__()
+        self.target, self.drop, self.pending = target, drop, ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        *lines, self.pending = (self.pending + text).split("\n")
+        for line in lines:
+            if line not in self.drop:
+                self.target.write(line + "\n")
+        return len(text)
+
+    def finish(self) -> None:
+        if self.pending and self.pending not in self.drop:
+            self.target.write(self.pending)
+        self.pending = ""
+
+
+def _without_lines(function, drop: frozenset[str]):
+    """`function`, its lines in `drop` kept off stdout."""
+
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        stream = _DropLines(sys.stdout, drop)
+        try:
+            with contextlib.redirect_stdout(stream):
+                return function(*args, **kwargs)
+        finally:
+            stream.finish()
+
+    return run
 
 
 def quantize(
