@@ -825,7 +825,7 @@ def test_unsupported_forms_say_so_and_name_a_workaround(key, value, rule):
 def test_an_input_given_with_a_shape_is_a_limit_not_a_typo():
     with pytest.raises(
         spec.SpecError,
-        match=r"^ops\[0\]\.inputs\[1\]: must be a tensor name: a per-input "
+        match=r"^ops\[0\]\.inputs\[1\]: must be a tensor name or \{name, range\}: a per-input "
         r"shape or dtype is not supported",
     ):
         spec.validate(minimal(inputs=["x", {"name": "bias", "shape": [1, 8, 1, 1]}], expr="x"))
