@@ -274,6 +274,16 @@ def constant_inputs(value: float, shape: Sequence[int] = DEFAULT_SHAPE) -> tuple
     return tuple(torch.full(s, float(value), dtype=torch.float32) for s in package_shapes(shape))
 
 
+def domain_constants(fraction: float, shape: Sequence[int] = DEFAULT_SHAPE) -> tuple[torch.Tensor, ...]:
+    """Constant tensors of the package model, each input at `fraction` of its op's domain
+    (input_ranges; 0 its low end, 1 its high end): inside every op's domain, whatever the
+    spec's ranges, where one value for all inputs (constant_inputs) may not be."""
+    return tuple(
+        torch.full(s, low + fraction * (high - low), dtype=torch.float32)
+        for s, (low, high) in zip(package_shapes(shape), input_ranges())
+    )
+
+
 def constant_like(spec: Sequence[TensorSpec], value: float) -> tuple[torch.Tensor, ...]:
     """Constant tensors of the shapes of `spec` (floating inputs only)."""
     bad = [i for i, s in enumerate(spec) if not getattr(torch, s.dtype).is_floating_point]
