@@ -1154,3 +1154,23 @@ def test_the_rendered_domains_are_the_models():
     assert ast.literal_eval(op.py.domains) == op.input_domains == ((-1e30, 1e-30), (-2.0, 2.0), (0.1, 0.3))
     assert ast.literal_eval(op.py.spec_domains) == op.input_domains
     assert op.md.inputs == "a in [-1e+30, 1e-30], b in [-2, 2], c in [0.1, 0.3]"
+
+
+def test_no_template_file_picks_its_own_input_range():
+    """An op's input values reach the project only through OpInfo.domains (hooks/model.py
+    Op.input_domains, through hooks/view_py.py): a template file that spells a range of
+    its own (as device_data's DEFAULT_RANGE/POSITIVE_RANGE, the builder test's
+    `low=-2.0, high=2.0` and test_ops' `(0.1, 2.0), (-3.0, 3.0)` did) would test or
+    calibrate on another domain than the spec check verified. (The render matrix's
+    DOMAIN_OPS, finite only on their declared ranges, catch one that slips by.)"""
+    from hooks.model import DEFAULT_DOMAIN, POSITIVE_DOMAIN
+
+    spellings = ["DEFAULT_RANGE", "POSITIVE_RANGE", "low=-", "high=2", "linspace(-2", "(-3.0, 3.0)"]
+    for lo, hi in (DEFAULT_DOMAIN, POSITIVE_DOMAIN):
+        spellings += [f"({lo}, {hi})", f"({lo:g}, {hi:g})", f"{lo}, {hi})"]
+    found = []
+    for path in sorted((ROOT / "template").rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".jinja") and not path.name.endswith(".md.jinja"):
+            text = path.read_text(errors="replace")
+            found += [f"{path.relative_to(ROOT)}: {s}" for s in spellings if s in text]
+    assert not found, found
