@@ -291,6 +291,7 @@ def _range(rng: random.Random) -> list:
 
 def generate_packages(seed: int, count: int) -> list[dict]:
     rng = random.Random(seed)
+    ranges_rng = random.Random(seed + 37)
     functions = list(expr_mod.FUNCTIONS)
     edges = list(EDGE_EXPRS)
     docs = list(HOSTILE_DOCS)
@@ -321,7 +322,8 @@ def generate_packages(seed: int, count: int) -> list[dict]:
             arg_len = names.MAX_SNAKE if at_limits else None
             inputs = [_snake(rng, arg_len or rng.randint(1, 12), arg_taken) for _ in range(n_inputs)]
             # Now and then an input declares its range (its domain; the others keep the default).
-            entries = [n if rng.random() < 0.8 else {"name": n, "range": _range(rng)} for n in inputs]
+            # (Drawn from their own generator: the rest of each spec stays what the seed gave.)
+            entries = [n if ranges_rng.random() < 0.8 else {"name": n, "range": _range(ranges_rng)} for n in inputs]
             params = []
             for _ in range(n_params):
                 ptype = rng.choice(spec.PARAM_TYPES)
