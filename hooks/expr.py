@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import math
 import struct
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .names import shown as _shown
@@ -504,27 +504,22 @@ def evaluate(node: Node, env: Mapping[str, float]) -> float:
     raise TypeError(node)
 
 
-# The inputs a project's generated tests and its package model's calibration draw from
-# when an op is not finite on (-2, 2): <namespace>/device_data.py POSITIVE_RANGE and
-# tests/conftest.py make_inputs.
-CALIBRATION_RANGE = (0.1, 2.0)
-
-
-def first_non_finite(node: Node, inputs: list[str], params: Mapping[str, float]) -> dict[str, float] | None:
-    """A point of CALIBRATION_RANGE (every input) at which `node` is NaN or inf at these
-    param values, or None: 41 points with the same value for all inputs, every corner
-    of the range, then 64 seeded random tuples, in float32 IEEE arithmetic (evaluate).
-    An op that is not finite there breaks its own project: the calibration observer
-    takes NaN for the range (`sqrt(x - 1.9)`), and every output code saturates where it
-    is inf."""
+def first_non_finite(
+    node: Node, inputs: list[str], params: Mapping[str, float], domains: Sequence[tuple[float, float]]
+) -> dict[str, float] | None:
+    """A point of `domains` (one (low, high) per input, hooks/model.py Op.input_domains)
+    at which `node` is NaN or inf at these param values, or None: 41 points at the same
+    fraction of every input's domain, every corner, then 64 seeded random tuples, in
+    float32 IEEE arithmetic (evaluate).  An op that is not finite there breaks its own
+    project: the calibration observer takes NaN for the range (`sqrt(x - 1.9)`), and
+    every output code saturates where it is inf."""
     import itertools
     import random
 
-    lo, hi = CALIBRATION_RANGE
     rng = random.Random(22)
-    points = [[lo + (hi - lo) * k / 40] * len(inputs) for k in range(41)]
-    points += [list(c) for c in itertools.product((lo, hi), repeat=len(inputs))]
-    points += [[rng.uniform(lo, hi) for _ in inputs] for _ in range(64)]
+    points = [[lo + (hi - lo) * k / 40 for lo, hi in domains] for k in range(41)]
+    points += [list(c) for c in itertools.product(*domains)]
+    points += [[rng.uniform(lo, hi) for lo, hi in domains] for _ in range(64)]
     for values in points:
         env = {**params, **dict(zip(inputs, values))}
         if not math.isfinite(evaluate(node, env)):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import Any
 
 # The SoCs whose LPAI hardware ExecuTorch knows, with their LPAI hardware version
@@ -51,6 +52,13 @@ MODEL_RANK = 4
 # The longest row of a `rowwise: true` custom op: LPAI_ROW_MAX of include/lpai_package.h,
 # which sizes the kernel's stack buffer; the docs compute that buffer from it.
 LPAI_ROW_MAX = 256
+# An op's input domain (Op.input_domains): the values every generated test feeds an input,
+# the calibration data of the package model (export, the builder test) and so its
+# quantization scale, and where the spec check requires the op finite.  An input the
+# spec gives no `range` gets DEFAULT_DOMAIN, negative values included, or POSITIVE_DOMAIN
+# when the op is not finite on that (log(x + eps), sqrt, a division by an input).
+DEFAULT_DOMAIN = (-2.0, 2.0)
+POSITIVE_DOMAIN = (0.1, 2.0)
 # Fixed by the QNN SDK: its LPAI makefiles name the island library so, whatever the package.
 ISLAND_LIBRARY_NAME = "libLpaiOpPackageIsland.so"
 LPAI_SDK_HEADER = "QNN/LPAI/QnnLpaiOpPackage.h"
@@ -116,6 +124,8 @@ class Param:
 class Input:
     name: str
     index: int
+    # The spec's `range: [low, high]`, or None: the op's default (Op.input_domains).
+    range: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -247,6 +257,28 @@ class Op:
     def output_names(self) -> list[str]:
         return [o.name for o in self.outputs]
 
+    @cached_property
+    def input_domains(self) -> tuple[tuple[float, float], ...]:
+        """Per input, (low, high): the one source of the values an input takes in the
+        project (calibration, every generated test, report) and of the spec's finiteness
+        check.  A declared `range`, else one default for all the op's other inputs:
+        DEFAULT_DOMAIN when the expr is finite there (the declared ranges held), else
+        POSITIVE_DOMAIN.  A custom op's math is the user's, unknown here: DEFAULT_DOMAIN
+        (declare a range for math that needs positive inputs)."""
+        declared = [i.range for i in self.inputs]
+        default = DEFAULT_DOMAIN
+        if self.tree is not None and None in declared:
+            from .expr import first_non_finite
+
+            trial = [r or DEFAULT_DOMAIN for r in declared]
+            if first_non_finite(self.tree, self.input_names, self.param_defaults, trial) is not None:
+                default = POSITIVE_DOMAIN
+        return tuple(r or default for r in declared)
+
+    @property
+    def param_defaults(self) -> dict[str, float | int | bool]:
+        return {p.name: p.default for p in self.params}
+
     @property
     def unread_params(self) -> list[Param]:
         """The params an elementwise op's expr never reads (valid: the kernel takes them
@@ -332,6 +364,10 @@ class Package:
         return _view("view_yaml", "YamlPackage", self)
 
     @property
+    def md(self) -> Any:
+        return _view("view_md", "MdPackage", self)
+
+    @property
     def library_name(self) -> str:
         return f"libQnn{self.package_name}.so"
 
@@ -412,7 +448,7 @@ class Package:
                 "qnn_type": op.qnn_type,
                 "kind": op.kind,
                 "doc": op.doc,
-                "inputs": op.input_names,
+                "inputs": [i.name if i.range is None else {"name": i.name, "range": list(i.range)} for i in op.inputs],
             }
             if op.params:
                 entry["params"] = [{k: v for k, v in asdict(p).items() if k != "index"} for p in op.params]

@@ -32,6 +32,8 @@ from .reserved import argument_reserved, op_name_reserved
 
 OP_KEYS = ("name", "qnn_type", "kind", "doc", "inputs", "params", "expr", "outputs", "rowwise")
 PARAM_KEYS = ("name", "type", "default")
+INPUT_KEYS = ("name", "range")
+UNSUPPORTED_INPUT_KEYS = ("shape", "dtype")
 OUTPUT_KEYS = ("name", "shape")
 SHAPE_KEYS = ("like", "reduce", "dims", "keepdim")
 
@@ -128,19 +130,28 @@ def _validate_op(path: str, raw: Any, namespace: str | None) -> Op:
     for j, value in enumerate(inputs_raw if inputs is not None else []):
         fp = f"{path}.inputs[{j}]"
         with problems.check():
+            declared = None
             if isinstance(value, dict):
-                raise SpecError(
-                    fp,
-                    "must be a tensor name: a per-input shape or dtype is not supported (every "
-                    "input is an 8-bit tensor of any shape; docs/spec.md, Limits)",
-                )
+                if set(value) & set(UNSUPPORTED_INPUT_KEYS):
+                    raise SpecError(
+                        fp,
+                        "must be a tensor name or {name, range}: a per-input shape or dtype is not supported "
+                        "(every input is an 8-bit tensor of any shape; docs/spec.md, Limits)",
+                    )
+                _unknown_keys(fp, value, INPUT_KEYS)
+                if value.get("name") in (None, ""):
+                    raise SpecError(f"{fp}.name", "is required")
+                if "range" in value:
+                    declared = _input_range(f"{fp}.range", value["range"])
+                value = value["name"]
+                fp = f"{fp}.name"
             n = _name(fp, names.check_snake, value)
             _name(fp, lambda v: names.check_free(v, argument_reserved()), n)
             _check_not_function(fp, n)
             if n in used:
                 raise SpecError(fp, f"duplicate name {n!r} (also {used[n]})")
             used[n] = fp
-            inputs.append(Input(n, j))
+            inputs.append(Input(n, j, declared))
     if inputs is not None and len(inputs) < len(inputs_raw):
         inputs = None  # one failed: the checks that read the inputs are skipped
 
@@ -208,9 +219,6 @@ def _validate_op(path: str, raw: Any, namespace: str | None) -> Op:
                 raise SpecError(f"{path}.expr", str(exc)) from None
             expr_text = expr_text.strip()
 
-    if tree is not None and params is not None:
-        with problems.check():
-            _check_finite(path, tree, inputs, params)
     outputs = rowwise = None
     if kind is not None and inputs is not None:
         with problems.check():
@@ -220,23 +228,54 @@ def _validate_op(path: str, raw: Any, namespace: str | None) -> Op:
             rowwise = _validate_rowwise(path, op, kind, outputs)
     problems.raise_any()
     model = Op(namespace, name, qnn_type, kind, doc, tuple(inputs), tuple(params), expr_text, tree, outputs, rowwise)
+    if tree is not None:
+        _check_finite(path, model)  # on the op's input domains: every other check passed
     if kind == "custom":
         _check_shape_members(model, used)
     return model
 
 
-def _check_finite(path: str, tree, inputs: list, params: list) -> None:
-    """The op finite on the whole range its generated tests and calibration draw from."""
-    bad = expr_mod.first_non_finite(tree, [i.name for i in inputs], {p.name: p.default for p in params})
+def _check_finite(path: str, op: Op) -> None:
+    """The op finite on its input domains (Op.input_domains): the values its generated
+    tests feed and its calibration draws from."""
+    domains = op.input_domains
+    bad = expr_mod.first_non_finite(op.tree, op.input_names, op.param_defaults, domains)
     if bad is not None:
-        lo, hi = expr_mod.CALIBRATION_RANGE
         at = ", ".join(f"{k}={v:.4g}" for k, v in bad.items())
+        where = ", ".join(f"{i.name} in [{lo:g}, {hi:g}]" for i, (lo, hi) in zip(op.inputs, domains))
         raise SpecError(
             f"{path}.expr",
-            f"is not finite (NaN or inf) at {at} with the param defaults: an op must be finite for every input "
-            f"in [{lo:g}, {hi:g}], the range its generated tests and calibration draw from "
-            "(guard the domain, e.g. sqrt(max(x - 1, 0)), log(abs(x) + 1e-3), or change the defaults)",
+            f"is not finite (NaN or inf) at {at} with the param defaults: an op must be finite on its inputs' "
+            f"domain ({where}), the values its generated tests and calibration draw from; declare where the "
+            "inputs live (inputs: [{name: x, range: [low, high]}]) or guard the math "
+            "(e.g. sqrt(max(x - 1, 0)), log(abs(x) + 1e-3)), or change the param defaults",
         )
+
+
+def _input_range(fp: str, raw: Any) -> tuple[float, float]:
+    """An input's declared `range: [low, high]`: two finite numbers, low < high (in
+    float32 too: the project's tensors are float32), magnitudes as a literal's."""
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise SpecError(fp, f"must be a list of two numbers [low, high], got {raw!r:.40}")
+    values = []
+    for k, v in enumerate(raw):
+        if isinstance(v, str) and FLOAT_TEXT_RE.match(v):
+            v = float(v)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise SpecError(fp, f"must be two numbers [low, high], got {raw[k]!r:.40} as {('low', 'high')[k]}")
+        try:
+            v = float(v)
+        except OverflowError:
+            v = math.inf
+        if not math.isfinite(v) or abs(v) > expr_mod.MAX_LITERAL:
+            raise SpecError(
+                fp, f"must be finite numbers with magnitude at most {expr_mod.MAX_LITERAL:g}, got {raw[k]!r:.40}"
+            )
+        values.append(v)
+    lo, hi = values
+    if not expr_mod._f32(lo) < expr_mod._f32(hi):
+        raise SpecError(fp, f"must be [low, high] with low < high (as float32 values), got {raw!r:.60}")
+    return (lo, hi)
 
 
 def _unsupported_keys(field_path: str, mapping: dict, unsupported: dict[str, str]) -> None:

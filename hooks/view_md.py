@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .layout import join
-from .model import LPAI_ROW_MAX, Op, Param
+from .model import DEFAULT_DOMAIN, LPAI_ROW_MAX, POSITIVE_DOMAIN, Op, Package, Param
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~])")
 
@@ -46,7 +46,8 @@ class MdOp:
 
     @property
     def inputs(self) -> str:
-        return join(self.op.input_names)
+        """Each input with its domain (Op.input_domains): `x` in [-2, 2]."""
+        return join([f"{n} in [{lo:g}, {hi:g}]" for n, (lo, hi) in zip(self.op.input_names, self.op.input_domains)])
 
     @property
     def params(self) -> str:
@@ -76,4 +77,18 @@ class MdOp:
         return (
             f"whole tensors from getTempBuffer: 4 bytes x the elements of {names}; "
             f"{op.scratch_bytes:,} bytes for inputs of shape ({sample})"
+        )
+
+
+class MdPackage:
+    def __init__(self, pkg: Package):
+        self.pkg = pkg
+
+    @property
+    def default_domains(self) -> str:
+        """The default input domain in words (hooks/model.py Op.input_domains)."""
+        d, p = DEFAULT_DOMAIN, POSITIVE_DOMAIN
+        return (
+            f"[{d[0]:g}, {d[1]:g}], or [{p[0]:g}, {p[1]:g}] for an elementwise op not finite on "
+            f"[{d[0]:g}, {d[1]:g}] (log, sqrt, a division by an input)"
         )

@@ -23,14 +23,18 @@ def doc_python(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
+def py_number(value: float | int | bool) -> str:
+    """A Python literal as `ruff format` writes it: repr() gives 1e+30, ruff 1e30."""
+    return repr(value).replace("e+", "e")
+
+
 class PyParam:
     def __init__(self, param: Param):
         self.param = param
 
     @property
     def default(self) -> str:
-        # As `ruff format` writes the literal: repr() gives 1e+30, ruff 1e30.
-        return repr(self.param.default).replace("e+", "e")
+        return py_number(self.param.default)
 
     @property
     def op_info(self) -> str:
@@ -308,6 +312,22 @@ class PyOp:
     def inputs_tuple(self) -> str:
         """`inputs=` of the op's row in ops.py's OPS table, as ruff format writes it."""
         return _py_tuple([f'"{i.name}"' for i in self.op.inputs], "inputs=")
+
+    @property
+    def _domain_items(self) -> list[str]:
+        return [f"({py_number(lo)}, {py_number(hi)})" for lo, hi in self.op.input_domains]
+
+    @property
+    def domains(self) -> str:
+        """`domains=` of the op's row in ops.py's OPS table: (low, high) per input, the op's
+        input domain (Op.input_domains), which every consumer in the project reads."""
+        return _py_tuple(self._domain_items, "domains=")
+
+    @property
+    def spec_domains(self) -> str:
+        """tests/spec_values.py: the op's input domains as the spec gives them (the value
+        of its entry in SPEC_DOMAINS)."""
+        return _py_seq("(", self._domain_items, ")", 4, f'"{self.op.name}": ', single_comma=True)
 
     @property
     def params_tuple(self) -> str:

@@ -43,10 +43,31 @@ expr: x / (1 + abs(x)) + eps
 )
 
 
+# Input domains (docs/spec.md, "Input domain"): every consumer of an op's input values
+# reads the one domain the spec check verified, so that these suites pass. `log(x + eps)`
+# as a newcomer writes it (finite only on positive inputs: the default domain follows);
+# an op finite only on its declared range (NaN on either default domain); a declared
+# range away from symmetric, [0, 20], next to an input with the default domain.
+DOMAIN_OPS = yaml.safe_load(
+    """- name: log_eps
+  inputs: [x]
+  params: [{name: eps, type: float, default: 1e-6}]
+  expr: log(x + eps)
+- name: log_shifted
+  inputs: [{name: x, range: [5, 9]}]
+  expr: log(x - 4.5)
+- name: root_gain
+  inputs: [{name: e, range: [0, 20]}, g]
+  expr: sqrt(e) * g
+"""
+)
+
+
 def _scale_and_more() -> dict:
     """examples/scale.yaml plus a unary op without params, a binary op with int and
-    bool params and the softsign op above, built for another arch: one project, so one
-    suite run, covers them all (a rendered suite costs most of this module's time)."""
+    bool params, the softsign op and the DOMAIN_OPS above, built for another arch: one
+    project, so one suite run, covers them all (a rendered suite costs most of this
+    module's time)."""
     spec = load_example("scale.yaml")
     spec["op_package_arch"] = "v75"
     spec["ops"] = [
@@ -64,6 +85,7 @@ def _scale_and_more() -> dict:
             "expr": "k * a - b / 2 + bias_on",
         },
         SOFTSIGN,
+        *DOMAIN_OPS,
     ]
     return spec
 

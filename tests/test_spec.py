@@ -850,7 +850,7 @@ def test_unsupported_forms_say_so_and_name_a_workaround(key, value, rule):
 def test_an_input_given_with_a_shape_is_a_limit_not_a_typo():
     with pytest.raises(
         spec.SpecError,
-        match=r"^ops\[0\]\.inputs\[1\]: must be a tensor name: a per-input "
+        match=r"^ops\[0\]\.inputs\[1\]: must be a tensor name or \{name, range\}: a per-input "
         r"shape or dtype is not supported",
     ):
         spec.validate(minimal(inputs=["x", {"name": "bias", "shape": [1, 8, 1, 1]}], expr="x"))
@@ -1166,3 +1166,143 @@ def test_a_duplicate_op_name_is_one_problem_not_two():
     assert problems_of(raw) == ["ops[1].name: duplicate op name 'mul3' (also ops[0])"]
     raw["ops"][1]["qnn_type"] = "Mul3"
     assert [line.split(": ", 1)[0] for line in problems_of(raw)] == ["ops[1].name", "ops[1].qnn_type"]
+
+
+# --------------------------------------------------------------------------- input domains
+
+
+def domains_of(**op):
+    return spec.validate(minimal(**op)).ops[0].input_domains
+
+
+def test_an_input_without_range_takes_the_signed_default_when_the_op_is_finite_there():
+    assert domains_of(inputs=["a", "b"], expr="a * b - 1") == ((-2.0, 2.0), (-2.0, 2.0))
+
+
+def test_log_x_plus_eps_as_a_newcomer_writes_it_gets_positive_inputs():
+    # NaN below -eps: the default domain of the op follows, and the op is accepted.
+    op = {"inputs": ["x"], "params": [{"name": "eps", "type": "float", "default": "1e-6"}], "expr": "log(x + eps)"}
+    assert domains_of(**op) == ((0.1, 2.0),)
+
+
+def test_a_declared_range_is_the_inputs_domain_and_the_others_keep_the_default():
+    assert domains_of(inputs=[{"name": "x", "range": [0, 20]}], expr="sqrt(x)") == ((0.0, 20.0),)
+    # y's default follows from the op on x's declared range: finite on [-2, 2] here ...
+    assert domains_of(inputs=[{"name": "x", "range": [5, 9]}, "y"], expr="log(x - 4.5) + y") == (
+        (5.0, 9.0),
+        (-2.0, 2.0),
+    )
+    # ... not here.
+    assert domains_of(inputs=[{"name": "x", "range": [5, 9]}, "y"], expr="log(x - 4.5) + sqrt(y)") == (
+        (5.0, 9.0),
+        (0.1, 2.0),
+    )
+    # A range written as YAML 1.1 reads `1e-6` (a string), like a float param's default.
+    assert domains_of(inputs=[{"name": "x", "range": ["1e-6", "2.5E+3"]}], expr="x") == ((1e-6, 2500.0),)
+
+
+def test_a_custom_ops_inputs_take_the_signed_default_or_their_declared_range():
+    raw = minimal(kind="custom", inputs=["a", {"name": "b", "range": [0.5, 3]}])
+    del raw["ops"][0]["expr"]
+    assert spec.validate(raw).ops[0].input_domains == ((-2.0, 2.0), (0.5, 3.0))
+
+
+@pytest.mark.parametrize(
+    "inputs, expr, at",
+    [
+        # Finite on the default [-2, 2], not on the declared range: checked on the declared one.
+        ([{"name": "x", "range": [0, 5]}], "sqrt(3 - x)", "x=3.125"),
+        # log(0) at the declared range's low end.
+        ([{"name": "x", "range": [0, 20]}], "log(x)", "x=0"),
+        # Finite on neither default: refused, naming the positive default it was checked on.
+        (["x"], "sqrt(x - 1)", "x=0.1"),
+    ],
+)
+def test_the_spec_check_verifies_finiteness_on_exactly_the_ops_domain(inputs, expr, at):
+    with pytest.raises(spec.SpecError) as info:
+        spec.validate(minimal(inputs=inputs, expr=expr))
+    text = str(info.value)
+    assert text.startswith(f"ops[0].expr: is not finite (NaN or inf) at {at} with the param defaults")
+    assert "declare where the inputs live (inputs: [{name: x, range: [low, high]}]) or guard the math" in text
+    assert "\n" not in text
+
+
+def test_an_op_finite_only_on_its_declared_range_is_accepted():
+    # NaN on [-2, 2] and on [0.1, 2]: accepted only because of the range.
+    with pytest.raises(spec.SpecError, match=r"^ops\[0\]\.expr: is not finite"):
+        spec.validate(minimal(inputs=["x"], expr="log(x - 4.5)"))
+    assert domains_of(inputs=[{"name": "x", "range": [5, 9]}], expr="log(x - 4.5)") == ((5.0, 9.0),)
+
+
+@pytest.mark.parametrize(
+    "entry, rule",
+    [
+        ({"name": "x", "range": [2, 1]}, r"ops\[0\]\.inputs\[0\]\.range: must be \[low, high\] with low < high"),
+        ({"name": "x", "range": [1, 1]}, r"ops\[0\]\.inputs\[0\]\.range: must be \[low, high\] with low < high"),
+        # Distinct in float64, equal in float32 (the project's tensors).
+        ({"name": "x", "range": [1, 1 + 1e-12]}, r"ops\[0\]\.inputs\[0\]\.range: must be \[low, high\] with low"),
+        ({"name": "x", "range": [0, float("inf")]}, r"ops\[0\]\.inputs\[0\]\.range: must be finite numbers"),
+        ({"name": "x", "range": [float("nan"), 1]}, r"ops\[0\]\.inputs\[0\]\.range: must be finite numbers"),
+        ({"name": "x", "range": [0, 1e31]}, r"ops\[0\]\.inputs\[0\]\.range: must be finite numbers with magnitude"),
+        ({"name": "x", "range": [0, True]}, r"ops\[0\]\.inputs\[0\]\.range: must be two numbers \[low, high\]"),
+        ({"name": "x", "range": ["a", 1]}, r"ops\[0\]\.inputs\[0\]\.range: must be two numbers .*'a' as low"),
+        ({"name": "x", "range": [1, 2, 3]}, r"ops\[0\]\.inputs\[0\]\.range: must be a list of two numbers"),
+        ({"name": "x", "range": 3}, r"ops\[0\]\.inputs\[0\]\.range: must be a list of two numbers"),
+        ({"name": "x", "range": {"low": 0}}, r"ops\[0\]\.inputs\[0\]\.range: must be a list of two numbers"),
+        ({"name": "x", "rnage": [0, 1]}, r"ops\[0\]\.inputs\[0\]\.rnage: unknown key \(allowed: name, range\)"),
+        ({"range": [0, 1]}, r"ops\[0\]\.inputs\[0\]\.name: is required"),
+        ({"name": "int", "range": [0, 1]}, r"ops\[0\]\.inputs\[0\]\.name: "),
+        ({"name": "x", "dtype": "int8"}, r"ops\[0\]\.inputs\[0\]: must be a tensor name or \{name, range\}"),
+    ],
+)
+def test_a_bad_range_is_one_line_naming_the_field(entry, rule):
+    with pytest.raises(spec.SpecError, match=f"^{rule}") as info:
+        spec.validate(minimal(inputs=[entry], expr="x" if entry.get("name") == "x" else "input * 3"))
+    assert "\n" not in str(info.value)
+
+
+def test_the_canonical_spec_round_trips_the_ranges():
+    raw = minimal(
+        inputs=[{"name": "e", "range": [0, 20]}, "g", {"name": "h", "range": ["-1e-6", 3.5]}],
+        expr="sqrt(e) * g + h",
+    )
+    pkg = spec.validate(raw)
+    text = pkg.yaml.spec
+    again = spec.validate(yaml.safe_load(text))
+    assert again.ops[0].input_domains == pkg.ops[0].input_domains == ((0.0, 20.0), (-2.0, 2.0), (-1e-6, 3.5))
+    assert again.yaml.spec == text
+    # A plain name stays a plain name: no range is written for a default domain.
+    assert yaml.safe_load(text)["ops"][0]["inputs"][1] == "g"
+
+
+def test_the_rendered_domains_are_the_models():
+    """ops.py's OpInfo.domains and tests/spec_values.py's SPEC_DOMAINS, as Python
+    literals, evaluate to Op.input_domains, including a range at the literal limits."""
+    raw = minimal(
+        inputs=[{"name": "a", "range": [-1e30, 1e-30]}, "b", {"name": "c", "range": [0.1, 0.3]}],
+        expr="a + b + c",
+    )
+    op = spec.validate(raw).ops[0]
+    assert ast.literal_eval(op.py.domains) == op.input_domains == ((-1e30, 1e-30), (-2.0, 2.0), (0.1, 0.3))
+    assert ast.literal_eval(op.py.spec_domains) == op.input_domains
+    assert op.md.inputs == "a in [-1e+30, 1e-30], b in [-2, 2], c in [0.1, 0.3]"
+
+
+def test_no_template_file_picks_its_own_input_range():
+    """An op's input values reach the project only through OpInfo.domains (hooks/model.py
+    Op.input_domains, through hooks/view_py.py): a template file that spells a range of
+    its own (as device_data's DEFAULT_RANGE/POSITIVE_RANGE, the builder test's
+    `low=-2.0, high=2.0` and test_ops' `(0.1, 2.0), (-3.0, 3.0)` did) would test or
+    calibrate on another domain than the spec check verified. (The render matrix's
+    DOMAIN_OPS, finite only on their declared ranges, catch one that slips by.)"""
+    from hooks.model import DEFAULT_DOMAIN, POSITIVE_DOMAIN
+
+    spellings = ["DEFAULT_RANGE", "POSITIVE_RANGE", "low=-", "high=2", "linspace(-2", "(-3.0, 3.0)"]
+    for lo, hi in (DEFAULT_DOMAIN, POSITIVE_DOMAIN):
+        spellings += [f"({lo}, {hi})", f"({lo:g}, {hi:g})", f"{lo}, {hi})"]
+    found = []
+    for path in sorted((ROOT / "template").rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".jinja") and not path.name.endswith(".md.jinja"):
+            text = path.read_text(errors="replace")
+            found += [f"{path.relative_to(ROOT)}: {s}" for s in spellings if s in text]
+    assert not found, found

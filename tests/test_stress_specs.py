@@ -36,7 +36,7 @@ import pytest
 import yaml
 
 from hooks import expr as expr_mod
-from hooks import names, spec, spec_op
+from hooks import names, spec
 
 from conftest import copier_cli, run_budgeted
 
@@ -218,6 +218,15 @@ EDGE_OPS = [
     },
     # NaN below 0 (the reference test's signed inputs): compared with equal_nan
     {"name": "e22_nan_below_zero", "inputs": ["x"], "expr": "sqrt(x) + x"},
+    # issue 37: log as a newcomer writes it (the default domain turns positive), and an
+    # op finite only on its declared range (NaN on both defaults)
+    {
+        "name": "e22_log_eps",
+        "inputs": ["x"],
+        "params": [{"name": "eps", "type": "float", "default": "1e-6"}],
+        "expr": "log(x + eps)",
+    },
+    {"name": "e22_log_shifted", "inputs": [{"name": "x", "range": [5, 9]}], "expr": "log(x - 4.5)"},
     # a doc with spaces around it: stripped, lint-clean
     {"name": "e22_spaced_doc", "doc": "  spaces around the doc   ", "inputs": ["x"], "expr": "x"},
     # a huge float default: every number a test reads may be 9.99192e+27
@@ -246,22 +255,43 @@ EDGE_MATH = (
 )
 
 
-def _finite_everywhere(text: str, inputs: list[str], params: list[dict]) -> str:
-    """`text`, or within a clamp, or the sum of the inputs: an op not finite on the whole
-    calibration range is refused (hooks/expr.py first_non_finite), and a random
-    expression is often that (`x / (1 - 1)` or `log(x - y)` deep inside)."""
-    defaults = {p["name"]: spec_op._param_default("", p["type"], p["default"]) for p in params}
-    names_ = [p["name"] for p in params]
-    for candidate in (text, f"clamp({text}, -1, 1)", " + ".join(inputs)):
+def _finite_everywhere(text: str, inputs: list, params: list[dict]) -> str:
+    """`text`, or within a clamp, or the sum of the inputs: an op not finite on its input
+    domain (hooks/model.py Op.input_domains: the declared ranges, or the default) is
+    refused, and a random expression is often that (`x / (1 - 1)` or `log(x - y)` deep
+    inside)."""
+    names_ = [_input_name(i) for i in inputs]
+    for candidate in (text, f"clamp({text}, -1, 1)", " + ".join(names_)):
         if len(candidate) <= expr_mod.MAX_LENGTH:
-            tree = expr_mod.parse(candidate, inputs, names_)
-            if expr_mod.first_non_finite(tree, inputs, defaults) is None:
-                return candidate
+            op = {"name": "zz_probe", "inputs": inputs, "params": params, "expr": candidate}
+            try:
+                spec.validate({"package_name": "Probe", "namespace": "zz_probe_ns", "ops": [op]})
+            except spec.SpecError as exc:
+                assert str(exc).startswith("ops[0].expr: is not finite"), exc
+                continue
+            return candidate
     raise AssertionError(text)
+
+
+def _input_name(entry) -> str:
+    return entry if isinstance(entry, str) else entry["name"]
+
+
+# Declared input ranges (docs/spec.md, "Input domain"): away from 0, tiny, huge, negative,
+# at the magnitude limit, and random ones; numbers as YAML 1.1 reads `1e-6` included.
+RANGES = [[0, 20], [5, 9], ["-1e-3", "1e-3"], [-1e6, -1e3], [-1e30, 1e30], [0.25, 0.5]]
+
+
+def _range(rng: random.Random) -> list:
+    if rng.random() < 0.5:
+        return rng.choice(RANGES)
+    low = round(rng.uniform(-10, 10), 3)
+    return [low, round(low + 10 ** rng.uniform(-2, 3), 3)]
 
 
 def generate_packages(seed: int, count: int) -> list[dict]:
     rng = random.Random(seed)
+    ranges_rng = random.Random(seed + 37)
     functions = list(expr_mod.FUNCTIONS)
     edges = list(EDGE_EXPRS)
     docs = list(HOSTILE_DOCS)
@@ -292,6 +322,9 @@ def generate_packages(seed: int, count: int) -> list[dict]:
             arg_taken: set[str] = set()
             arg_len = names.MAX_SNAKE if at_limits else None
             inputs = [_snake(rng, arg_len or rng.randint(1, 12), arg_taken) for _ in range(n_inputs)]
+            # Now and then an input declares its range (its domain; the others keep the default).
+            # (Drawn from their own generator: the rest of each spec stays what the seed gave.)
+            entries = [n if ranges_rng.random() < 0.8 else {"name": n, "range": _range(ranges_rng)} for n in inputs]
             params = []
             for _ in range(n_params):
                 ptype = rng.choice(spec.PARAM_TYPES)
@@ -303,7 +336,7 @@ def generate_packages(seed: int, count: int) -> list[dict]:
                         "default": limit_defaults[ptype].pop() if limit_defaults[ptype] else _param_default(rng, ptype),
                     }
                 )
-            op: dict = {"name": name, "inputs": inputs}
+            op: dict = {"name": name, "inputs": entries}
             if params:
                 op["params"] = params
             if rng.random() < 0.3 or at_limits:
@@ -339,7 +372,7 @@ def generate_packages(seed: int, count: int) -> list[dict]:
                     op["expr"] = _expr(rng, inputs, [p["name"] for p in params], use)
                 if len(op["expr"]) > expr_mod.MAX_LENGTH:
                     op["expr"] = " + ".join(inputs)
-                op["expr"] = _finite_everywhere(op["expr"], inputs, params)
+                op["expr"] = _finite_everywhere(op["expr"], entries, params)
             ops.append(op)
         # A package at the op limit (tiny ops) now and then.
         packages.append({"package_name": package_name, "namespace": namespace, "ops": ops})
@@ -397,7 +430,7 @@ def test_the_generator_covers_the_spec_space():
         if len(op["name"]) == names.MAX_SNAKE
         and len(op["inputs"]) == spec.MAX_INPUTS
         and len(op.get("params", [])) == spec.MAX_PARAMS
-        and all(len(n) == names.MAX_SNAKE for n in op["inputs"])
+        and all(len(_input_name(n)) == names.MAX_SNAKE for n in op["inputs"])
     ]
     assert {op.get("kind", "elementwise") for op in longest} == {"elementwise", "custom"}
     assert any(
@@ -405,6 +438,8 @@ def test_the_generator_covers_the_spec_space():
         for op in longest
     )
     assert any(op.get("rowwise") for op in ops)
+    ranged = [op for op in ops if any(isinstance(i, dict) for i in op["inputs"])]
+    assert {op.get("kind", "elementwise") for op in ranged} == {"elementwise", "custom"}
     texts = " ".join(op.get("expr", "") for op in ops)
     for func in expr_mod.FUNCTIONS:
         assert f"{func}(" in texts, func
@@ -514,7 +549,10 @@ IMPORT_CHECK = textwrap.dedent("""
             if f"{op['doc']} (torch op {where})" not in contents:
                 failures.append(f"{where}: OpDef description differs from the doc")
             # 4 dims: the rank the project runs ops at (a reduce rule may need them all).
-            tensors = [torch.linspace(-3, 3, 24).reshape(1, 2, 3, 4) for _ in op["inputs"]]
+            # Across each input's domain (OpInfo.domains, which must be the model's).
+            if [list(d) for d in module.OPS[registered.index(op["name"])].domains] != op["domains"]:
+                failures.append(f"{where}: OpInfo.domains differs from the spec's {op['domains']}")
+            tensors = [torch.linspace(lo, hi, 24).reshape(1, 2, 3, 4) for lo, hi in op["domains"]]
             try:
                 result = packet(*tensors)
             except NotImplementedError:
@@ -576,7 +614,10 @@ def test_every_generated_package_imports_and_registers_its_ops(rendered):
             str(dest),
             model.namespace,
             model.package_name,
-            [{"name": op.name, "doc": op.doc, "inputs": op.input_names, "kind": op.kind} for op in model.ops],
+            [
+                {"name": op.name, "doc": op.doc, "inputs": op.input_names, "kind": op.kind, "domains": op.input_domains}
+                for op in model.ops
+            ],
         ]
         for (dest, result), model in zip(results, models)
         if result.returncode == 0

@@ -54,6 +54,10 @@ class OpInfo:
     outputs: tuple[str, ...] = ("out",)
     # Per output: ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim).
     output_rules: tuple[tuple, ...] = (("broadcast",),)  # shapes.RULES
+    # Per input, (low, high): the op's input domain, the spec's `range` or its default.
+    # Calibration of the package model, every generated test and `report` draw the
+    # input values from it; the spec check required the op finite on it.
+    domains: tuple[tuple[float, float], ...] = ()
 
     @property
     def qualified_name(self) -> str:
@@ -643,6 +647,7 @@ OPS: tuple[OpInfo, ...] = (
         function=hard_swish_ish,
         outputs=("out",),
         output_rules=RULES["hard_swish_ish"],
+        domains=((-2.0, 2.0),),
     ),
     OpInfo(
         name="scaled_tanh",
@@ -654,6 +659,7 @@ OPS: tuple[OpInfo, ...] = (
         function=scaled_tanh,
         outputs=("out",),
         output_rules=RULES["scaled_tanh"],
+        domains=((-2.0, 2.0),),
     ),
     OpInfo(
         name="add_scaled",
@@ -665,6 +671,7 @@ OPS: tuple[OpInfo, ...] = (
         function=add_scaled,
         outputs=("out",),
         output_rules=RULES["add_scaled"],
+        domains=((-2.0, 2.0), (-2.0, 2.0)),
     ),
     OpInfo(
         name="soft_min",
@@ -676,6 +683,7 @@ OPS: tuple[OpInfo, ...] = (
         function=soft_min,
         outputs=("out",),
         output_rules=RULES["soft_min"],
+        domains=((-2.0, 2.0), (-2.0, 2.0)),
     ),
     OpInfo(
         name="fake_quant",
@@ -687,6 +695,7 @@ OPS: tuple[OpInfo, ...] = (
         function=fake_quant,
         outputs=("out",),
         output_rules=RULES["fake_quant"],
+        domains=((-2.0, 2.0),),
     ),
     OpInfo(
         name="pick_floor",
@@ -698,6 +707,7 @@ OPS: tuple[OpInfo, ...] = (
         function=pick_floor,
         outputs=("out",),
         output_rules=RULES["pick_floor"],
+        domains=((-2.0, 2.0), (-2.0, 2.0)),
     ),
     OpInfo(
         name="power_compress",

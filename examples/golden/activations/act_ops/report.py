@@ -173,19 +173,8 @@ def _worst_regions(err: np.ndarray, axes: list[np.ndarray], labels: list[tuple[s
 
 def calibrated_ranges(op) -> list[tuple[float, float]]:
     """The range the package model calibrates `op`'s inputs on (device_data.input_ranges):
-    DEFAULT_RANGE, or POSITIVE_RANGE where the op is not finite on it. Per op, so that a
-    custom op whose math is not written yet stops only its own report."""
-    from .device_data import DEFAULT_RANGE, POSITIVE_RANGE
-
-    probe = torch.linspace(DEFAULT_RANGE[0], DEFAULT_RANGE[1], 401).reshape(1, 1, 1, 401)
-    try:
-        with torch.no_grad():
-            result = op(*([probe] * len(op.inputs)))
-    except NotImplementedError:
-        return [DEFAULT_RANGE] * len(op.inputs)
-    results = result if isinstance(result, tuple) else (result,)
-    finite = all(bool(torch.isfinite(r).all()) for r in results)
-    return [DEFAULT_RANGE if finite else POSITIVE_RANGE] * len(op.inputs)
+    the op's domain (OpInfo.domains, the spec's `range` or its default)."""
+    return list(op.domains)
 
 
 def check_range(lo: float, hi: float, what: str = "--range") -> tuple[float, float]:

@@ -63,6 +63,18 @@ SPEC_DEFAULTS = {
 }
 
 
+# Each op's input domains, (low, high) per input: the spec's `range`, or its default
+# (what the package's OpInfo.domains must hold, and its generated inputs stay in).
+SPEC_DOMAINS = {
+    "hard_swish_ish": ((-2.0, 2.0),),
+    "scaled_tanh": ((-2.0, 2.0),),
+    "add_scaled": ((-2.0, 2.0), (-2.0, 2.0)),
+    "soft_min": ((-2.0, 2.0), (-2.0, 2.0)),
+    "fake_quant": ((-2.0, 2.0),),
+    "pick_floor": ((-2.0, 2.0), (-2.0, 2.0)),
+}
+
+
 # Each op's outputs as the spec declares them: (name, rule), rule one of ("broadcast",),
 # ("like", input), ("reduce", input, dims, keepdim).
 SPEC_OUTPUTS = {

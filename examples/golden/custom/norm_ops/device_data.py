@@ -28,12 +28,9 @@ from .toolchain import (
 
 DEFAULT_SHAPE = (1, 32, 28, 28)
 # Generated inputs of the package model (when you give no calibration data): uniform in
-# DEFAULT_RANGE, negative values included; an op whose eager output is not finite
-# somewhere on that range (log, sqrt, a division) gets POSITIVE_RANGE for its inputs
-# (input_ranges), where every op is finite (the spec's rule; your custom math's too).
-# Generated data only shows the op package works; calibrate your model on your data.
-DEFAULT_RANGE = (-2.0, 2.0)
-POSITIVE_RANGE = (0.1, 2.0)
+# each op input's domain (OpInfo.domains: the spec's `range`, or its default), where the
+# spec check required the op finite.  Generated data only shows the op package works;
+# calibrate your model on your data.
 CALIBRATION_BATCHES = 4
 # The largest tensor the command line generates or accepts (elements per tensor).
 MAX_ELEMENTS = 1 << 26
@@ -267,21 +264,24 @@ def check_value(value: float, what: str) -> float:
 
 
 def input_ranges() -> list[tuple[float, float]]:
-    """Per input of the package model: the range generated inputs are drawn from:
-    DEFAULT_RANGE, or POSITIVE_RANGE for an op whose output is not finite on it (the
-    spec refuses an elementwise op that is not finite on all of POSITIVE_RANGE; a custom
-    op's math must be too, or tests/test_device_fakes.py says so)."""
-    probe = torch.linspace(DEFAULT_RANGE[0], DEFAULT_RANGE[1], 401).reshape(1, 1, 1, 401)
-    with torch.no_grad():
-        outs = PackageModel()(*([probe] * N_INPUTS))
-    finite = {op.name: True for op in OPS}
-    for op, out in zip(OUTPUT_OPS, outs):
-        finite[op.name] = finite[op.name] and bool(torch.isfinite(out).all())
-    return [DEFAULT_RANGE if finite[op.name] else POSITIVE_RANGE for op in OPS for _ in op.inputs]
+    """Per input of the package model: the range generated inputs are drawn from, the
+    op's domain (OpInfo.domains; a custom op's math must be finite on it too, or
+    tests/test_device_fakes.py says so)."""
+    return [domain for op in OPS for domain in op.domains]
 
 
 def constant_inputs(value: float, shape: Sequence[int] = DEFAULT_SHAPE) -> tuple[torch.Tensor, ...]:
     return tuple(torch.full(s, float(value), dtype=torch.float32) for s in package_shapes(shape))
+
+
+def domain_constants(fraction: float, shape: Sequence[int] = DEFAULT_SHAPE) -> tuple[torch.Tensor, ...]:
+    """Constant tensors of the package model, each input at `fraction` of its op's domain
+    (input_ranges; 0 its low end, 1 its high end): inside every op's domain, whatever the
+    spec's ranges, where one value for all inputs (constant_inputs) may not be."""
+    return tuple(
+        torch.full(s, low + fraction * (high - low), dtype=torch.float32)
+        for s, (low, high) in zip(package_shapes(shape), input_ranges())
+    )
 
 
 def constant_like(spec: Sequence[TensorSpec], value: float) -> tuple[torch.Tensor, ...]:

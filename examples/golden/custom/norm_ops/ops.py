@@ -54,6 +54,10 @@ class OpInfo:
     outputs: tuple[str, ...] = ("out",)
     # Per output: ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim).
     output_rules: tuple[tuple, ...] = (("broadcast",),)  # shapes.RULES
+    # Per input, (low, high): the op's input domain, the spec's `range` or its default.
+    # Calibration of the package model, every generated test and `report` draw the
+    # input values from it; the spec check required the op finite on it.
+    domains: tuple[tuple[float, float], ...] = ()
 
     @property
     def qualified_name(self) -> str:
@@ -316,6 +320,7 @@ OPS: tuple[OpInfo, ...] = (
         function=my_norm,
         outputs=("out",),
         output_rules=RULES["my_norm"],
+        domains=((-2.0, 2.0),),
     ),
     OpInfo(
         name="double_it",
@@ -327,5 +332,6 @@ OPS: tuple[OpInfo, ...] = (
         function=double_it,
         outputs=("out",),
         output_rules=RULES["double_it"],
+        domains=((-2.0, 2.0),),
     ),
 )

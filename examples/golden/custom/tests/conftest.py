@@ -70,12 +70,18 @@ def pytest_collection_modifyitems(session, config, items):
     items[:] = check + [item for item in kept if item not in check]
 
 
-def make_inputs(op, seed: int, shape=(2, 3, 4, 5), low: float = 0.1, high: float = 2.0):
-    """Deterministic float32 inputs of one op (positive by default: log and sqrt stay
-    finite), of the shapes of one valid call: `shape`, except that the later inputs of an
-    elementwise op broadcast to it (OpInfo.input_shapes)."""
+def make_inputs(op, seed: int, shape=(2, 3, 4, 5), domains=None):
+    """Deterministic float32 inputs of one op, each uniform in its (low, high) of
+    `domains`: by default the op's input domain (OpInfo.domains, the spec's `range` or
+    its default, where the spec check required the op finite); of the shapes of one valid
+    call: `shape`, except that the later inputs of an elementwise op broadcast to it
+    (OpInfo.input_shapes)."""
     gen = torch.Generator().manual_seed(seed)
-    return tuple(torch.rand(s, generator=gen, dtype=torch.float32) * (high - low) + low for s in op.input_shapes(shape))
+    domains = op.domains if domains is None else domains
+    return tuple(
+        torch.rand(s, generator=gen, dtype=torch.float32) * (high - low) + low
+        for s, (low, high) in zip(op.input_shapes(shape), domains, strict=True)
+    )
 
 
 @pytest.fixture(params=OPS, ids=[op.name for op in OPS])

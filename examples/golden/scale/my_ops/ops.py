@@ -54,6 +54,10 @@ class OpInfo:
     outputs: tuple[str, ...] = ("out",)
     # Per output: ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim).
     output_rules: tuple[tuple, ...] = (("broadcast",),)  # shapes.RULES
+    # Per input, (low, high): the op's input domain, the spec's `range` or its default.
+    # Calibration of the package model, every generated test and `report` draw the
+    # input values from it; the spec check required the op finite on it.
+    domains: tuple[tuple[float, float], ...] = ()
 
     @property
     def qualified_name(self) -> str:
@@ -268,5 +272,6 @@ OPS: tuple[OpInfo, ...] = (
         function=mul3,
         outputs=("out",),
         output_rules=RULES["mul3"],
+        domains=((-2.0, 2.0),),
     ),
 )

@@ -24,6 +24,13 @@ SPEC_DEFAULTS = {
 }
 
 
+# Each op's input domains, (low, high) per input: the spec's `range`, or its default
+# (what the package's OpInfo.domains must hold, and its generated inputs stay in).
+SPEC_DOMAINS = {
+    "mul3": ((-2.0, 2.0),),
+}
+
+
 # Each op's outputs as the spec declares them: (name, rule), rule one of ("broadcast",),
 # ("like", input), ("reduce", input, dims, keepdim).
 SPEC_OUTPUTS = {

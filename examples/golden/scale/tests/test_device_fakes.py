@@ -37,6 +37,10 @@ OUTPUT_LABELS = [
     "my_ops::mul3",
 ]
 SHAPE = (1, 2, 4, 4)
+# Constant inputs, each at a fraction of its op's domain (device_data.domain_constants):
+# what a run feeds, what a constant calibration takes, below and above it (on the
+# default domain [-2, 2]: 0.5, 1.0, 0.25 and 2.0).
+RUN_AT, CALIBRATED_AT, BELOW_AT, ABOVE_AT = 0.625, 0.75, 0.5625, 1.0
 # What the package model's program takes for --shape SHAPE, per input, written out here
 # rather than read from the package: SHAPE for each op's first input and for a custom
 # op's inputs; the later inputs of an elementwise op broadcast to it.
@@ -219,21 +223,27 @@ def test_a_fake_starts_from_an_interpreter_path_with_a_space_or_a_quote(tmp_path
 
 
 def test_reference_saturates_like_the_quantized_graph():
-    calibration = [device_data.constant_inputs(1.0, SHAPE)]
+    # Each input constant inside its op's domain (at CALIBRATED_AT of it): its calibrated
+    # range is [min(0, value), max(0, value)], as the quantizer's observer holds 0.
+    calibration = [device_data.domain_constants(CALIBRATED_AT, SHAPE)]
     ranges = device_data.Ranges.from_calibration(calibration)
-    assert ranges.inputs == [(0.0, 1.0)] * device_data.N_INPUTS
-    eager_at = {v: device_data.PackageModel()(*device_data.constant_inputs(v, SHAPE)) for v in (0.25, 1.0)}
-    # Below the calibrated maximum: eager.  Above it: the input clamps to 1.0 first.
-    for value, expected in ((0.25, eager_at[0.25]), (2.0, eager_at[1.0])):
-        got = device_data.reference_outputs(device_data.constant_inputs(value, SHAPE), ranges)
+    assert ranges.inputs == [(min(0.0, float(c.max())), max(0.0, float(c.max()))) for c in calibration[0]]
+    # Inside the calibrated range: eager.  Beyond it: the input clamps to it first.
+    for fraction in (BELOW_AT, ABOVE_AT):
+        inputs = device_data.domain_constants(fraction, SHAPE)
+        clamped = [t.clamp(lo, hi) for t, (lo, hi) in zip(inputs, ranges.inputs)]
+        expected = device_data.PackageModel()(*clamped)
+        got = device_data.reference_outputs(inputs, ranges)
         for g, e, (lo, hi) in zip(got, expected, ranges.outputs):
             torch.testing.assert_close(g, e.clamp(lo, hi))
     for op, out in zip(
-        device_data.OUTPUT_OPS, device_data.reference_outputs(device_data.constant_inputs(2.0, SHAPE), ranges)
+        device_data.OUTPUT_OPS, device_data.reference_outputs(device_data.domain_constants(ABOVE_AT, SHAPE), ranges)
     ):
         if op.name == "mul3":
-            # The pull request's case: calibrated on 1.0, run on 2.0 -> 3.0, not 6.0.
-            assert torch.unique(out).tolist() == [3.0]
+            # The pull request's case: calibrated on 1.0, run on 2.0 -> 3.0, not 6.0 (on
+            # the default domain): the input clamps to its calibrated maximum first.
+            calibrated = calibration[0][sum(len(o.inputs) for o in OPS[: OPS.index(op)])].max()
+            assert torch.unique(out).tolist() == [float(3.0 * calibrated.clamp(min=0))]
 
 
 def test_compare_reports_the_worst_error():
@@ -269,24 +279,24 @@ def test_load_batches_refuses_what_is_not_tensors(tmp_path, content, reason):
     assert str(info.value).startswith(f"--inputs {path}: {reason}")
 
 
-def test_generated_inputs_cover_negative_values_inside_each_ops_domain():
+def test_generated_inputs_cover_each_inputs_domain():
+    """The package model's generated inputs: each input inside its op's domain (OpInfo.domains,
+    as the spec declares it: SPEC_DOMAINS) and spread over it, and every op finite there."""
+    from spec_values import SPEC_DOMAINS
+
     batch = device_data.random_inputs(0, SHAPE)
     starts = [0] + list(np.cumsum([len(op.inputs) for op in OPS]))
     outs = device_data.PackageModel()(*batch)
-    probe = torch.linspace(-2.0, 2.0, 401).reshape(1, 1, 1, 401)
-    on_probe = device_data.PackageModel()(*([probe] * device_data.N_INPUTS))
     for op, start in zip(OPS, starts):
+        assert op.domains == SPEC_DOMAINS[op.name], op.name
         tensors = batch[start : start + len(op.inputs)]
         mine = [k for k, owner in enumerate(device_data.OUTPUT_OPS) if owner is op]
         assert all(torch.isfinite(outs[k]).all() for k in mine), op.name
-        if all(torch.isfinite(on_probe[k]).all() for k in mine):
-            # An op defined on [-2, 2] is calibrated on negative inputs too (over all its
-            # inputs: a broadcast operand may hold only a few values).
-            values = torch.cat([t.flatten() for t in tensors])
-            assert float(values.min()) < -1.0 and float(values.max()) > 1.0, op.name
-            assert all(float(t.min()) >= -2.0 and float(t.max()) <= 2.0 for t in tensors), op.name
-        else:
-            assert all(float(t.min()) > 0 for t in tensors), op.name
+        domains = SPEC_DOMAINS[op.name]
+        assert all(lo <= float(t.min()) and float(t.max()) <= hi for t, (lo, hi) in zip(tensors, domains)), op.name
+        # Over most of it (over all its inputs: a broadcast operand may hold only a few values).
+        where = torch.cat([((t - lo) / (hi - lo)).flatten() for t, (lo, hi) in zip(tensors, domains)])
+        assert float(where.min()) < 0.25 and float(where.max()) > 0.75, op.name
 
 
 # --------------------------------------------------------------------------- run, through SimpleADB
@@ -318,9 +328,17 @@ def phone(tmp_path, project, monkeypatch, delegated_pte, capsys):
     pte.write_bytes(delegated_pte)
     ranges = device_data.Ranges.from_calibration([device_data.random_inputs(s, SHAPE) for s in range(4)])
     write_sidecar(pte, "device", ranges, PROGRAM_SPEC)
+    inputs = tmp_path / "inputs.pt"
+    torch.save(device_data.domain_constants(RUN_AT, SHAPE), inputs)
     fakes.clear()
     capsys.readouterr()
-    return SimpleNamespace(fakes=fakes, project=project, pte=pte, ranges=ranges)
+    return SimpleNamespace(fakes=fakes, project=project, pte=pte, ranges=ranges, inputs=["--inputs", str(inputs)])
+
+
+def saved(path, data):
+    """`data` saved with torch.save at `path` (a --calibration or --inputs file), as text."""
+    torch.save(data, path)
+    return str(path)
 
 
 def write_sidecar(pte, target, ranges, inputs, model=None):
@@ -330,17 +348,18 @@ def write_sidecar(pte, target, ranges, inputs, model=None):
     )
 
 
-def _device_outputs(phone, value, offset_of_first=0.0):
-    """What the fake device returns: the reference, the first output shifted by an offset."""
-    want = device_data.reference_outputs(device_data.constant_inputs(value, SHAPE), phone.ranges)
+def _device_outputs(phone, offset_of_first=0.0):
+    """What the fake device returns for phone.inputs: the reference, the first output
+    shifted by an offset."""
+    want = device_data.reference_outputs(device_data.domain_constants(RUN_AT, SHAPE), phone.ranges)
     for i, tensor in enumerate(want):
         shift = np.float32(offset_of_first if i == 0 else 0.0)
         (tensor.numpy().astype(np.float32) + shift).tofile(phone.fakes.device_outputs / f"output_0_{i}.raw")
 
 
 def test_run_pushes_runs_pulls_and_compares(phone, capsys):
-    _device_outputs(phone, 0.5)
-    code = cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"])
+    _device_outputs(phone)
+    code = cli.main(["run", "--project", str(phone.project.root), *phone.inputs])
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "max abs error: 0\n" in out
@@ -380,8 +399,8 @@ def test_run_fails_when_the_device_output_differs(phone, capsys):
     # a few steps of the range: an op of huge values has a huge one).
     lo, hi = phone.ranges.outputs[0]
     offset = 0.5 if 8 * (hi - lo) / 255 < 0.5 else float(np.float32(hi - lo))
-    _device_outputs(phone, 0.5, offset_of_first=offset)
-    assert cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"]) == 1
+    _device_outputs(phone, offset_of_first=offset)
+    assert cli.main(["run", "--project", str(phone.project.root), *phone.inputs]) == 1
     out, err = capsys.readouterr()
     assert one_line_error(err).startswith("error: output 0 differs from eager: max abs error ")
     assert " > tolerance" in one_line_error(err)
@@ -391,14 +410,14 @@ def test_run_fails_when_the_device_output_differs(phone, capsys):
 
 
 def test_run_fails_when_the_runner_fails_and_ignores_old_outputs(phone, capsys, monkeypatch):
-    _device_outputs(phone, 0.5)
+    _device_outputs(phone)
     # Outputs of an earlier, successful run must not pass for this one.
     old = phone.pte.parent / "outputs"
     old.mkdir()
     for raw in phone.fakes.device_outputs.iterdir():
         (old / raw.name).write_bytes(raw.read_bytes())
     monkeypatch.setenv("FAKE_RUNNER_FAIL", "1")
-    assert cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"]) == 1
+    assert cli.main(["run", "--project", str(phone.project.root), *phone.inputs]) == 1
     out, err = capsys.readouterr()
     # SimpleADB says "adb command failed: [...]", its later name Device "device command failed: [...]".
     assert re.match(
@@ -458,7 +477,7 @@ def lowering_recorder(phone, monkeypatch, delegated_pte):
 
 
 @pytest.mark.parametrize("target", ["device", "simulator"])
-def test_export_lowers_with_the_op_package_and_checks_delegation(phone, lowering_recorder, capsys, target):
+def test_export_lowers_with_the_op_package_and_checks_delegation(phone, lowering_recorder, capsys, target, tmp_path):
     from executorch.backends.qualcomm.export_utils import get_lpai_target_env
     from executorch.backends.qualcomm.quantizer.quantizer import QnnQuantizer
     from executorch.backends.qualcomm.serialization.qc_schema import (
@@ -475,8 +494,8 @@ def test_export_lowers_with_the_op_package_and_checks_delegation(phone, lowering
             target,
             "--project",
             str(phone.project.root),
-            "--calibration-value",
-            "1.0",
+            "--calibration",
+            saved(tmp_path / "calibration.pt", [device_data.domain_constants(CALIBRATED_AT, SHAPE)]),
             "--shape",
             "1,2,4,4",
         ]
@@ -495,7 +514,8 @@ def test_export_lowers_with_the_op_package_and_checks_delegation(phone, lowering
     assert isinstance(call["custom_quantizer"], QnnQuantizer)
     assert len(call["dataset"]) == 1
     assert [tuple(t.shape) for t in call["dataset"][0]] == [tuple(s["shape"]) for s in PROGRAM_SPEC]
-    assert all(torch.all(t == 1.0) for t in call["dataset"][0])
+    constants = device_data.domain_constants(CALIBRATED_AT, SHAPE)
+    assert all(torch.equal(t, c) for t, c in zip(call["dataset"][0], constants))
     platforms = {
         (i.target.name, i.platform.name, i.op_package_path) for i in call["op_package_options"].op_package_infos
     }
@@ -505,7 +525,7 @@ def test_export_lowers_with_the_op_package_and_checks_delegation(phone, lowering
     meta = json.loads(device.sidecar(pte).read_text())
     assert meta["target"] == target and meta["model"] is None
     assert meta["inputs"] == PROGRAM_SPEC
-    assert meta["ranges"]["inputs"] == [[0.0, 1.0]] * device_data.N_INPUTS
+    assert meta["ranges"]["inputs"] == [[min(0.0, float(c.max())), max(0.0, float(c.max()))] for c in constants]
     assert sorted(p.name for p in pte.parent.iterdir()) == sorted([pte.name, f"{NS}.json", f"{NS}.inputs.pt"])
 
 
@@ -537,8 +557,8 @@ def _runner_calls(phone):
 
 
 def test_run_debug_writes_the_farf_mask_and_captures_logcat(phone, capsys):
-    _device_outputs(phone, 0.5)
-    code = cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5", "--debug"])
+    _device_outputs(phone)
+    code = cli.main(["run", "--project", str(phone.project.root), *phone.inputs, "--debug"])
     out, err = capsys.readouterr()
     assert code == 0, err
     [runner] = _runner_calls(phone)
@@ -553,8 +573,8 @@ def test_run_debug_writes_the_farf_mask_and_captures_logcat(phone, capsys):
 
 
 def test_run_without_debug_keeps_executorchs_mask_and_writes_no_log(phone, capsys):
-    _device_outputs(phone, 0.5)
-    assert cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"]) == 0
+    _device_outputs(phone)
+    assert cli.main(["run", "--project", str(phone.project.root), *phone.inputs]) == 0
     [runner] = _runner_calls(phone)
     assert runner["farf"] == "0x0C"  # ExecuTorch's execute() writes it in the runner's own line
     assert not (phone.project.root / "build" / "logs").exists()
@@ -602,8 +622,8 @@ def test_run_uses_executorchs_later_name_device(phone, capsys, later_device):
     import executorch.backends.qualcomm.export_utils as export_utils
 
     assert not hasattr(export_utils, "SimpleADB")
-    _device_outputs(phone, 0.5)
-    code = cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5", "--debug"])
+    _device_outputs(phone)
+    code = cli.main(["run", "--project", str(phone.project.root), *phone.inputs, "--debug"])
     out, err = capsys.readouterr()
     assert code == 0, err
     assert len(later_device) == 1 and later_device[0]["pte_path"] == str(phone.pte)
@@ -614,9 +634,9 @@ def test_run_uses_executorchs_later_name_device(phone, capsys, later_device):
 
 
 def test_run_fails_in_one_line_with_devices_failure_text(phone, capsys, monkeypatch, later_device):
-    _device_outputs(phone, 0.5)
+    _device_outputs(phone)
     monkeypatch.setenv("FAKE_RUNNER_FAIL", "1")
-    assert cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"]) == 1
+    assert cli.main(["run", "--project", str(phone.project.root), *phone.inputs]) == 1
     line = one_line_error(capsys.readouterr().err)
     assert line.startswith("error: qnn_executor_direct_runner failed on the device: device command failed: [")
 
@@ -625,9 +645,9 @@ def test_run_fails_in_one_line_with_devices_failure_text(phone, capsys, monkeypa
 
 
 def test_run_retries_once_on_eai_err_and_says_so(phone, capsys, monkeypatch):
-    _device_outputs(phone, 0.5)
+    _device_outputs(phone)
     monkeypatch.setenv("FAKE_RUNNER_EAI_ERR", "1")  # the first run: the clock error, all zeros
-    code = cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"])
+    code = cli.main(["run", "--project", str(phone.project.root), *phone.inputs])
     out, err = capsys.readouterr()
     assert code == 0, err
     assert len(_runner_calls(phone)) == 2
@@ -637,9 +657,9 @@ def test_run_retries_once_on_eai_err_and_says_so(phone, capsys, monkeypatch):
 
 
 def test_run_fails_in_one_line_when_eai_err_comes_twice(phone, capsys, monkeypatch):
-    _device_outputs(phone, 0.5)
+    _device_outputs(phone)
     monkeypatch.setenv("FAKE_RUNNER_EAI_ERR", "2")
-    assert cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"]) == 1
+    assert cli.main(["run", "--project", str(phone.project.root), *phone.inputs]) == 1
     line = one_line_error(capsys.readouterr().err)
     assert "EAI_ERR: Failed to reset global enpu clock level` twice in a row" in line
     assert len(_runner_calls(phone)) == 2  # once more, not forever
@@ -647,9 +667,9 @@ def test_run_fails_in_one_line_when_eai_err_comes_twice(phone, capsys, monkeypat
 
 
 def test_run_refuses_a_push_whose_md5_differs(phone, capsys, monkeypatch):
-    _device_outputs(phone, 0.5)
+    _device_outputs(phone)
     monkeypatch.setenv("FAKE_ADB_CORRUPT", LIB)
-    assert cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"]) == 1
+    assert cli.main(["run", "--project", str(phone.project.root), *phone.inputs]) == 1
     line = one_line_error(capsys.readouterr().err)
     ws = f"/data/local/tmp/{NS}"
     assert line.startswith(f"error: {ws}/{LIB} on the device differs from {phone.project.signed_dir / LIB} (md5 ")
@@ -672,8 +692,8 @@ def test_run_clears_stale_copies_in_the_adsp_folder(phone, capsys, monkeypatch):
             (stale / LIB).write_bytes(b"an old build")
 
     monkeypatch.setattr(export_utils, base.__name__, KeepsWorkspace)
-    _device_outputs(phone, 0.5)
-    code = cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"])
+    _device_outputs(phone)
+    code = cli.main(["run", "--project", str(phone.project.root), *phone.inputs])
     out, err = capsys.readouterr()
     assert code == 0, err
     ws = f"/data/local/tmp/{NS}"
@@ -690,11 +710,11 @@ def test_run_skip_sign_pushes_the_unsigned_libraries(phone, capsys):
     import shutil
 
     shutil.rmtree(phone.project.signed_dir)
-    _device_outputs(phone, 0.5)
-    assert cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5"]) == 1
+    _device_outputs(phone)
+    assert cli.main(["run", "--project", str(phone.project.root), *phone.inputs]) == 1
     assert "no signed libraries" in one_line_error(capsys.readouterr().err)
     phone.fakes.clear()
-    code = cli.main(["run", "--project", str(phone.project.root), "--input-value", "0.5", "--skip-sign"])
+    code = cli.main(["run", "--project", str(phone.project.root), *phone.inputs, "--skip-sign"])
     out, err = capsys.readouterr()
     assert code == 0, err
     pushed = [c["argv"][3] for c in phone.fakes.entries("adb") if c["argv"][2] == "push"]
@@ -811,7 +831,7 @@ def test_export_refuses_an_impossible_pte_path(phone, lowering_recorder, capsys,
 USER_MODEL = '''
 import torch
 
-from my_ops.device_data import N_INPUTS, PackageModel
+from my_ops.device_data import PackageModel, input_ranges
 
 
 class Net(torch.nn.Module):
@@ -824,8 +844,8 @@ class Net(torch.nn.Module):
         self.ops = PackageModel()  # every op once, with the spec's params
 
     def forward(self, x):
-        h = torch.sigmoid(self.conv(x)) + 0.5  # positive: inside every op's domain
-        return tuple(torch.relu(o) for o in self.ops(*([h] * N_INPUTS)))
+        h = 0.1 + 0.8 * torch.sigmoid(self.conv(x))  # in (0.1, 0.9): inside every op's domain, mapped
+        return tuple(torch.relu(o) for o in self.ops(*(lo + (hi - lo) * h for lo, hi in input_ranges())))
 
 
 def build():
@@ -1009,8 +1029,8 @@ def test_export_your_model_refuses_calibration_of_another_shape(phone, lowering_
 def test_every_op_is_finite_on_the_range_its_generated_inputs_come_from():
     """The package model's generated inputs (device_data.input_ranges): every op's output
     is finite on its inputs' range, or calibration refuses it (an observer's range of
-    NaN). The spec refuses an elementwise op that is not finite on [0.1, 2]; a custom
-    op's math (user/) must be finite there too."""
+    NaN). The spec refuses an elementwise op that is not finite on its domain; a custom
+    op's math (user/) must be finite on its domain too."""
     ranges = device_data.input_ranges()
     assert len(ranges) == device_data.N_INPUTS
     inputs = [torch.linspace(lo, hi, 64).reshape(1, 1, 1, 64) for lo, hi in ranges]
@@ -1018,7 +1038,8 @@ def test_every_op_is_finite_on_the_range_its_generated_inputs_come_from():
         outs = device_data.PackageModel()(*inputs)
     for op, out in zip(device_data.OUTPUT_OPS, outs):
         assert bool(torch.isfinite(out).all()), (
-            f"{op.name}: NaN or inf on the generated inputs {ranges}: make its math finite on [0.1, 2]"
+            f"{op.name}: NaN or inf on the generated inputs {ranges}: make its math finite there, or "
+            "declare the range of its inputs in the spec (inputs: [{name: x, range: [low, high]}])"
         )
 
 
@@ -1028,9 +1049,10 @@ def test_the_readme_runbook_states_what_the_code_does():
     from fakes.tools import PROJECT
 
     readme = " ".join((PROJECT / "README.md").read_text().split())  # line breaks do not matter
-    for lo, hi in (device_data.DEFAULT_RANGE, device_data.POSITIVE_RANGE):
-        assert f"[{lo:g}, {hi:g}]" in readme
-    assert f"{device_data.CALIBRATION_BATCHES} batches drawn uniformly from [{device_data.DEFAULT_RANGE[0]:g}" in readme
+    for op in OPS:
+        for name, (lo, hi) in zip(op.inputs, op.domains):
+            assert f"{name} in [{lo:g}, {hi:g}]" in readme, (op.name, name)
+    assert f"{device_data.CALIBRATION_BATCHES} batches drawn uniformly from each input's domain" in readme
     assert f"tolerance is {device_data.MODEL_TOLERANCE_STEPS:g} steps" in readme
     assert f"exact up to input and output rounding ({device_data.PACKAGE_TOLERANCE_STEPS:g} steps)" in readme
     assert f"FARF mask `{device.DEBUG_FARF_MASK}`" in readme
@@ -1124,9 +1146,11 @@ def test_several_ops_one_delegate_or_several_and_the_check_holds(between, delega
 
 def test_simulate_exports_runs_the_x86_runner_and_compares(phone, lowering_recorder, capsys, tmp_path):
     pte = tmp_path / "sim" / "model.pte"
-    # What the simulator returns: the reference of a calibration on 1.0, run on 2.0 (saturating).
-    ranges = device_data.Ranges.from_calibration([device_data.constant_inputs(1.0, SHAPE)])
-    for i, t in enumerate(device_data.reference_outputs(device_data.constant_inputs(2.0, SHAPE), ranges)):
+    # What the simulator returns: the reference of a constant calibration, run above it (saturating).
+    calibration = [device_data.domain_constants(CALIBRATED_AT, SHAPE)]
+    ranges = device_data.Ranges.from_calibration(calibration)
+    inputs = device_data.domain_constants(ABOVE_AT, SHAPE)
+    for i, t in enumerate(device_data.reference_outputs(inputs, ranges)):
         t.numpy().tofile(phone.fakes.device_outputs / f"output_0_{i}.raw")
     code = cli.main(
         [
@@ -1137,10 +1161,10 @@ def test_simulate_exports_runs_the_x86_runner_and_compares(phone, lowering_recor
             str(pte),
             "--shape",
             "1,2,4,4",
-            "--calibration-value",
-            "1.0",
-            "--input-value",
-            "2.0",
+            "--calibration",
+            saved(tmp_path / "calibration.pt", calibration),
+            "--inputs",
+            saved(tmp_path / "inputs.pt", inputs),
         ]
     )
     out, err = capsys.readouterr()
@@ -1175,8 +1199,8 @@ def test_simulate_fails_in_one_line_when_the_runner_fails(phone, lowering_record
                 str(tmp_path / "m.pte"),
                 "--shape",
                 "1,2,4,4",
-                "--calibration-value",
-                "1.0",
+                "--calibration",
+                saved(tmp_path / "calibration.pt", [device_data.domain_constants(CALIBRATED_AT, SHAPE)]),
             ]
         )
         == 1

@@ -54,6 +54,10 @@ class OpInfo:
     outputs: tuple[str, ...] = ("out",)
     # Per output: ("broadcast",) | ("like", input index) | ("reduce", input index, dims, keepdim).
     output_rules: tuple[tuple, ...] = (("broadcast",),)  # shapes.RULES
+    # Per input, (low, high): the op's input domain, the spec's `range` or its default.
+    # Calibration of the package model, every generated test and `report` draw the
+    # input values from it; the spec check required the op finite on it.
+    domains: tuple[tuple[float, float], ...] = ()
 
     @property
     def qualified_name(self) -> str:
@@ -506,6 +510,7 @@ OPS: tuple[OpInfo, ...] = (
         function=add_bias,
         outputs=("out",),
         output_rules=RULES["add_bias"],
+        domains=((-2.0, 2.0), (-2.0, 2.0)),
     ),
     OpInfo(
         name="fma3",
@@ -517,6 +522,7 @@ OPS: tuple[OpInfo, ...] = (
         function=fma3,
         outputs=("out",),
         output_rules=RULES["fma3"],
+        domains=((-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0)),
     ),
     OpInfo(
         name="channel_mean",
@@ -528,6 +534,7 @@ OPS: tuple[OpInfo, ...] = (
         function=channel_mean,
         outputs=("mean",),
         output_rules=RULES["channel_mean"],
+        domains=((-2.0, 2.0),),
     ),
     OpInfo(
         name="center",
@@ -539,6 +546,7 @@ OPS: tuple[OpInfo, ...] = (
         function=center,
         outputs=("mean", "centered"),
         output_rules=RULES["center"],
+        domains=((-2.0, 2.0),),
     ),
     OpInfo(
         name="rms_norm",
@@ -550,5 +558,6 @@ OPS: tuple[OpInfo, ...] = (
         function=rms_norm,
         outputs=("y",),
         output_rules=RULES["rms_norm"],
+        domains=((-2.0, 2.0),),
     ),
 )

@@ -47,6 +47,17 @@ SPEC_DEFAULTS = {
 }
 
 
+# Each op's input domains, (low, high) per input: the spec's `range`, or its default
+# (what the package's OpInfo.domains must hold, and its generated inputs stay in).
+SPEC_DOMAINS = {
+    "add_bias": ((-2.0, 2.0), (-2.0, 2.0)),
+    "fma3": ((-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0)),
+    "channel_mean": ((-2.0, 2.0),),
+    "center": ((-2.0, 2.0),),
+    "rms_norm": ((-2.0, 2.0),),
+}
+
+
 # Each op's outputs as the spec declares them: (name, rule), rule one of ("broadcast",),
 # ("like", input), ("reduce", input, dims, keepdim).
 SPEC_OUTPUTS = {

@@ -4,8 +4,9 @@
 `op_package_host` (in tests/, template-owned) builds the op package's host library with
 the emulator of the LPAI kernel interface and runs one node of it: quantized inputs in,
 quantized output back as torch codes.  This test runs
-`norm_ops::my_norm` on a few inputs and param values picked by hand and
-compares the kernel with the eager op, within one output step.  Copy it for your other
+`norm_ops::my_norm` on a few inputs across each input's domain (the spec's
+`range`, or its default: `OpInfo.domains`) and param values picked by hand, and compares
+the kernel with the eager op, within one output step.  Copy it for your other
 ops, or replace the expected values with ones you computed independently (a paper, a
 spreadsheet, a golden run) for a stronger test.
 """
@@ -19,8 +20,21 @@ import op_package_host as host
 
 NAME = "my_norm"  # the op under test
 OP = next((op for op in OPS if op.name == NAME), None)
-SCALE, ZERO_POINT = 2.0 / 255.0, 128  # inputs quantized on about [-1, 1]
-ROWS = [[-1.0, -0.5, -0.1, 0.0], [0.1, 0.5, 0.75, 1.0]]
+
+
+def rows(low, high):
+    """Two rows of four values inside [low, high] (inputs quantized on the domain round
+    by up to half a step: a little inside its ends, they stay in it)."""
+    inset = (high - low) / 20
+    return torch.linspace(low + inset, high - inset, 8).reshape(2, 4)
+
+
+def quantization(low, high):
+    """(scale, zero point) of an input calibrated on [low, high], as the quantizer's
+    observer sets them (its range always holds 0)."""
+    low, high = min(low, 0.0), max(high, 0.0)
+    scale = float(torch.tensor((high - low) / 255.0, dtype=torch.float32))
+    return scale, int(min(255, max(0, round(-low / scale))))
 
 
 def run_both(values):
@@ -29,8 +43,9 @@ def run_both(values):
         pytest.fail(
             f"tests/user/test_my_kernel.py tests the op {NAME!r}, which the spec no longer has: set NAME to another op"
         )
-    codes = [host.quantize(torch.tensor(ROWS).roll(k, -1), SCALE, ZERO_POINT) for k in range(len(OP.inputs))]
-    xs = [host.dequantize(c, SCALE, ZERO_POINT) for c in codes]  # what the kernel sees
+    specs = [quantization(*domain) for domain in OP.domains]
+    codes = [host.quantize(rows(*domain).roll(k, -1), *spec) for k, (domain, spec) in enumerate(zip(OP.domains, specs))]
+    xs = [host.dequantize(c, *spec) for c, spec in zip(codes, specs)]  # what the kernel sees
     values = [default for _, _, default in OP.params] if values is None else values
     want = OP.default(*xs, *values)
     lo, hi = min(0.0, float(want.min())), max(0.0, float(want.max()))
@@ -39,7 +54,7 @@ def run_both(values):
     shape = tuple(codes[0].shape)
     got = host.run(
         OP.qnn_type,
-        [(host.Tensor(shape, SCALE, ZERO_POINT), c) for c in codes],
+        [(host.Tensor(shape, *spec), c) for c, spec in zip(codes, specs)],
         host.Tensor(shape, out_scale, out_zp),
         [(name, kind, value) for (name, kind, _), value in zip(OP.params, values)],
     )
