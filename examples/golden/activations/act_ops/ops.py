@@ -719,5 +719,6 @@ OPS: tuple[OpInfo, ...] = (
         function=power_compress,
         outputs=("out",),
         output_rules=RULES["power_compress"],
+        domains=((-2.0, 2.0),),
     ),
 )

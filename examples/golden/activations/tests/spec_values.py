@@ -72,6 +72,7 @@ SPEC_DOMAINS = {
     "soft_min": ((-2.0, 2.0), (-2.0, 2.0)),
     "fake_quant": ((-2.0, 2.0),),
     "pick_floor": ((-2.0, 2.0), (-2.0, 2.0)),
+    "power_compress": ((-2.0, 2.0),),
 }
 
 
