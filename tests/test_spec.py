@@ -1166,3 +1166,15 @@ def test_a_duplicate_op_name_is_one_problem_not_two():
     assert problems_of(raw) == ["ops[1].name: duplicate op name 'mul3' (also ops[0])"]
     raw["ops"][1]["qnn_type"] = "Mul3"
     assert [line.split(": ", 1)[0] for line in problems_of(raw)] == ["ops[1].name", "ops[1].qnn_type"]
+
+
+def test_the_spec_view_is_ascii_and_reads_back_the_same():
+    """`python -m <ns> spec` prints spec.yaml; to an ASCII-only stdout a doc's "×" ended in
+    an UnicodeEncodeError. The view spells it as a YAML escape ("\\xD7"), read back as "×"."""
+    import yaml
+
+    pkg = spec.validate(minimal(doc="times three \u00d7, \u00b5s \u2014 \U0001f600"))
+    text = pkg.yaml.spec
+    assert text.isascii(), text
+    assert yaml.safe_load(text) == pkg.answers()
+    assert yaml.safe_load(text)["ops"][0]["doc"] == "times three \u00d7, \u00b5s \u2014 \U0001f600"
