@@ -12,7 +12,11 @@ given twice, a typo'd `_soc_model`) is refused in one line, exit 1, nothing writ
 So is a DEST that is a file, a project made already, or a folder holding a file the
 project would write (unless `--overwrite` is passed): copier would render into it until
 it met that file, then stop, half done.
-Options after DEST go to copier as they are (`--vcs-ref v1.0.0`, `--quiet`, ...).
+Options after DEST go to copier as they are (`--vcs-ref v1.0.0`, `--quiet`, ...), read
+first by copier's own parser: an option it does not take, a `--vcs-ref` that is no tag,
+branch or commit of this checkout, a DEST that cannot be written (a read-only mount,
+/proc, no permission) or an empty SPEC or DEST is one line, nothing written (copier
+printed its 50-line usage, or ended in a traceback).
 Without `--vcs-ref`, copier renders the newest release tag; when this checkout of the
 template is newer than that tag, one line on stderr says so and how to render it.
 The new project is a git repository from its first second: DEST is `git init`ed and
@@ -83,6 +87,14 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1 if only_check else len(args) < 2 or args[0].startswith("-") or args[1].startswith("-"):
         print(USAGE, file=sys.stderr)
         return 2
+    empty = [name for name, arg in zip(("SPEC", "DEST"), args) if not arg.strip()]
+    if empty:  # `make new` without SPEC= or DEST=: the path would read as the current folder
+        print(
+            f"scripts/new: {' and '.join(empty)} {'is' if len(empty) == 1 else 'are'} empty: give the spec file "
+            "and the new project's folder (make new SPEC=my_spec.yaml DEST=my-project); nothing was written",
+            file=sys.stderr,
+        )
+        return 2
     try:
         pkg = check(args[0])
     except spec.SpecError as exc:
@@ -101,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 1
     path, dest, extra = args[0], args[1], args[2:]
+    refused = option_problem(extra) or ref_problem(extra) or unwritable(Path(dest))
+    if refused:
+        print(f"scripts/new: {refused}; nothing was written", file=sys.stderr)
+        return 2 if refused.startswith("after DEST: ") else 1
     command = [sys.executable, "-m", "copier", "copy", "--trust", "--defaults", *extra]
 
     def render_into(folder: Path) -> bool:
@@ -141,6 +157,79 @@ def main(argv: list[str] | None = None) -> int:
     if notice:
         print(notice, file=sys.stderr)
     return 0
+
+
+def copier_options(extra: list[str]) -> dict[str, tuple]:
+    """The options after DEST read as `copier copy` reads them (its own parser: plumbum's,
+    on copier's copy command), by the name given: {"--vcs-ref": ("v1.0.0",), "-q": ()}.
+    ValueError with copier's one-line reason for an option it would refuse (it printed
+    its whole usage, 50 lines, after it)."""
+    try:
+        from copier._cli import CopierCopySubApp
+        from plumbum.cli import SwitchError
+    except ImportError:  # no copier: running it says so
+        return {}
+
+    parse = getattr(CopierCopySubApp("copy"), "_parse_args", None)  # plumbum's (tests/test_edges.py)
+    if parse is None:
+        return {}
+    try:
+        found, rest = parse(list(extra))
+    except SwitchError as exc:
+        raise ValueError(" ".join(str(exc).split())) from None
+    if rest:
+        raise ValueError(f"{rest[0]!r} is not an option: SPEC and DEST come first, then copier's options")
+    return {info.swname: tuple(info.val) for info in found.values()}
+
+
+def option_problem(extra: list[str]) -> str | None:
+    """One line naming an option after DEST that `copier copy` would refuse; None when all are its."""
+    try:
+        copier_options(extra)
+    except ValueError as exc:
+        python = Path(sys.executable).name
+        return f"after DEST: {exc} (the options copier copy takes: {python} -m copier copy --help; usage: scripts/new --help)"
+    return None
+
+
+def ref_problem(extra: list[str]) -> str | None:
+    """One line when `--vcs-ref REF` names no commit of this template's checkout (copier
+    ended in a 60-line traceback, "Unknown revision"); None otherwise."""
+    options = copier_options(extra)
+    given = options.get("--vcs-ref") or options.get("-r")
+    if not given:
+        return None
+    ref = given[0]
+    res = subprocess.run(
+        ["git", "-C", str(TEMPLATE), "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
+    if res.returncode == 0:
+        return None
+    return (
+        f"--vcs-ref {ref!r}: not a tag, branch or commit of the template ({TEMPLATE}): "
+        "give a release tag (git tag --list 'v*' there) or HEAD"
+    )
+
+
+def unwritable(dest: Path) -> str | None:
+    """One line when DEST cannot be made or written (no such parent folder, a read-only
+    file system, no permission, /proc): probed by making and removing a folder in DEST
+    or in its nearest existing folder, so that copier does not end in a traceback."""
+    probe = dest.absolute()
+    while not probe.exists() and not probe.is_symlink():
+        probe = probe.parent
+    where = f"DEST {str(dest)!r}"
+    if probe == dest.absolute() and not probe.is_dir():
+        return None  # a file or a broken link: destination_problem says so
+    if not probe.is_dir():
+        return f"{where}: {str(probe)!r} is not a folder, so DEST cannot be made in it"
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".scripts-new-", dir=probe))
+    except OSError as exc:
+        return f"{where} cannot be written ({str(probe)!r}: {exc.strerror or exc})"
+    return None
 
 
 def enclosing_work_tree(dest: Path) -> Path | None:

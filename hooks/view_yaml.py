@@ -30,9 +30,11 @@ class YamlPackage:
 
     @property
     def spec(self) -> str:
-        """The canonical spec as YAML (`<namespace>/spec.yaml`, `python -m <namespace> spec`)."""
+        """The canonical spec as YAML (`<namespace>/spec.yaml`, `python -m <namespace> spec`),
+        ASCII only: a character outside it (a doc's) is a double-quoted YAML escape, so that
+        `spec` prints the same spec to an ASCII-only terminal or file."""
         import yaml
 
         return yaml.safe_dump(
-            self.pkg.answers(), indent=4, allow_unicode=True, default_flow_style=False, sort_keys=True, width=1000
+            self.pkg.answers(), indent=4, allow_unicode=False, default_flow_style=False, sort_keys=True, width=1000
         )

@@ -305,6 +305,62 @@ def test_the_entry_point_says_how_to_call_it():
     assert run_new("--help").returncode == 0
 
 
+@pytest.mark.parametrize(
+    ("args", "status", "line"),
+    [
+        (
+            ["--vcs-ref", "no_such_ref"],
+            1,
+            "scripts/new: --vcs-ref 'no_such_ref': not a tag, branch or commit of the template",
+        ),
+        (["-rno_such_ref"], 1, "scripts/new: --vcs-ref 'no_such_ref': not a tag, branch or commit of the template"),
+        (["--bogus-flag"], 2, "scripts/new: after DEST: Unknown switch --bogus-flag (the options copier copy takes: "),
+        (["--vcs-ref"], 2, "scripts/new: after DEST: Switch --vcs-ref requires an argument"),
+        (["stray"], 2, "scripts/new: after DEST: 'stray' is not an option"),
+    ],
+)
+def test_the_entry_point_refuses_an_option_copier_would_end_in_its_usage_or_a_traceback(tmp_path, args, status, line):
+    """copier printed 50 lines of usage for an unknown option, and 60 lines of traceback
+    for a --vcs-ref the template lacks ("Unknown revision"): one line, nothing written."""
+    from conftest import EXAMPLES
+
+    dest = tmp_path / "project"
+    result = run_new(str(EXAMPLES / "scale.yaml"), str(dest), *args)
+    assert result.returncode == status, result.stderr
+    assert result.stderr.startswith(line) and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.rstrip().endswith("nothing was written") and "Traceback" not in result.stderr
+    assert not dest.exists() and result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("dest", "why"), [("/proc/x", "cannot be written ('/proc': "), ("/dev/null/x", "'/dev/null' is not a folder")]
+)
+def test_the_entry_point_refuses_a_destination_it_cannot_write_in_one_line(dest, why):
+    """/proc (as a read-only mount or a folder without permission: nothing can be made
+    in it) and a path under a file: copier ended in a FileNotFoundError / OSError
+    traceback."""
+    from conftest import EXAMPLES
+
+    result = run_new(str(EXAMPLES / "scale.yaml"), dest)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith(f"scripts/new: DEST {dest!r}") and why in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.rstrip().endswith("nothing was written")
+
+
+def test_make_new_without_spec_or_dest_names_them(tmp_path):
+    """`make new SPEC= DEST=` read the empty SPEC as the current folder ("'.' is a folder")."""
+    import subprocess
+
+    from conftest import ROOT
+
+    made = subprocess.run(["make", "-s", "-C", str(ROOT), "new", "SPEC=", "DEST="], capture_output=True, text=True)
+    assert made.returncode != 0
+    assert made.stderr.splitlines()[0].startswith("scripts/new: SPEC and DEST are empty: "), made.stderr
+    result = run_new(str(tmp_path / "spec.yaml"), " ")
+    assert result.returncode == 2 and result.stderr.startswith("scripts/new: DEST is empty: "), result.stderr
+
+
 # --- every accepted spec is green, or refused -------------------------------------------
 
 

@@ -1306,3 +1306,15 @@ def test_no_template_file_picks_its_own_input_range():
             text = path.read_text(errors="replace")
             found += [f"{path.relative_to(ROOT)}: {s}" for s in spellings if s in text]
     assert not found, found
+
+
+def test_the_spec_view_is_ascii_and_reads_back_the_same():
+    """`python -m <ns> spec` prints spec.yaml; to an ASCII-only stdout a doc's "×" ended in
+    an UnicodeEncodeError. The view spells it as a YAML escape ("\\xD7"), read back as "×"."""
+    import yaml
+
+    pkg = spec.validate(minimal(doc="times three \u00d7, \u00b5s \u2014 \U0001f600"))
+    text = pkg.yaml.spec
+    assert text.isascii(), text
+    assert yaml.safe_load(text) == pkg.answers()
+    assert yaml.safe_load(text)["ops"][0]["doc"] == "times three \u00d7, \u00b5s \u2014 \U0001f600"

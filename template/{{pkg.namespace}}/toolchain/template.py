@@ -210,6 +210,27 @@ def newer_releases(folder: Path | None, commit: str | None, vcs_ref: str | None 
     return [head + "; by hand after the update (Update needs action):", *actions]
 
 
+def check_ref(folder: Path | None, vcs_ref: str | None) -> None:
+    """ToolchainError, one line, when `--vcs-ref` names no tag, branch or commit of the
+    template's checkout (copier ended in a 60-line traceback, "Unknown revision"). Not
+    judged without a local checkout (copier fetches a remote one, and says) or git."""
+    if folder is None or not vcs_ref or vcs_ref == ":current:":
+        return
+    try:
+        found = subprocess.run(
+            ["git", "-C", str(folder), "rev-parse", "--verify", "--quiet", "--end-of-options", f"{vcs_ref}^{{commit}}"],
+            capture_output=True,
+            text=True,
+        )
+    except OSError:  # no git here: check_git says so before copier runs
+        return
+    if found.returncode != 0:
+        raise ToolchainError(
+            f"--vcs-ref {vcs_ref}: not a tag, branch or commit of the template ({folder}): give one of its "
+            f"release tags (git -C {folder} tag --list 'v*'), or leave --vcs-ref out for the newest"
+        )
+
+
 def update_command(spec: Path | None, vcs_ref: str | None) -> list[str]:
     """copier update as the README runs it: every recorded answer kept, no prompt."""
     cmd = [sys.executable, "-m", "copier", "update", "--trust", "--defaults"]

@@ -70,13 +70,21 @@ def _cmd_spec(args: argparse.Namespace) -> None:
 
 
 def _cmd_update(args: argparse.Namespace) -> None:
-    from .toolchain import check_spec_file, check_spec_rules, newer_releases, recorded_template, run_update
+    from .toolchain import (
+        check_ref,
+        check_spec_file,
+        check_spec_rules,
+        newer_releases,
+        recorded_template,
+        run_update,
+    )
 
     spec = check_spec_file(args.spec) if args.spec else None  # before anything else is read
     project = _project(args)
     recorded = recorded_template(project.root)
     if spec is not None:
         check_spec_rules(args.spec, spec, recorded.folder)
+    check_ref(recorded.folder, args.vcs_ref)
     for line in newer_releases(recorded.folder, recorded.commit, args.vcs_ref):
         print(line)
     run_update(project.root, spec, args.vcs_ref, recorded.commit)
@@ -440,6 +448,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
             raise CommandError(str(exc)) from None
     shape = _shape(args.shape, report.CUSTOM_SHAPE)
     out_dir = Path(args.out) if args.out else project.root / "build" / "report"
+    _check_out_dir(out_dir, f"--out {args.out}" if args.out else str(out_dir))
     emulator.use(project.op_dir)
     print(f"building the host emulator of {project.op_dir} (make host-lib)")
     try:
@@ -450,6 +459,17 @@ def _cmd_report(args: argparse.Namespace) -> None:
         report.run(out_dir, args.op, ranges, shape=shape)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+
+
+def _check_out_dir(folder: Path, what: str) -> None:
+    """CommandError, one line, unless `folder` is a folder or can be made one: a file on
+    the way is named (report ended in "unexpected FileExistsError")."""
+    for up in (folder, *folder.parents):
+        if up.is_dir():
+            break
+        if up.exists() or up.is_symlink():
+            which = "" if up == folder else f" {up} is"
+            raise CommandError(f"{what}:{which} not a folder: give a folder for the report (made if missing)")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -621,12 +641,37 @@ def _drop_stdout() -> None:
         pass
 
 
+def _ascii_safe_output() -> None:
+    """A character stdout's encoding lacks (PYTHONIOENCODING=ascii, an ASCII-only
+    terminal) is printed as a backslash escape, not an UnicodeEncodeError: a path or a
+    value of yours echoed degrades, the command still runs (stderr does so already)."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None and sys.stdout.errors == "strict":
+        reconfigure(errors="backslashreplace")
+
+
+def _negative_numbers(argv: list[str]) -> list[str]:
+    """argparse reads a value like -1e3 (or -inf) as an option ("--range: expected 2
+    arguments"): it takes only -1 and -0.5 for numbers. Every word that is a negative
+    float is given a leading space, so argparse reads it as a value (float() ignores it)."""
+
+    def negative_number(word: str) -> bool:
+        try:
+            float(word)
+        except ValueError:
+            return False
+        return word.startswith("-")
+
+    return [f" {word}" if negative_number(word) else word for word in argv]
+
+
 def main(argv: list[str] | None = None) -> int:
     import os
 
     from .toolchain import ToolchainError
 
-    args = build_parser().parse_args(argv)
+    _ascii_safe_output()
+    args = build_parser().parse_args(_negative_numbers(sys.argv[1:] if argv is None else argv))
     _quiet_imports()
     try:
         args.func(args)
@@ -649,6 +694,16 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the last resort: one line, the traceback on request
         if os.environ.get(TRACEBACK_ENV):
             raise
+        missing = (exc.name or "").partition(".")[0] if isinstance(exc, ModuleNotFoundError) else ""
+        if missing and missing != NAMESPACE:
+            # A Python package this command needs (torch for `info`, `export`, `report`, ...):
+            # doctor, spec and update run without it, and doctor says what to install.
+            print(
+                f"error: {args.command} needs the Python package {missing}, which is not installed in this "
+                f"Python ({sys.executable}): python -m {NAMESPACE} doctor says what to install",
+                file=sys.stderr,
+            )
+            return 1
         text = " ".join(str(exc).split()) or "no message"
         print(
             f"error: unexpected {type(exc).__name__}: {text} (set {TRACEBACK_ENV}=1 for the traceback)", file=sys.stderr

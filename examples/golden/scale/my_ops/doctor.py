@@ -14,8 +14,10 @@ built and tested against the SDK's own headers); nothing else here changes anyth
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -198,6 +200,31 @@ def _has_module(name: str) -> bool:
         return False
 
 
+def zig_cache(env: Mapping[str, str]) -> tuple[Path | str, str | None]:
+    """zig's global cache folder, where hexagon-test's first link builds musl and
+    compiler-rt (zig's own order: ZIG_GLOBAL_CACHE_DIR, else $XDG_CACHE_HOME/zig, else
+    $HOME/.cache/zig; makefiles/hexagon_test.mk checks the same), and why it cannot be
+    written (None when it can): with a read-only HOME, hexagon-test failed in zig."""
+    if env.get("ZIG_GLOBAL_CACHE_DIR"):
+        folder = Path(env["ZIG_GLOBAL_CACHE_DIR"])
+    elif env.get("XDG_CACHE_HOME"):
+        folder = Path(env["XDG_CACHE_HOME"]) / "zig"
+    elif env.get("HOME"):
+        folder = Path(env["HOME"]) / ".cache" / "zig"
+    else:
+        return "$HOME/.cache/zig", "HOME is not set"
+    probe = folder
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent  # the folder is made at the first link: its nearest existing parent
+    if not probe.is_dir():
+        return folder, f"{probe} is not a folder"
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".doctor-", dir=probe))
+    except OSError as exc:
+        return folder, f"cannot be written ({exc.strerror or exc})"
+    return folder, None
+
+
 def check_laptop(env: Mapping[str, str], has_module: Callable[[str], bool] = _has_module) -> list[Check]:
     """The laptop path: the Python packages of the tests, make and a C compiler for the C
     suite, zig (`python -m ziglang`) and qemu-hexagon for the Hexagon build of the kernels."""
@@ -226,6 +253,16 @@ def check_laptop(env: Mapping[str, str], has_module: Callable[[str], bool] = _ha
             zig,
             "the ziglang package is installed" if zig else f"{sys.executable} cannot import ziglang",
             "python -m pip install ziglang",
+            (HEXAGON_TEST,),
+        )
+    )
+    cache, why_not = zig_cache(env)
+    add(
+        Check(
+            "zig's cache folder (hexagon-test writes it)",
+            why_not is None,
+            f"{cache}: {why_not}" if why_not else str(cache),
+            "export ZIG_GLOBAL_CACHE_DIR=<a folder you can write> (zig builds its musl there once, 1-2 minutes)",
             (HEXAGON_TEST,),
         )
     )

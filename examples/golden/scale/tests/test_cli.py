@@ -310,6 +310,7 @@ LAPTOP_CHECKS = [
     "make",
     "cc (C suite: host-test)",
     "zig for Hexagon (python -m ziglang)",
+    "zig's cache folder (hexagon-test writes it)",
     "qemu-hexagon",
 ]
 EVERY_CHECK = [
@@ -1143,3 +1144,145 @@ def test_update_names_what_a_newer_release_needs_by_hand():
         "(A renamed stub.) move `mine/a.c` to `mine/b.c`.",
         "(Conventions: C3. Files: `x.h`.) rebuild once.",
     ]
+
+
+# --------------------------------------------------------------------------- edges of issue 40
+
+
+def test_update_refuses_a_vcs_ref_the_template_lacks_in_one_line(tmp_path, project, capsys):
+    """copier ended in 60 lines of traceback ("Unknown revision"); the template's checkout
+    answers first. A tag it has passes this check."""
+    template = tmp_path / "template"
+    template.mkdir()
+    ident = ["-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    for args in (["init", "-q"], [*ident, "commit", "-q", "--allow-empty", "-m", "t"], ["tag", "v1.0.0"]):
+        subprocess.run(["git", *args], cwd=template, check=True, capture_output=True)
+    (project.root / ".copier-answers.yml").write_text(f"_commit: v1.0.0\n_src_path: {template}\n")
+    code, out, err = run(capsys, "update", "--vcs-ref", "no_such_ref", "--project", str(project.root))
+    assert code == 1 and out == ""
+    assert one_line_error(err).startswith(
+        f"error: --vcs-ref no_such_ref: not a tag, branch or commit of the template ({template}): "
+    )
+    from my_ops.toolchain.template import check_ref
+
+    check_ref(template, "v1.0.0")
+    check_ref(None, "no_such_ref")  # a remote template: copier fetches it, and judges the ref
+
+
+def without_torch(*argv: str, **env: str) -> subprocess.CompletedProcess:
+    """`python -m my_ops ARGV` in a Python where torch (and what needs it) cannot be
+    imported: a None in sys.modules makes `import torch` fail as a missing package does, and
+    importlib.util.find_spec("torch") return None."""
+    import sys
+
+    blocked = ("torch", "torchao", "torchvision", "executorch")
+    code = (
+        f"import runpy, sys\nsys.modules.update(dict.fromkeys({blocked!r}))\n"
+        "sys.argv = ['my_ops', *sys.argv[1:]]\n"
+        "runpy.run_module('my_ops', run_name='__main__', alter_sys=True)\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code, *argv],
+        cwd=ROOT.root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "QNN_SDK_ROOT": "", **env},
+    )
+
+
+def test_the_commands_that_say_what_is_missing_run_without_torch(tmp_path):
+    """doctor, spec, update and --help ran into `ModuleNotFoundError: No module named
+    'torch'` (the package's __init__ registers the ops); now doctor names torch as missing,
+    and a command that needs torch (info) says so in one line."""
+    doctor = without_torch("doctor", "--quick")
+    assert "Traceback" not in doctor.stderr, doctor.stderr
+    assert doctor.stdout.startswith("checking what my_ops needs"), doctor.stdout + doctor.stderr
+    lines = doctor.stdout.splitlines()
+    assert any(line.startswith("missing  Python packages of the tests") and "lacks torch" in line for line in lines)
+    assert doctor.stderr == "error: the laptop path is not ready for pytest: see the fixes above\n"
+    spec = without_torch("spec")
+    assert spec.returncode == 0, spec.stderr
+    assert spec.stdout == (ROOT.root / "my_ops" / "spec.yaml").read_text().split("\n", 1)[1]
+    update = without_torch("update", "--spec", str(tmp_path / "missing.yaml"))
+    assert (update.returncode, update.stderr) == (1, f"error: --spec {tmp_path / 'missing.yaml'}: no such file\n")
+    assert without_torch("--help").returncode == 0
+    info = without_torch("info")
+    assert info.returncode == 1 and info.stdout == ""
+    assert info.stderr.startswith("error: info needs the Python package torch, which is not installed"), info.stderr
+    assert info.stderr.count("\n") == 1
+
+
+def test_report_takes_negative_numbers_and_refuses_a_file_as_out(tmp_path, project, capsys):
+    """argparse read -1e3 as an option ("--range: expected 2 arguments"), and a file given
+    as --out ended in "unexpected FileExistsError"."""
+    code, _, err = run(capsys, "report", "--range", "-1e3", "1", "--op", "nope", "--project", str(project.root))
+    assert code == 1 and one_line_error(err).startswith("error: --op 'nope': not an op of this package")
+    code, _, err = run(capsys, "report", "--range", "1", "-1e3", "--project", str(project.root))
+    assert code == 1 and one_line_error(err) == "error: --range 1 -1000: must be two finite numbers, LO < HI"
+    a_file = tmp_path / "a file"
+    a_file.write_text("mine\n")
+    for out, said in ((a_file, f"--out {a_file}: not a folder"), (a_file / "x", f"--out {a_file / 'x'}: {a_file} is")):
+        code, _, err = run(capsys, "report", "--out", str(out), "--project", str(project.root))
+        assert code == 1 and one_line_error(err).startswith(f"error: {said}"), err
+    assert a_file.read_text() == "mine\n"
+
+
+def test_output_an_ascii_terminal_cannot_show_is_escaped(monkeypatch):
+    """With PYTHONIOENCODING=ascii (or an ASCII-only terminal) a character of a path or
+    a doc ended the command in "unexpected UnicodeEncodeError"."""
+    import io
+    import sys
+
+    raw = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="ascii"))
+    cli._ascii_safe_output()
+    print("project: /home/ren\u00e9e")
+    sys.stdout.flush()
+    assert raw.getvalue() == b"project: /home/ren\\xe9e\n"
+    spec = subprocess.run(
+        [sys.executable, "-m", "my_ops", "spec"],
+        cwd=ROOT.root,
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        timeout=120,
+    )
+    assert spec.returncode == 0, spec.stderr
+    spec_file = (ROOT.root / "my_ops" / "spec.yaml").read_bytes()
+    assert spec.stdout == spec_file.split(b"\n", 1)[1] and spec.stdout.isascii()
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="make is not installed")
+@pytest.mark.parametrize("where", ["root", "op_package"])
+@pytest.mark.parametrize("target", ["host-test", "hexagon-test"])
+def test_a_build_folder_with_a_space_is_refused_in_one_line(where, target):
+    """make splits target names at spaces: 22 lines of make errors."""
+    folder = ROOT.root if where == "root" else ROOT.op_dir
+    res = subprocess.run(
+        ["make", "--no-print-directory", "-C", str(folder), target, "BUILD=build/with space"],
+        capture_output=True,
+        text=True,
+        env=_make_env(),
+        timeout=60,
+    )
+    assert res.returncode != 0
+    assert res.stderr.count("\n") == 1, res.stderr
+    assert "BUILD 'build/with space' has a space: make cannot build in such a folder" in res.stderr
+    assert not (folder / "build" / "with space").exists() and not (ROOT.op_dir / "build" / "with").exists()
+
+
+def test_doctor_checks_that_zig_can_write_its_cache(laptop, project, capsys, monkeypatch, tmp_path):
+    """A read-only HOME: doctor said hexagon-test was ready, then zig failed on its cache."""
+    for name in ("ZIG_GLOBAL_CACHE_DIR", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", "/proc/no-home")  # nothing can be made there, not even by root
+    code, out, _ = run(capsys, "doctor", "--project", str(project.root))
+    assert code == 0
+    assert "ready: pytest, host-test; not ready: hexagon-test (needs zig's cache folder (hexagon-test writes it))" in (
+        out.splitlines()
+    )
+    line = next(line for line in out.splitlines() if "zig's cache folder" in line and "missing" in line)
+    assert "/proc/no-home/.cache/zig: cannot be written" in line and "ZIG_GLOBAL_CACHE_DIR" in out
+    monkeypatch.setenv("ZIG_GLOBAL_CACHE_DIR", str(tmp_path / "zig cache"))
+    code, out, _ = run(capsys, "doctor", "--project", str(project.root))
+    assert "ready: pytest, host-test, hexagon-test" in out.splitlines()

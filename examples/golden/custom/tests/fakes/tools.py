@@ -309,6 +309,8 @@ class Fakes:
             "EXECUTORCH_X86_BUILD_FOLDER": str(self.build_x86),
             # What the SDK's bin/envsetup.sh puts on the loader path.
             "LD_LIBRARY_PATH": str(self.qnn_sdk / "lib/x86_64-linux-clang"),
+            # zig's cache for hexagon-test: a folder that can be written (HOME is not set here).
+            "ZIG_GLOBAL_CACHE_DIR": str(self.bin.parent / "zig-cache"),
         }
         env.update(extra)
         return env

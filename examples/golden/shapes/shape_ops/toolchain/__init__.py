@@ -80,6 +80,7 @@ from .sign import (
     sign_commands,
 )
 from .template import (
+    check_ref,
     check_spec_file,
     check_spec_rules,
     newer_releases,
@@ -150,6 +151,7 @@ __all__ = [
     "recorded_template",
     "check_spec_file",
     "check_spec_rules",
+    "check_ref",
     "update_command",
     "run_update",
 ]

@@ -15,7 +15,8 @@
 #            v73+ HVX instructions with wrong results and aborts on HVX float (v68+).
 # zig's first link for a target compiles its musl and compiler-rt (HEX_LINK below: one
 # each for Hexagon and x86_64, 1-2 minutes in all) into ZIG_GLOBAL_CACHE_DIR (default
-# ~/.cache/zig); later builds reuse them.
+# $XDG_CACHE_HOME/zig, else ~/.cache/zig; doctor checks it can be written); later builds
+# reuse them.
 #
 # Variables: PYTHON (the Python with ziglang, default python3), ZIG, QEMU_HEXAGON,
 # WERROR=0 (drop -Werror), DEBUG=1 (debug info), BUILD=<dir>.
@@ -31,6 +32,7 @@ HEX_RUN_CPU  := hexagonv79+hvxv66+hvx_length128b
 HEX_ALL_CPU  := hexagonv79+hvxv79+hvx_length128b
 WERROR       ?= 1
 BUILD        ?= build/hexagon
+include makefiles/no_spaces.mk
 
 WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 # -g0: zig's clang emits debug info by default, 13-28% of the compile time (DEBUG=1
@@ -71,6 +73,10 @@ test:
 	  echo "hexagon-test skipped: $(ZIG) does not run (pip install ziglang)"; exit 0; fi; \
 	if ! command -v $(QEMU_HEXAGON) >/dev/null 2>&1; then \
 	  echo "hexagon-test skipped: no $(QEMU_HEXAGON) (apt-get install qemu-user)"; exit 0; fi; \
+	cache="$${ZIG_GLOBAL_CACHE_DIR:-$${XDG_CACHE_HOME:-$$HOME/.cache}/zig}"; \
+	if ! mkdir -p "$$cache" 2>/dev/null || ! [ -w "$$cache" ]; then \
+	  echo "error: hexagon-test: zig's cache folder $$cache cannot be written (a read-only HOME?): export" \
+	    "ZIG_GLOBAL_CACHE_DIR=<a folder you can write> (doctor checks it too)" >&2; exit 1; fi; \
 	$(MAKE) --no-print-directory -f makefiles/hexagon_test.mk all-builds
 
 # The steps in order, each a make of its own (also under -j): a failing Hexagon run

@@ -36,6 +36,7 @@ else
   SDK_SUFFIX :=
 endif
 BUILD  ?= build/host/$(notdir $(CC))$(if $(filter 1,$(SAN)),-san)$(SDK_SUFFIX)
+include makefiles/no_spaces.mk
 
 WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
