@@ -9,6 +9,7 @@ Call an op in your model as `shape_ops.<op>(inputs..., params...)`:
     shape_ops.channel_mean(x: torch.Tensor)
     shape_ops.center(x: torch.Tensor, scale: float = 1.0, subtract: bool = True)
     shape_ops.rms_norm(x: torch.Tensor, eps: float = 1e-06)
+    shape_ops.pcen(x: torch.Tensor, state: torch.Tensor, smooth: float = 0.25, eps: float = 1e-06)
 """
 
 from . import ops as _ops
@@ -21,5 +22,6 @@ fma3 = _ops.fma3
 channel_mean = _ops.channel_mean
 center = _ops.center
 rms_norm = _ops.rms_norm
+pcen = _ops.pcen
 
-__all__ = ["OPS", "OpInfo", "add_bias", "fma3", "channel_mean", "center", "rms_norm"]
+__all__ = ["OPS", "OpInfo", "add_bias", "fma3", "channel_mean", "center", "rms_norm", "pcen"]

@@ -40,6 +40,8 @@ OUTPUT_LABELS = [
     "shape_ops::center:mean",
     "shape_ops::center:centered",
     "shape_ops::rms_norm",
+    "shape_ops::pcen:y",
+    "shape_ops::pcen:new_state",
 ]
 SHAPE = (1, 2, 4, 4)
 # What the package model's program takes for --shape SHAPE, per input, written out here

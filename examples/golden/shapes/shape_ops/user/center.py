@@ -3,7 +3,9 @@
 
 This is the CPU fallback and the golden reference of the kernel in
 op_package/ShapesOpPackage/user/Center_math.c: both must compute the
-same values.  Return a tuple of 2 tensors, in this order:
+same values. Write it so that it also runs on float64 tensors (computing in their
+dtype): `report` and tests/test_op_package_kernels.py check the kernel against it in
+float64 too.  Return a tuple of 2 tensors, in this order:
 
 - `mean`: the shape of x reduced over dims [-1], kept as 1;
 - `centered`: the shape of x;

@@ -3,7 +3,9 @@
 
 This is the CPU fallback and the golden reference of the kernel in
 op_package/ShapesOpPackage/user/RmsNorm_math.c: both must compute the
-same values.  The result must have the shape of x.
+same values. Write it so that it also runs on float64 tensors (computing in their
+dtype): `report` and tests/test_op_package_kernels.py check the kernel against it in
+float64 too.  The result must have the shape of x.
 """
 
 import torch
