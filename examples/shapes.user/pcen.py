@@ -4,7 +4,9 @@
 import torch
 
 
-def pcen(x: torch.Tensor, state: torch.Tensor, smooth: float = 0.25, eps: float = 1e-06) -> tuple[torch.Tensor, torch.Tensor]:
+def pcen(
+    x: torch.Tensor, state: torch.Tensor, smooth: float = 0.25, eps: float = 1e-06
+) -> tuple[torch.Tensor, torch.Tensor]:
     # The smoother starts at the state's last value of each row: state is (..., 1) (one
     # value per row of x), or shaped like x (its last column); it broadcasts to x[..., :1].
     m = state[..., -1:]
