@@ -502,10 +502,21 @@ def broadcast_cases(op):
 @pytest.mark.parametrize("op", each(MULTI_INPUT_CUSTOM, "custom op of two or more inputs"))
 def test_custom_later_inputs_broadcast(op, case):
     """A custom op's later inputs broadcast to the first (docs: the spec reference,
-    "Inputs and outputs"): the eager op and the kernel get each input in its own shape
-    (rowwise: its own row, 1 value for a last dim of 1) and must agree on every output,
-    in the first input's layout and in a permuted one."""
+    "Custom ops: later inputs broadcast to the first"): the eager op and the kernel get
+    each input in its own shape (rowwise: its own row, 1 value for a last dim of 1) and
+    must agree on every output, in the first input's layout and in a permuted one. A
+    rowwise output that follows a later input repeated over rows is refused."""
     shape = broadcast_cases(op).get(case)
+    if shape is None and op.name in ROWWISE:
+        # An output that follows a later input repeated over rows: refused, untouched.
+        shapes = [FIRST] + [(1, FIRST[1], 1, 1) if case == "per-channel" else (FIRST[-1],)] * (len(op.inputs) - 1)
+        specs = [host.Tensor(s) for s in shapes]
+        codes = [torch.zeros(s, dtype=torch.uint8) for s in shapes]
+        with pytest.raises(host.Rejected) as info:
+            host.run_n(op.qnn_type, list(zip(specs, codes)), outputs_like(op, specs), params_of(op))
+        assert "must follow an input of the first input's rows" in info.value.reason
+        assert host.output_untouched()
+        return
     if shape is None:
         pytest.skip(f"an output of {op.name} follows a later input: its rows must be the first input's")
     gen = torch.Generator().manual_seed(55)
@@ -513,8 +524,12 @@ def test_custom_later_inputs_broadcast(op, case):
     codes = [torch.randint(0, 256, s, dtype=torch.uint8, generator=gen) for s in shapes]
     for trial in range(2):
         specs = [
-            host.Tensor(s, host.random_scale(gen), int(torch.randint(0, 256, (1,), generator=gen)),
-                        order=(0, 2, 3, 1) if trial and len(s) == 4 else None)
+            host.Tensor(
+                s,
+                host.random_scale(gen),
+                int(torch.randint(0, 256, (1,), generator=gen)),
+                order=(0, 2, 3, 1) if trial and len(s) == 4 else None,
+            )
             for s in shapes
         ]
         xs = [host.dequantize(c, sp.scale, sp.zero_point) for sp, c in zip(specs, codes)]
@@ -556,8 +571,10 @@ def test_custom_kernel_within_a_step_of_eager_float64(op):
     skips this test, saying so."""
     gen = torch.Generator().manual_seed(64)
     codes = grid(op)
-    specs = [host.Tensor(tuple(c.shape), host.random_scale(gen), int(torch.randint(0, 256, (1,), generator=gen)))
-             for c in codes]
+    specs = [
+        host.Tensor(tuple(c.shape), host.random_scale(gen), int(torch.randint(0, 256, (1,), generator=gen)))
+        for c in codes
+    ]
     xs = [host.dequantize(c, sp.scale, sp.zero_point) for sp, c in zip(specs, codes)]
     outs = [host.Tensor(tuple(r.shape), *calibrated(r, gen)) for r in eager(op, xs)]
     try:

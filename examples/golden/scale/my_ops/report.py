@@ -159,7 +159,8 @@ def eager_float64(op, xs: Sequence[torch.Tensor], params: Sequence[object]) -> t
         with torch.no_grad():
             result = op.default(*[x.double() for x in xs], *params)
     except Exception as exc:  # noqa: BLE001 - any failure of the user's math: said, not raised
-        return None, f"your eager math does not run on float64 tensors ({type(exc).__name__}: {' '.join(str(exc).split())})"
+        why = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+        return None, f"your eager math does not run on float64 tensors ({why})"
     results = list(result) if isinstance(result, (tuple, list)) else [result]
     dtypes = sorted({str(r.dtype) for r in results if r.dtype != torch.float64})
     if dtypes:

@@ -515,16 +515,15 @@ static inline int32_t lpai_execute_custom_rowwise(QnnLpai_CustomOpNode_t node, c
     for (uint32_t j = 0; j < nout; ++j) {
         /* The spec allows nothing else for a rowwise op; checked again because the
          * loop below addresses rows by these rules alone. */
+        const uint32_t src_rank = rules[j].source < nin ? x.in[rules[j].source].view.rank : 0u;
         const int last = rules[j].kind == LPAI_SHAPE_REDUCE && rules[j].ndims == 1u &&
-                         (rules[j].dims[0] == -1 ||
-                          (x.in[rules[j].source].view.rank &&
-                           rules[j].dims[0] == (int8_t)(x.in[rules[j].source].view.rank - 1u)));
+                         (rules[j].dims[0] == -1 || (src_rank && rules[j].dims[0] == (int8_t)(src_rank - 1u)));
         if ((rules[j].kind != LPAI_SHAPE_LIKE && !last) || rules[j].source >= nin) {
             return lpai_reject(op_type, LPAI_E_SHAPE, "a rowwise op's outputs are like an input or reduce dims [-1]");
         }
         if (!whole[rules[j].source]) {
             return lpai_reject(op_type, LPAI_E_SHAPE,
-                               "a rowwise op's output follows an input with the first input's outer dimensions");
+                               "a rowwise op's output must follow an input of the first input's rows (outer dims)");
         }
         tv[nin + j] = &x.out[j].view;
         for (uint32_t d = 0; d < outer && d < x.out[j].view.rank; ++d) {
