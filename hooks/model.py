@@ -300,11 +300,14 @@ class Op:
             and self.outputs[0].shape == OutputShape("like", self.inputs[0])
         )
 
-    @property
-    def input_shape_text(self) -> str:
-        """The inputs' shape in words (the OpDef XML's <Shape>; no spec text but names)."""
+    def input_shape_text(self, inp: Input) -> str:
+        """An input's shape in words (the OpDef XML's <Shape>; no spec text but names).
+        A custom op's later inputs broadcast to its first (lpai_broadcasts_to_first in
+        lpai_shapes.h, shapes.py's check in the rendered project)."""
         if self.kind == "custom":
-            return "any shape"
+            if inp.index == 0:
+                return "any shape"
+            return f"broadcasts to {self.inputs[0].name} (torch rules, the shape of {self.inputs[0].name} the result)"
         return "same shape as the output" if self.n_inputs == 1 else "broadcasts with the other inputs (torch rules)"
 
     def output_shape_text(self, output: Output) -> str:

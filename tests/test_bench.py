@@ -41,14 +41,15 @@ LAYOUTS = {"contig", "strided", "transposed", "broadcast"}
 N_CASES = N_OPS * 3 + N_MULTI_INPUT
 # The custom ops (examples/custom.yaml, examples/shapes.yaml), in three layouts each, and
 # the scratch each asks getTempBuffer for at TINY, from the spec's output rules: every
-# input and output as 4-byte floats (docs/spec.md); none for the rowwise one (its rows
-# are on its stack). Element counts at TINY: x 105, a mean over dim 1 35, over the last
-# dim 15.
+# input and output as 4-byte floats (docs/spec.md); none for the rowwise ones (their
+# rows are on their stack: rms_norm, pcen). Element counts at TINY: x 105, a mean over
+# dim 1 35, over the last dim 15.
 CUSTOM_SCRATCH = {
     "my_norm": 4 * (105 + 105),
     "channel_mean": 4 * (105 + 35),
     "center": 4 * (105 + 15 + 105),
     "rms_norm": 0,
+    "pcen": 0,
 }
 CUSTOM_LAYOUTS = {"contig", "strided", "transposed"}
 N_CUSTOM_CASES = len(CUSTOM_SCRATCH) * 3
@@ -130,7 +131,8 @@ def test_custom_op_output_equals_recomputation(bench_run):
     for line in checks:
         assert line.endswith("kernel==recomputation"), line
         path = re.search(r"path=(\S+)", line).group(1)
-        assert path == ("custom-rowwise" if "op=rms_norm" in line else "custom"), line
+        rowwise = "op=rms_norm" in line or "op=pcen" in line
+        assert path == ("custom-rowwise" if rowwise else "custom"), line
 
 
 # A broken framework must fail the check: the gather that ignores the strides (rows

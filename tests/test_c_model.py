@@ -126,3 +126,15 @@ def test_rowwise_scratch_is_the_stack_buffer():
     )
     assert op.scratch_bytes == (1 + 2) * 256 * 4
     assert "no getTempBuffer" in op.md.scratch
+
+
+def test_input_shape_text_says_later_inputs_broadcast_to_the_first():
+    """The OpDef XML's <Shape> of each input: a custom op's first input takes any shape,
+    its later inputs broadcast to it; an elementwise op's inputs broadcast together."""
+    op = _op(MEAN_AND_CENTER)
+    assert op.input_shape_text(op.inputs[0]) == "any shape"
+    assert op.input_shape_text(op.inputs[1]) == "broadcasts to x (torch rules, the shape of x the result)"
+    binary = _op({"name": "add2", "inputs": ["a", "b"], "expr": "a + b"})
+    assert binary.input_shape_text(binary.inputs[1]) == "broadcasts with the other inputs (torch rules)"
+    unary = _op({"name": "neg", "inputs": ["a"], "expr": "-a"})
+    assert unary.input_shape_text(unary.inputs[0]) == "same shape as the output"

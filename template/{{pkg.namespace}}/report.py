@@ -8,7 +8,9 @@ code tuples for three or four inputs and for a custom op) runs through
 - the kernel, in the host emulator (emulator.py, `make host-lib`);
 - the eager op on the dequantized inputs, quantized like the delegated graph's output;
 - the float64 numpy reference (reference.py; elementwise ops), quantized exactly
-  (ties to even, saturated, NaN to the lowest code as the kernels do).
+  (ties to even, saturated, NaN to the lowest code as the kernels do); for a custom op,
+  your eager math run on float64 tensors (eager_float64): a look at the kernel's
+  numbers that is not the float32 eager op it was written to match.
 
 The output is quantized as the quantizer would calibrate it on those inputs (the eager
 op's observed range, zero included). Errors are in output codes (LSB). Written under
@@ -108,6 +110,8 @@ class OpReport:
     outputs: list[OutputReport] = field(default_factory=list)
     plot: str | None = None
     problem: str | None = None  # why there are no numbers (math not written, kernel refused)
+    # A custom op: why its eager math gave no float64 reference (float32-only math).
+    float64_problem: str | None = None
 
 
 # ---------------------------------------------------------------------------- numbers
@@ -145,6 +149,23 @@ def input_codes(op, shape: Sequence[int] = CUSTOM_SHAPE) -> list[torch.Tensor]:
     gen = torch.Generator().manual_seed(SEED)
     size = (SAMPLE,) if op.kind != "custom" else tuple(shape)
     return [torch.randint(0, 256, size, dtype=torch.uint8, generator=gen) for _ in op.inputs]
+
+
+def eager_float64(op, xs: Sequence[torch.Tensor], params: Sequence[object]) -> tuple[list | None, str | None]:
+    """A custom op's eager math (yours, user/<op>.py) on the inputs as float64 tensors:
+    its outputs as float64 numpy arrays, or None and why not (the math raised on float64
+    inputs, or returned another dtype: float32-only math)."""
+    try:
+        with torch.no_grad():
+            result = op.default(*[x.double() for x in xs], *params)
+    except Exception as exc:  # noqa: BLE001 - any failure of the user's math: said, not raised
+        why = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+        return None, f"your eager math does not run on float64 tensors ({why})"
+    results = list(result) if isinstance(result, (tuple, list)) else [result]
+    dtypes = sorted({str(r.dtype) for r in results if r.dtype != torch.float64})
+    if dtypes:
+        return None, f"your eager math returned {', '.join(dtypes)} on float64 inputs: it computes in float32"
+    return [r.numpy() for r in results], None
 
 
 def _worst_regions(err: np.ndarray, axes: list[np.ndarray], labels: list[tuple[str, float, int]]) -> list[Where]:
@@ -223,6 +244,9 @@ def analyse(
     ref_values = None
     if reference is not None:
         ref_values = np.asarray(reference(*[x.double().numpy() for x in xs], *[v for _k, v in params]))
+    float64 = None
+    if op.kind == "custom":
+        float64, rep.float64_problem = eager_float64(op, xs, [v for _k, v in params])
     arrays = {"x": [x.numpy() for x in xs], "codes": [c.numpy() for c in codes], "outputs": []}
     for j, (r, out, k) in enumerate(zip(results, outs, got)):
         eager_codes = emulator.quantize(r, out.scale, out.zero_point).numpy()
@@ -237,6 +261,15 @@ def analyse(
             against = rc
             axes = [c.numpy() for c in codes] if len(op.inputs) <= 2 else [codes[0].numpy()]
             labels = [(name, spec.scale, spec.zero_point) for name, spec in zip(op.inputs, specs)][: len(axes)]
+        elif float64 is not None:
+            # A custom op: your eager math in float64 is the reference.
+            exact = float64[j]
+            rc, position = reference_codes(exact, out.scale, out.zero_point)
+            o.kernel_vs_reference = Stats.of(kc, rc)
+            o.eager_vs_reference = Stats.of(eager_codes, rc)
+            against = rc
+            axes = [eager_codes]
+            labels = [(f"eager {op.outputs[j]}", out.scale, out.zero_point)]
         else:
             exact = r.double().numpy()
             _codes, position = reference_codes(exact, out.scale, out.zero_point)
@@ -255,7 +288,7 @@ def analyse(
             o.off_at_ties = float(at_tie[err > 0].mean())
         o.worst = _worst_regions(err.reshape(-1), [a.reshape(-1) for a in axes], labels)
         item.update(reference=against, position=position, exact=exact, real=kc.astype(np.float64) - clipped)
-        item["has_reference"] = ref_values is not None
+        item["has_reference"] = ref_values is not None or float64 is not None
         rep.outputs.append(o)
         arrays["outputs"].append(item)
     return rep, arrays
@@ -426,8 +459,10 @@ def summary_md(reports: list[OpReport]) -> str:
         "Written by `python -m " + NAMESPACE + " report`. Errors are in output codes (LSB) of the "
         "8-bit output, quantized as calibrated on these inputs: max / mean / share of codes off by >= 1. "
         "Kernel: the op package through the host emulator; eager: the torch op on the dequantized "
-        "inputs, quantized; reference: float64 numpy, quantized exactly (ties to even). The exact "
-        "value is the reference's (a custom op: the eager op's float result) before rounding: 0.5 LSB "
+        "inputs, quantized; reference: float64 numpy, quantized exactly (ties to even), for a custom op "
+        "your eager math run on float64 tensors (eager float64). The exact "
+        "value is the reference's (a custom op without a float64 run: the eager op's float result) "
+        "before rounding: 0.5 LSB "
         "is the least any 8-bit kernel can have. A code off where the exact value is at a rounding tie "
         "(x.5, within " + f"{TIE:g}" + " LSB) is float32 against float64 rounding, not the kernel's error.",
         "",
@@ -439,13 +474,20 @@ def summary_md(reports: list[OpReport]) -> str:
         if rep.problem:
             lines += [f"No numbers: {rep.problem}.", ""]
             continue
+        if rep.kind == "custom":
+            lines += [
+                f"Reference: no float64 run, {rep.float64_problem}."
+                if rep.float64_problem
+                else "Reference: your eager math run on float64 tensors (eager float64).",
+                "",
+            ]
         lines += [
             "| output | scale, zero point | kernel vs reference | eager vs reference | kernel vs eager "
             "| kernel vs exact value, unrounded (max / mean) | off codes at a tie | saturated |",
             "|---|---|---|---|---|---|---|---|",
         ]
         for o in rep.outputs:
-            ref = o.kernel_vs_reference.md() if o.kernel_vs_reference else "no reference (custom math)"
+            ref = o.kernel_vs_reference.md() if o.kernel_vs_reference else "no reference (see above)"
             eag = o.eager_vs_reference.md() if o.eager_vs_reference else "-"
             real = f"{o.kernel_vs_float[0]:.3f} / {o.kernel_vs_float[1]:.3f}" if o.kernel_vs_float else "-"
             sat = f"{100.0 * o.saturated:.2f}%"

@@ -3,7 +3,9 @@
 template's spec reference).
 
 An elementwise op's one output has the torch (numpy) broadcast shape of its inputs; a
-custom op's outputs are each `like` an input or that input `reduce`d over some dims.
+custom op's later inputs broadcast to its first (torch's rules, the first input's shape
+the result) and its outputs are each `like` an input or that input `reduce`d over some
+dims.
 The fake kernels (torch.export), `.out` and eager's check of your math all use
 `output_shapes`, so that they cannot disagree.
 """
@@ -21,9 +23,25 @@ RULES: dict[str, tuple[tuple, ...]] = {
 }
 
 
+def _check_broadcast_to_first(op: str, shapes: Sequence[Sequence[int]]) -> None:
+    """A custom op's later inputs broadcast to its first: at most its dims, each (aligned
+    on the last) equal to the first input's or 1; ValueError naming the input otherwise."""
+    first = tuple(shapes[0])
+    for k, shape in enumerate(shapes[1:], start=1):
+        shape = tuple(shape)
+        lead = len(first) - len(shape)
+        if lead < 0 or any(n != 1 and n != first[lead + d] for d, n in enumerate(shape)):
+            raise ValueError(
+                f"{op}: input {k} of shape {shape} does not broadcast to the first input's shape {first} "
+                "(a custom op's later inputs: trailing dims equal to the first input's or 1)"
+            )
+
+
 def output_shapes(op: str, rules: tuple[tuple, ...], shapes: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
     """Each output's shape from the inputs' shapes; ValueError naming the op when the
     inputs do not fit the rule.  Sizes may be SymInts (under torch.export)."""
+    if rules and rules[0][0] != "broadcast":
+        _check_broadcast_to_first(op, shapes)
     result = []
     for rule in rules:
         if rule[0] == "broadcast":

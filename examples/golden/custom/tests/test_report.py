@@ -9,9 +9,11 @@ op (the first elementwise op, else the first op).
 
 import json
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
+import torch
 
 from norm_ops import cli, report
 from norm_ops.ops import OPS
@@ -75,6 +77,61 @@ def test_the_summary_links_the_plots_and_holds_the_numbers(tmp_path):
     stats = reports[0].outputs[0].kernel_vs_eager
     assert data[0]["outputs"][0]["kernel_vs_eager"]["max"] == stats.max
     assert f"| {stats.max} / {stats.mean:.4f} / {100.0 * stats.off:.2f}% |" in md
+
+
+CUSTOM = next((op for op in OPS if op.kind == "custom"), None)
+
+
+@pytest.mark.skipif(CUSTOM is None, reason="the spec has no custom op")
+def test_a_custom_op_is_also_judged_against_its_eager_math_in_float64():
+    """A custom op's kernel against your eager math run on float64 tensors (the
+    reference columns), next to kernel-vs-eager; one code off in the kernel shows in
+    both, and eager-vs-float64 stays. Math that computes in float32 gives no float64
+    reference, and the summary says why."""
+    ranges = report.calibrated_ranges(CUSTOM)
+    rep, arrays = report.analyse(CUSTOM, ranges)
+    if rep.problem:
+        pytest.fail(f"{CUSTOM.qualified_name}: {rep.problem}")
+    if rep.float64_problem:
+        pytest.skip(f"{CUSTOM.qualified_name}: {rep.float64_problem}")
+    first = arrays["outputs"][0]
+    assert first["has_reference"] and first["exact"].dtype == np.float64
+    before = rep.outputs[0]
+    assert before.kernel_vs_reference is not None and before.eager_vs_reference is not None
+    where = 0
+    step = 1 if int(first["kernel"].reshape(-1)[where]) < 255 else -1
+
+    def one_off(op, inputs, outputs, params):
+        got = report.emulator_kernel(op, inputs, outputs, params)
+        got[0].view(-1)[where] = int(got[0].view(-1)[where]) + step
+        return got
+
+    off, _ = report.analyse(CUSTOM, ranges, one_off)
+    after = off.outputs[0]
+    assert after.eager_vs_reference == before.eager_vs_reference
+    n = before.kernel_vs_reference.n
+    assert round(after.kernel_vs_reference.off * n) != round(before.kernel_vs_reference.off * n)
+    assert round(after.kernel_vs_eager.off * n) != round(before.kernel_vs_eager.off * n)
+    md = report.summary_md([rep])
+    assert "Reference: your eager math run on float64 tensors" in md
+    assert f"| {before.kernel_vs_reference.md()} | {before.eager_vs_reference.md()} | " in md
+    # float32-only math, and math that refuses float64: no reference, and the summary says why.
+    xs = [torch.zeros(4, 4, 4, 4) for _ in CUSTOM.inputs]
+    params = [default for _name, _kind, default in CUSTOM.params]
+
+    def float32_only(*args):
+        return CUSTOM.default(*[a.float() if isinstance(a, torch.Tensor) else a for a in args])
+
+    def refuses(*args):
+        raise TypeError("expected a float32 tensor")
+
+    values, why = report.eager_float64(SimpleNamespace(default=float32_only), xs, params)
+    assert values is None and why == "your eager math returned torch.float32 on float64 inputs: it computes in float32"
+    values, why = report.eager_float64(SimpleNamespace(default=refuses), xs, params)
+    assert values is None
+    assert why == "your eager math does not run on float64 tensors (TypeError: expected a float32 tensor)"
+    rep.float64_problem = why
+    assert f"Reference: no float64 run, {why}." in report.summary_md([rep])
 
 
 def _plot_kind(op) -> str:

@@ -145,3 +145,16 @@ def rms_norm(x: torch.Tensor, eps: float = 1e-06) -> torch.Tensor:
     _result = _user_rms_norm(x, eps)
     check_user_result("shape_ops::rms_norm", "user/rms_norm.py", _result, _expected)
     return _result
+
+
+def pcen(
+    x: torch.Tensor, state: torch.Tensor, smooth: float = 0.25, eps: float = 1e-06
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Streaming PCEN-like smoothing over the last dim (time), from a state in and to a state out."""
+    # Locals start with "_": a spec name never does, so none shadows an input or param.
+    _expected = output_shapes("shape_ops::pcen", RULES["pcen"], [x.shape, state.shape])
+    _user_pcen = _user_math("shape_ops::pcen", "pcen")
+    check_user_signature("shape_ops::pcen", "shape_ops/user/pcen.py", _user_pcen, "x", "state", "smooth", "eps")
+    _result = _user_pcen(x, state, smooth, eps)
+    check_user_result("shape_ops::pcen", "user/pcen.py", _result, _expected)
+    return _result

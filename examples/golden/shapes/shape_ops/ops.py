@@ -499,6 +499,68 @@ _lib.define(
 _lib.impl("rms_norm.defaults", rms_norm, "CompositeImplicitAutograd")
 
 
+# One argument a line, with the trailing comma that keeps ruff format from joining
+# them: the schema's length depends on the spec, the layout must not.
+@torch.library.custom_op(
+    "shape_ops::pcen",
+    mutates_args=(),
+    schema="(Tensor x, Tensor state, float smooth, float eps) -> (Tensor, Tensor)",
+)
+def _pcen(x: torch.Tensor, state: torch.Tensor, smooth: float, eps: float) -> tuple[torch.Tensor, torch.Tensor]:
+    return eager.pcen(x, state, smooth, eps)
+
+
+@_pcen.register_fake
+def _pcen_fake(x: torch.Tensor, state: torch.Tensor, smooth: float, eps: float) -> tuple[torch.Tensor, torch.Tensor]:
+    return _new_outputs("shape_ops::pcen", RULES["pcen"], x, state)
+
+
+_lib.define(
+    "pcen.out(Tensor x, Tensor state, float smooth, float eps, *, Tensor(a!) y, Tensor(b!) new_state) -> (Tensor(a!), Tensor(b!))",
+)
+
+
+def _pcen_out(
+    x: torch.Tensor, state: torch.Tensor, smooth: float, eps: float, *, y: torch.Tensor, new_state: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    # Locals start with "_": a spec name never does, so none shadows an input, param or output.
+    _result = eager.pcen(x, state, smooth, eps)
+    for _name, _out, _value in zip(
+        ("y", "new_state"),
+        (y, new_state),
+        _result,
+    ):
+        if _out.shape != _value.shape:
+            # The op's name on a line of its own: the next one has the same length for every op.
+            _op = "shape_ops::pcen"
+            raise ValueError(f"{_op}.out: {_name} has shape {tuple(_out.shape)}, expected {tuple(_value.shape)}")
+        _out.copy_(_value)
+    return (y, new_state)
+
+
+_lib.impl("pcen.out", _pcen_out, "CompositeExplicitAutograd")
+
+
+def pcen(
+    x: torch.Tensor, state: torch.Tensor, smooth: float = 0.25, eps: float = 1e-06
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Streaming PCEN-like smoothing over the last dim (time), from a state in and to a state out.
+
+    Calls `torch.ops.shape_ops.pcen.default` with every param, so that
+    an exported graph always carries them (ExecuTorch needs each one in the node).
+    """
+    return torch.ops.shape_ops.pcen.default(x, state, smooth, eps)
+
+
+# `torch.ops.shape_ops.pcen(x)` without params: the public function fills in the
+# defaults. Defined after `.out`: the other order makes torch 2.13 abort at interpreter
+# exit while it deregisters the overloads ("Tried to access the schema for .defaults").
+_lib.define(
+    "pcen.defaults(Tensor x, Tensor state, float smooth=0.25, float eps=1e-06) -> (Tensor, Tensor)",
+)
+_lib.impl("pcen.defaults", pcen, "CompositeImplicitAutograd")
+
+
 OPS: tuple[OpInfo, ...] = (
     OpInfo(
         name="add_bias",
@@ -559,5 +621,16 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("y",),
         output_rules=RULES["rms_norm"],
         domains=((-2.0, 2.0),),
+    ),
+    OpInfo(
+        name="pcen",
+        qnn_type="Pcen",
+        kind="custom",
+        inputs=("x", "state"),
+        params=(("smooth", "float", 0.25), ("eps", "float", 1e-06)),
+        schema="pcen(Tensor x, Tensor state, float smooth, float eps) -> (Tensor, Tensor)",
+        function=pcen,
+        outputs=("y", "new_state"),
+        output_rules=RULES["pcen"],
     ),
 )

@@ -29,6 +29,10 @@ SPEC_SCHEMAS = {
         "shape_ops::rms_norm(Tensor x, float eps) -> Tensor",
         "shape_ops::rms_norm.out(Tensor x, float eps, *, Tensor(a!) y) -> Tensor(a!)",
     ),
+    "pcen": (
+        "shape_ops::pcen(Tensor x, Tensor state, float smooth, float eps) -> (Tensor, Tensor)",
+        "shape_ops::pcen.out(Tensor x, Tensor state, float smooth, float eps, *, Tensor(a!) y, Tensor(b!) new_state) -> (Tensor(a!), Tensor(b!))",
+    ),
 }
 
 
@@ -42,6 +46,10 @@ SPEC_DEFAULTS = {
         "subtract": True,
     },
     "rms_norm": {
+        "eps": 1e-06,
+    },
+    "pcen": {
+        "smooth": 0.25,
         "eps": 1e-06,
     },
 }
@@ -66,6 +74,7 @@ SPEC_OUTPUTS = {
     "channel_mean": (("mean", ("reduce", "x", (1,), True)),),
     "center": (("mean", ("reduce", "x", (-1,), True)), ("centered", ("like", "x"))),
     "rms_norm": (("y", ("like", "x")),),
+    "pcen": (("y", ("like", "x")), ("new_state", ("like", "state"))),
 }
 
 

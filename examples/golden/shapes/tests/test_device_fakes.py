@@ -40,6 +40,8 @@ OUTPUT_LABELS = [
     "shape_ops::center:mean",
     "shape_ops::center:centered",
     "shape_ops::rms_norm",
+    "shape_ops::pcen:y",
+    "shape_ops::pcen:new_state",
 ]
 SHAPE = (1, 2, 4, 4)
 # Constant inputs, each at a fraction of its op's domain (device_data.domain_constants):

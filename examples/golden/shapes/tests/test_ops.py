@@ -169,11 +169,18 @@ def test_export_gives_the_declared_output_shapes(op, shape):
 
 
 def test_inputs_that_do_not_fit_the_shape_rule_are_refused(op):
-    """Elementwise: inputs that do not broadcast; custom: a reduce dim the input lacks."""
+    """Elementwise: inputs that do not broadcast; custom: a later input that does not
+    broadcast to the first, a reduce dim the input lacks."""
     rules = [rule for _name, rule in SPEC_OUTPUTS[op.name]]
     if rules[0][0] == "broadcast" and len(op.inputs) > 1:
         tensors = [torch.ones(2, 3)] + [torch.ones(4)] * (len(op.inputs) - 1)
         message = "do not broadcast"
+    elif len(op.inputs) > 1:
+        # (2, 4) broadcasts with (2, 3) in neither direction; (1, 2, 3) has more dims.
+        for later in ((2, 4), (1, 2, 3)):
+            with pytest.raises(ValueError, match="does not broadcast to the first input"):
+                op(torch.ones(2, 3), *[torch.ones(later)] * (len(op.inputs) - 1))
+        return
     elif any(rule[0] == "reduce" for rule in rules):
         _, source, dims, _keep = next(rule for rule in rules if rule[0] == "reduce")
         rank = max(abs(d) + (d >= 0) for d in dims) - 1  # one dim fewer than the reduce needs

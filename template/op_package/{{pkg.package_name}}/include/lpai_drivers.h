@@ -465,14 +465,18 @@ static inline int32_t lpai_execute_custom(QnnLpai_CustomOpNode_t node, const cha
 }
 
 /* executeOp of a `rowwise: true` custom op: the user's math runs once per row of the
- * last dimension, on float copies in `buf` (the per-op file's stack array of
- * (nin + nout) x LPAI_ROW_MAX floats). Every input has the first input's shape; every
- * output is `like` one of them or a reduction over the last dimension (the spec
- * checks the rules, lpai_glue_shapes the shapes). The user sees each row as a tensor
- * of rank 1: dims[0] = row length (1 for a reduction), count the same. Each row's
- * results are written before the next row runs, so a refusal after the first row
- * leaves the earlier rows written (a refusal on the first row, an unwritten stub
- * included, leaves every output untouched). */
+ * last dimension of the first input, on float copies in `buf` (the per-op file's stack
+ * array of (nin + nout) x LPAI_ROW_MAX floats). Every later input broadcasts to the
+ * first (lpai_glue_shapes checked it); every output is `like` an input or a reduction
+ * of one over the last dimension (the spec checks the rules, lpai_glue_shapes the
+ * shapes). The user sees each tensor's own row as a tensor of rank 1: for the first
+ * input and a later input of its last dimension, dims[0] = the row length; for a later
+ * input whose last dimension is 1 (a per-row value: a state, a per-channel parameter),
+ * dims[0] = 1, its one value at the row's coordinates (a dimension of 1 or a missing
+ * leading one holds still); an output's row is its source input's row (1 for a
+ * reduction). Each row's results are written before the next row runs, so a refusal
+ * after the first row leaves the earlier rows written (a refusal on the first row, an
+ * unwritten stub included, leaves every output untouched). */
 static inline int32_t lpai_execute_custom_rowwise(QnnLpai_CustomOpNode_t node, const char *op_type, uint32_t nin,
                                                   uint32_t nout, const lpai_shape_rule *rules,
                                                   const lpai_param_spec *kinds, uint32_t nparams,
@@ -484,21 +488,46 @@ static inline int32_t lpai_execute_custom_rowwise(QnnLpai_CustomOpNode_t node, c
         return result;
     }
     const lpai_view *first = &x.in[0].view;
-    for (uint32_t k = 1; k < nin; ++k) {
-        if (x.in[k].view.rank != first->rank ||
-            memcmp(x.in[k].view.dims, first->dims, first->rank * sizeof first->dims[0]) != 0) {
-            return lpai_reject(op_type, LPAI_E_SHAPE, "a rowwise op needs every input in the first input's shape");
-        }
-    }
     const uint32_t outer = first->rank ? first->rank - 1u : 0u;
     const uint32_t len = first->rank ? first->dims[outer] : 1u;
+    /* Each tensor's dimension aligned with dimension d of the first input moves with
+     * the rows: ostride[t][d] bytes, 0 where it holds still (a broadcast dimension of a
+     * later input, a missing leading one). An input's row is its own last dimension
+     * (len or 1, as lpai_glue_shapes checked); `whole` marks the inputs whose outer
+     * dimensions are the first input's (an output's source must be one: an output row
+     * written once per row of the first input). */
+    const lpai_view *tv[LPAI_MAX_INPUTS + LPAI_MAX_OUTPUTS];
+    uint64_t ostride[LPAI_MAX_INPUTS + LPAI_MAX_OUTPUTS][LPAI_MAX_RANK];
+    uint32_t in_len[LPAI_MAX_INPUTS];
+    uint32_t whole[LPAI_MAX_INPUTS];
+    memset(ostride, 0, sizeof ostride);
+    for (uint32_t k = 0; k < nin; ++k) {
+        const lpai_view *v = &x.in[k].view;
+        const uint32_t lead = first->rank - v->rank; /* v->rank <= first->rank: checked */
+        tv[k] = v;
+        in_len[k] = v->rank ? v->dims[v->rank - 1u] : 1u; /* aligned with the first's last: len or 1 */
+        whole[k] = lead == 0u;
+        for (uint32_t d = lead; d < outer; ++d) {
+            ostride[k][d] = v->dims[d - lead] != 1u ? v->stride[d - lead] : 0u;
+            whole[k] &= (uint32_t)(v->dims[d - lead] == first->dims[d]);
+        }
+    }
     for (uint32_t j = 0; j < nout; ++j) {
         /* The spec allows nothing else for a rowwise op; checked again because the
          * loop below addresses rows by these rules alone. */
+        const uint32_t src_rank = rules[j].source < nin ? x.in[rules[j].source].view.rank : 0u;
         const int last = rules[j].kind == LPAI_SHAPE_REDUCE && rules[j].ndims == 1u &&
-                         (rules[j].dims[0] == -1 || (first->rank && rules[j].dims[0] == (int8_t)outer));
-        if (rules[j].kind != LPAI_SHAPE_LIKE && !last) {
+                         (rules[j].dims[0] == -1 || (src_rank && rules[j].dims[0] == (int8_t)(src_rank - 1u)));
+        if ((rules[j].kind != LPAI_SHAPE_LIKE && !last) || rules[j].source >= nin) {
             return lpai_reject(op_type, LPAI_E_SHAPE, "a rowwise op's outputs are like an input or reduce dims [-1]");
+        }
+        if (!whole[rules[j].source]) {
+            return lpai_reject(op_type, LPAI_E_SHAPE,
+                               "a rowwise op's output must follow an input of the first input's rows (outer dims)");
+        }
+        tv[nin + j] = &x.out[j].view;
+        for (uint32_t d = 0; d < outer && d < x.out[j].view.rank; ++d) {
+            ostride[nin + j][d] = x.out[j].view.stride[d];
         }
     }
     if (len > LPAI_ROW_MAX) {
@@ -516,42 +545,42 @@ static inline int32_t lpai_execute_custom_rowwise(QnnLpai_CustomOpNode_t node, c
     lpai_dequant_u8 dq[LPAI_MAX_INPUTS];
     lpai_requant_u8 rq[LPAI_MAX_OUTPUTS];
     for (uint32_t k = 0; k < nin; ++k) {
+        const lpai_view *v = &x.in[k].view;
         call.in[k] = buf + (size_t)k * LPAI_ROW_MAX;
         call.in_shape[k].rank = 1u;
-        call.in_shape[k].dims[0] = len;
-        call.in_shape[k].count = len;
-        step[k] = first->rank ? (ptrdiff_t)x.in[k].view.stride[outer] : 0;
+        call.in_shape[k].dims[0] = in_len[k];
+        call.in_shape[k].count = in_len[k];
+        step[k] = v->rank ? (ptrdiff_t)v->stride[v->rank - 1u] : 0;
         dq[k] = lpai_dequant_u8_from(&x.in[k].quant);
     }
     for (uint32_t j = 0; j < nout; ++j) {
+        const lpai_view *v = &x.out[j].view;
         const int like = rules[j].kind == LPAI_SHAPE_LIKE;
-        out_len[j] = like ? len : 1u;
+        out_len[j] = like ? in_len[rules[j].source] : 1u;
         call.out[j] = buf + (size_t)(nin + j) * LPAI_ROW_MAX;
         call.out_shape[j].rank = 1u;
         call.out_shape[j].dims[0] = out_len[j];
         call.out_shape[j].count = out_len[j];
-        step[nin + j] = (like && first->rank) ? (ptrdiff_t)x.out[j].view.stride[outer] : 0;
+        step[nin + j] = (like && v->rank) ? (ptrdiff_t)v->stride[v->rank - 1u] : 0;
         rq[j] = lpai_requant_u8_from(&x.rq[j]);
     }
     call.params = x.params;
     call.params_u32 = x.params_u32;
     LPAI_HOST_SCRATCH((uint64_t)(nin + nout) * LPAI_ROW_MAX * sizeof(float));
-    /* Each tensor's row pointer moves with the odometer over the outer dimensions: by
-     * the stride of the dimension that advanced, less the rows that wrapped (a loop
-     * over the rank per row and tensor cost 2.5 instructions per element of rms_norm,
-     * rows of 28). Every tensor has the first input's outer dimensions: an input or a
-     * `like` output has its shape, a reduction over the last dimension keeps the others
-     * (rank r - 1, or r with a last dimension of 1). */
-    const lpai_view *tv[LPAI_MAX_INPUTS + LPAI_MAX_OUTPUTS];
+    /* Each tensor's row pointer moves with the odometer over the first input's outer
+     * dimensions: by its stride of the dimension that advanced (ostride, 0 where it
+     * holds still), less the rows that wrapped (a loop over the rank per row and tensor
+     * cost 2.5 instructions per element of rms_norm, rows of 28). An output has its
+     * source's outer dimensions, the first input's: a reduction over the last dimension
+     * keeps the others (rank r - 1, or r with a last dimension of 1). */
     uint8_t *row[LPAI_MAX_INPUTS + LPAI_MAX_OUTPUTS];
     for (uint32_t t = 0; t < nin + nout; ++t) {
-        tv[t] = t < nin ? &x.in[t].view : &x.out[t - nin].view;
         row[t] = tv[t]->data;
     }
     uint32_t coord[LPAI_MAX_RANK] = {0u};
     for (uint64_t r = 0; r < rows; ++r) {
         for (uint32_t k = 0; k < nin; ++k) {
-            lpai_dequant_row(row[k], step[k], len, &dq[k], buf + (size_t)k * LPAI_ROW_MAX);
+            lpai_dequant_row(row[k], step[k], in_len[k], &dq[k], buf + (size_t)k * LPAI_ROW_MAX);
         }
         result = lpai_custom_result(op_type, compute(&call), missing);
         if (result != (int32_t)LPAI_CUSTOM_OP_SUCCESS) {
@@ -564,7 +593,7 @@ static inline int32_t lpai_execute_custom_rowwise(QnnLpai_CustomOpNode_t node, c
         for (uint32_t d = outer; d-- > 0;) { /* next row */
             const int wrap = ++coord[d] == first->dims[d];
             for (uint32_t t = 0; t < nin + nout; ++t) {
-                const uint64_t s = d < tv[t]->rank ? tv[t]->stride[d] : 0u;
+                const uint64_t s = ostride[t][d];
                 row[t] += wrap ? -(ptrdiff_t)((uint64_t)(first->dims[d] - 1u) * s) : (ptrdiff_t)s;
             }
             if (!wrap) {

@@ -86,8 +86,8 @@ static inline Qnn_ErrorHandle_t lpai_validate_activations(const char *op, const 
         char rule[96];
         lpai_rule_text(&rules[j], rule, sizeof rule);
         if (!lpai_rule_dims(&rules[j], nin, ranks, (const uint32_t (*)[LPAI_MAX_RANK])dims, &want_rank, want)) {
-            LPAI_DIAG("%s: the input shapes admit no output %u (%s): they do not broadcast, or a reduced "
-                      "dimension is outside the input's rank\n",
+            LPAI_DIAG("%s: the input shapes admit no output %u (%s): they do not broadcast (a custom op's "
+                      "later inputs to the first), or a reduced dimension is outside the input's rank\n",
                       op, j, rule);
             return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
         }

@@ -10,6 +10,8 @@
  *   like       the shape of one input
  *   reduce     one input's shape with some dimensions removed, or set to 1 (keepdim);
  *              a negative dimension counts from the end, as in torch
+ * A custom op's (like, reduce) later inputs broadcast to its first input: numpy's rules
+ * with the first input's shape as the result (lpai_broadcasts_to_first).
  * Each op's table of rules is generated from the validated spec (qnn-op-template/hooks/spec.py,
  * op.c_output_rules) into src/ops/<Op>_inference.c and <Op>_compiler.cpp.
  */
@@ -38,8 +40,28 @@ typedef struct {
     int8_t dims[LPAI_MAX_RANK];  /* reduce: dimensions as the spec wrote them */
 } lpai_shape_rule;
 
+/* 1 when every input after the first broadcasts to the first (numpy's rules with the
+ * first input's shape as the result: at most its rank, each dimension aligned on the
+ * last equal to the first input's or 1): what a custom op's inputs must be. */
+static inline int lpai_broadcasts_to_first(uint32_t nin, const uint32_t *ranks, const uint32_t (*dims)[LPAI_MAX_RANK])
+{
+    for (uint32_t k = 1u; k < nin; ++k) {
+        if (ranks[k] > ranks[0]) {
+            return 0;
+        }
+        const uint32_t lead = ranks[0] - ranks[k];
+        for (uint32_t d = 0; d < ranks[k]; ++d) {
+            if (dims[k][d] != 1u && dims[k][d] != dims[0][lead + d]) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 /* The shape `rule` gives to an output of inputs with ranks[k] and dims[k]. Returns 0
- * when the inputs admit no output (shapes that do not broadcast, a reduced dimension
+ * when the inputs admit no output (shapes that do not broadcast, for a custom op later
+ * inputs that do not broadcast to the first, a reduced dimension
  * outside the source's rank, a source past the inputs), 1 with *rank and out[]. */
 static inline int lpai_rule_dims(const lpai_shape_rule *rule, uint32_t nin, const uint32_t *ranks,
                                  const uint32_t (*dims)[LPAI_MAX_RANK], uint32_t *rank, uint32_t *out)
@@ -78,7 +100,7 @@ static inline int lpai_rule_dims(const lpai_shape_rule *rule, uint32_t nin, cons
         *rank = r;
         return 1;
     }
-    if (rule->source >= nin) {
+    if (rule->source >= nin || !lpai_broadcasts_to_first(nin, ranks, dims)) {
         return 0;
     }
     const uint32_t sr = ranks[rule->source];

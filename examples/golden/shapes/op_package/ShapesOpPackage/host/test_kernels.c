@@ -160,6 +160,23 @@ static const op_case k_ops[] = {
         .pdefaults = {1e-06f, 0.0},
         .pnames = {"eps", NULL},
     },
+    {
+        .qnn_type = "Pcen",
+        .torch_name = "shape_ops::pcen",
+        .custom = 1,
+        .n_inputs = 2u,
+        .n_outputs = 2u,
+        .rowwise = 1,
+        .rules =
+            {
+                {LPAI_SHAPE_LIKE, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* y: the shape of x */
+                {LPAI_SHAPE_LIKE, 1u, 0u, 0u, {0, 0, 0, 0, 0}}, /* new_state: the shape of state */
+            },
+        .n_params = 2u,
+        .ptypes = {P_F32, P_F32, P_F32},
+        .pdefaults = {0.25f, 1e-06f, 0.0},
+        .pnames = {"smooth", "eps", NULL},
+    },
 };
 /* clang-format on */
 #define N_OPS (sizeof k_ops / sizeof k_ops[0])

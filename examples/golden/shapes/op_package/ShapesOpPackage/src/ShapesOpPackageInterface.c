@@ -7,6 +7,7 @@
  *   ChannelMean  <- torch op shape_ops::channel_mean
  *   Center  <- torch op shape_ops::center
  *   RmsNorm  <- torch op shape_ops::rms_norm
+ *   Pcen  <- torch op shape_ops::pcen
  * LPAI_INFERENCE_ONLY (DSP and island builds) leaves out the compiler side and
  * validateOpConfig; the host library has both.
  */
@@ -18,7 +19,7 @@
 #include "lpai_glue.h"
 #include "lpai_package.h"
 
-#define OP_COUNT 5u
+#define OP_COUNT 6u
 
 QnnOpPackage_OperationInfo_t get_AddBias_opInfo_Inference(void);
 #if !defined(LPAI_INFERENCE_ONLY)
@@ -40,6 +41,10 @@ QnnOpPackage_OperationInfo_t get_RmsNorm_opInfo_Inference(void);
 #if !defined(LPAI_INFERENCE_ONLY)
 QnnOpPackage_OperationInfo_t get_RmsNorm_opInfo_Compiler(void);
 #endif
+QnnOpPackage_OperationInfo_t get_Pcen_opInfo_Inference(void);
+#if !defined(LPAI_INFERENCE_ONLY)
+QnnOpPackage_OperationInfo_t get_Pcen_opInfo_Compiler(void);
+#endif
 
 static char g_package_name[] = LPAI_PACKAGE_NAME;
 static const char *g_op_names[OP_COUNT] = {
@@ -48,6 +53,7 @@ static const char *g_op_names[OP_COUNT] = {
     "ChannelMean", /* 2 */
     "Center", /* 3 */
     "RmsNorm", /* 4 */
+    "Pcen", /* 5 */
 };
 static QnnOpPackage_OperationInfo_t g_op_infos[OP_COUNT];
 static QnnOpPackage_Info_t g_package_info = QNN_OP_PACKAGE_INFO_INIT;
@@ -103,6 +109,11 @@ static Qnn_ErrorHandle_t pkg_init(QnnOpPackage_GlobalInfrastructure_t infrastruc
     g_op_infos[4] = get_RmsNorm_opInfo_Inference();
 #else
     g_op_infos[4] = get_RmsNorm_opInfo_Compiler();
+#endif
+#if defined(LPAI_INFERENCE_ONLY)
+    g_op_infos[5] = get_Pcen_opInfo_Inference();
+#else
+    g_op_infos[5] = get_Pcen_opInfo_Compiler();
 #endif
     g_initialized = true;
     return QNN_OP_PACKAGE_NO_ERROR;

@@ -10,9 +10,10 @@
  * (args-><name>_shape: rank, dims, count); `out`, `rank`, `dims` and `count` describe
  * the first output.
  * Output y: the shape of x.
- * rowwise: the function is called once per row (the last dimension): every tensor is
- * then one row of rank 1 (dims[0] = the row length, 1 for a reduced output), at most
- * LPAI_ROW_MAX elements, on a buffer of the kernel's stack (no getTempBuffer).
+ * rowwise: the function is called once per row (the last dimension of the first
+ * input): every tensor is then its own row of rank 1 (dims[0] = the row length, 1 for
+ * a reduced output), at most LPAI_ROW_MAX elements, on a buffer of the kernel's stack
+ * (no getTempBuffer).
  */
 #ifndef RMSNORM_USER_H
 #define RMSNORM_USER_H

@@ -1,0 +1,24 @@
+# This file is yours: the template created it once and never touches it again.
+"""Eager math of shape_ops::pcen: Streaming PCEN-like smoothing over the last dim (time), from a state in and to a state out.
+
+This is the CPU fallback and the golden reference of the kernel in
+op_package/ShapesOpPackage/user/Pcen_math.c: both must compute the
+same values. Write it so that it also runs on float64 tensors (computing in their
+dtype): `report` and tests/test_op_package_kernels.py check the kernel against it in
+float64 too. The later inputs broadcast to the first (torch's rules) and
+arrive in their own shapes.  Return a tuple of 2 tensors, in this order:
+
+- `y`: the shape of x;
+- `new_state`: the shape of state;
+"""
+
+import torch
+
+
+def pcen(
+    x: torch.Tensor, state: torch.Tensor, smooth: float = 0.25, eps: float = 1e-06
+) -> tuple[torch.Tensor, torch.Tensor]:
+    # Replace this line with the math; the project's tests fail until you do.
+    raise NotImplementedError(
+        "shape_ops::pcen: write the eager math in shape_ops/user/pcen.py",
+    )
