@@ -515,6 +515,13 @@ def _pcen_fake(x: torch.Tensor, state: torch.Tensor, smooth: float, eps: float) 
     return _new_outputs("shape_ops::pcen", RULES["pcen"], x, state)
 
 
+# The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
+_pcen.register_autograd(
+    _Backward("pcen"),
+    setup_context=_setup_context,
+)
+
+
 _lib.define(
     "pcen.out(Tensor x, Tensor state, float smooth, float eps, *, Tensor(a!) y, Tensor(b!) new_state) -> (Tensor(a!), Tensor(b!))",
 )
@@ -632,5 +639,6 @@ OPS: tuple[OpInfo, ...] = (
         function=pcen,
         outputs=("y", "new_state"),
         output_rules=RULES["pcen"],
+        domains=((-2.0, 2.0), (-2.0, 2.0)),
     ),
 )

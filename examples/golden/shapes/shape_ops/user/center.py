@@ -3,9 +3,11 @@
 
 This is the CPU fallback and the golden reference of the kernel in
 op_package/ShapesOpPackage/user/Center_math.c: both must compute the
-same values. Write it so that it also runs on float64 tensors (computing in their
-dtype): `report` and tests/test_op_package_kernels.py check the kernel against it in
-float64 too.  Return a tuple of 2 tensors, in this order:
+same values.  Write it in differentiable torch (torch operations on the tensors it is
+given; no numpy, .detach(), .item() or in-place changes of its inputs): the op's
+gradient is autograd through it (README.md, "Train with the ops").  Write it so that it
+also runs on float64 tensors (computing in their dtype): `report` and
+tests/test_op_package_kernels.py check the kernel against it in float64 too.  Return a tuple of 2 tensors, in this order:
 
 - `mean`: the shape of x reduced over dims [-1], kept as 1;
 - `centered`: the shape of x;
