@@ -186,21 +186,6 @@ def _quiet():
         logging.disable(previous)
 
 
-@contextlib.contextmanager
-def _no_sdk():
-    """ExecuTorch's quantizer sets the QNN SDK up when it starts, and with QNN_SDK_ROOT unset
-    that means downloading one: set but empty, the SDK is left to the caller, and
-    nothing here needs it."""
-    unset = "QNN_SDK_ROOT" not in os.environ
-    if unset:
-        os.environ["QNN_SDK_ROOT"] = ""
-    try:
-        yield
-    finally:
-        if unset:
-            os.environ.pop("QNN_SDK_ROOT", None)
-
-
 def _stage(what: str, spec: str, func, *args):
     """func(*args); any failure of torch, ExecuTorch or your model's code is one line."""
     try:
@@ -320,7 +305,9 @@ def run(
         "quantize, export, to_edge, ExecuTorch's Qualcomm CustomOp builder (no QNN SDK)",
         flush=True,
     )
-    with _no_sdk():
+    from .quant import no_sdk_download
+
+    with no_sdk_download():
         report = check(project, model, spec, calibration, example, what)
     for line in report.lines():
         print(line)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import os
 import sys
 from collections.abc import Iterable, Sequence
 
@@ -63,6 +64,22 @@ def annotator(is_qat: bool = False):
     return result
 
 
+@contextlib.contextmanager
+def no_sdk_download():
+    """ExecuTorch's quantizer sets the QNN SDK up when it is made, and with QNN_SDK_ROOT
+    unset that means downloading one (offline: a traceback of urllib printed in every
+    quantization, then it goes on without). Set but empty, the SDK is left to the caller:
+    quantizing needs none, and a QNN_SDK_ROOT of yours is left as it is."""
+    unset = "QNN_SDK_ROOT" not in os.environ
+    if unset:
+        os.environ["QNN_SDK_ROOT"] = ""
+    try:
+        yield
+    finally:
+        if unset:
+            os.environ.pop("QNN_SDK_ROOT", None)
+
+
 def make_lpai_quantizer(soc_model: str = SOC_MODEL, is_qat: bool = False):
     """The QnnQuantizer for LPAI (8a8w) that also knows this package's ops (and does not
     print that its own table lacks them: own_op_notices); `is_qat`:
@@ -71,13 +88,14 @@ def make_lpai_quantizer(soc_model: str = SOC_MODEL, is_qat: bool = False):
     from executorch.backends.qualcomm.export_utils import get_backend_type, make_quantizer
     from executorch.backends.qualcomm.quantizer.quantizer import QuantDtype
 
-    quantizer = make_quantizer(
-        quant_dtype=QuantDtype.use_8a8w,
-        custom_annotations=(annotator(is_qat).build_annotation_fn(),),
-        is_qat=is_qat,
-        backend=get_backend_type("lpai"),
-        soc_model=soc_model,
-    )
+    with no_sdk_download():
+        quantizer = make_quantizer(
+            quant_dtype=QuantDtype.use_8a8w,
+            custom_annotations=(annotator(is_qat).build_annotation_fn(),),
+            is_qat=is_qat,
+            backend=get_backend_type("lpai"),
+            soc_model=soc_model,
+        )
     quantizer.annotate = _without_lines(quantizer.annotate, own_op_notices())
     return quantizer
 

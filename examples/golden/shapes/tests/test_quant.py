@@ -3,7 +3,11 @@
 every input and every output (several outputs: after the getitem of each)."""
 
 import operator
+import os
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import pytest
 import torch
@@ -14,6 +18,8 @@ from shape_ops.ops import OPS
 from shape_ops.quant import quantize
 
 from lowering import all_ops_inputs
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 Q = torch.ops.quantized_decomposed.quantize_per_tensor.default
 DQ = torch.ops.quantized_decomposed.dequantize_per_tensor.default
@@ -97,3 +103,23 @@ def test_quantizing_says_nothing_about_this_packages_ops_but_still_about_others(
     said += [str(w.message) for w in caught]
     about = "No quant config is implemented for op, "
     assert [line for line in said if about in line] == [f"{about}{OTHER}.twice.default"], said
+
+
+def test_making_the_quantizer_without_an_sdk_downloads_nothing():
+    """With QNN_SDK_ROOT unset, ExecuTorch's quantizer tried to download an SDK when it was
+    made, and printed urllib's traceback offline, in every training or export script;
+    `make_lpai_quantizer` leaves the SDK to the caller and QNN_SDK_ROOT as it found it."""
+    env = {k: v for k, v in os.environ.items() if k != "QNN_SDK_ROOT"}
+    code = (
+        "import os\n"
+        "from shape_ops.quant import make_lpai_quantizer\n"
+        "make_lpai_quantizer(); make_lpai_quantizer(is_qat=True)\n"
+        "print('QNN_SDK_ROOT' in os.environ)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600, cwd=PROJECT_ROOT
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    said = run.stdout + run.stderr
+    assert "Traceback" not in said and "Downloading" not in said, said[-3000:]
+    assert run.stdout.splitlines()[-1] == "False"
