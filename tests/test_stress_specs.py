@@ -13,7 +13,12 @@ callable, its docstring and its OpDef description equal to the spec's doc; and b
 under the project's own `ruff check`, `ruff format --check` and clang-format, whatever
 the lengths of its names (docs/architecture.md, "Golden renders").  (One such
 doc and a `1e-6` default also go through a whole rendered suite: the softsign op of the
-render matrix's scale variant, tests/test_render.py.)
+render matrix's scale variant, tests/test_render.py.)  In the first package every
+custom op gets its math (Python and C) written from a reference derived from its
+outputs (reference_math), and the custom ops' kernel tests, the example
+tests/user/test_my_kernel.py copied for every op and the chained-model delegation test
+run: every op form (several inputs, several outputs, a reduction over every dim,
+rowwise with several inputs, broadcasting) with correct math passes its own tests.
 
 Cheap on purpose: several ops share one package, each package compiles with one
 compiler invocation per language, and one Python process imports every package.

@@ -626,7 +626,7 @@ def test_after_renaming_the_namespace_the_example_kernel_test_still_imports(rele
 
     assert (project / "tests/user/test_my_kernel.py").read_bytes() == example
     assert not (project / NS).exists() and (project / "renamed_ops").is_dir()
-    collected = run_project_tests(project, "--collect-only", "-q", "tests/user")
+    collected = run_project_tests(project, "--collect-only", "--all-tests", "tests/user")
     assert collected.returncode == 0, collected.stdout[-3000:] + collected.stderr[-2000:]
     assert "tests/user/test_my_kernel.py::test_kernel_at_the_default_params" in collected.stdout
 
