@@ -90,12 +90,77 @@ def _scale_and_more() -> dict:
     return spec
 
 
+# Custom-op forms the examples lack, with their math as a user writes it (below): the
+# first op of the variant has two outputs, one reduced over every dim (the generated
+# tests' chained model feeds its first output through `getitem` into the next ops, and
+# tests/user/test_my_kernel.py runs the first op), and a rowwise op of two inputs (the
+# generated tests' 65,536-code grids must still make rows the kernel takes).
+FORMS = yaml.safe_load(
+    """\
+- name: spread
+  kind: custom
+  doc: x times k, and the max of x over every dim.
+  inputs: [x]
+  params:
+    - {name: k, type: float, default: 2.0}
+  outputs:
+    - {name: y, shape: {like: x}}
+    - {name: peak, shape: {reduce: x, dims: [0, 1, 2, -1], keepdim: true}}
+- name: row_diff
+  kind: custom
+  rowwise: true
+  doc: a minus b, and the max of each row of a.
+  inputs: [a, b]
+  outputs:
+    - {name: diff, shape: {like: a}}
+    - {name: row_peak, shape: {reduce: a, dims: [-1]}}
+"""
+)
+FORMS_MATH = {
+    "spread": (
+        "import torch\n\n\n"
+        "def spread(x: torch.Tensor, k: float = 2.0) -> tuple[torch.Tensor, torch.Tensor]:\n"
+        "    return x * k, x.amax(dim=(0, 1, 2, -1), keepdim=True)\n",
+        "#define Spread_MATH_WRITTEN_FOR Spread_ARGS_IN_x_OUT_y_OUT_peak_FLOAT_k\n"
+        '#include "ops/Spread_user.h"\n\n'
+        "int Spread_compute(const Spread_args *args)\n{\n"
+        "    float m = args->x[0];\n"
+        "    for (uint64_t i = 0; i < args->x_shape.count; ++i) {\n"
+        "        args->y[i] = args->x[i] * args->k;\n"
+        "        m = args->x[i] > m ? args->x[i] : m;\n"
+        "    }\n"
+        "    args->peak[0] = m;\n"
+        "    return 0;\n}\n",
+    ),
+    "row_diff": (
+        "import torch\n\n\n"
+        "def row_diff(a: torch.Tensor, b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:\n"
+        "    return a - b, a.amax(dim=-1)\n",
+        "#define RowDiff_MATH_WRITTEN_FOR RowDiff_ARGS_IN_a_IN_b_OUT_diff_OUT_row_peak\n"
+        '#include "ops/RowDiff_user.h"\n\n'
+        "int RowDiff_compute(const RowDiff_args *args)\n{\n"
+        "    const uint64_t n = args->a_shape.dims[args->a_shape.rank - 1];\n"
+        "    for (uint64_t r = 0; r < args->row_peak_shape.count; ++r) {\n"
+        "        const float *a = args->a + r * n, *b = args->b + r * n;\n"
+        "        float m = a[0];\n"
+        "        for (uint64_t i = 0; i < n; ++i) {\n"
+        "            args->diff[r * n + i] = a[i] - b[i];\n"
+        "            m = a[i] > m ? a[i] : m;\n"
+        "        }\n"
+        "        args->row_peak[r] = m;\n"
+        "    }\n"
+        "    return 0;\n}\n",
+    ),
+}
+
+
 def _activations_and_shapes() -> dict:
-    """examples/activations.yaml plus the ops of examples/shapes.yaml (a broadcasting
-    binary op, a three-input op, a reduce-shaped output, two outputs, a rowwise op): one
-    project, so one suite run. The custom ops' math comes from examples/shapes.user/."""
+    """FORMS, examples/activations.yaml and the ops of examples/shapes.yaml (a
+    broadcasting binary op, a three-input op, a reduce-shaped output, two outputs, a
+    rowwise op): one project, so one suite run. The custom ops' math comes from
+    FORMS_MATH and examples/shapes.user/."""
     spec = load_example("activations.yaml")
-    spec["ops"] = [*spec["ops"], *load_example("shapes.yaml")["ops"]]
+    spec["ops"] = [*FORMS, *spec["ops"], *load_example("shapes.yaml")["ops"]]
     return spec
 
 
@@ -112,16 +177,33 @@ USER_MATH = {"activations-and-shapes": EXAMPLES / "shapes.user"}
 
 
 def write_user_math(project: Path, spec: dict, folder: Path) -> None:
+    """Every custom op's math: FORMS_MATH's for those ops, else `folder`'s files."""
     ns, pkg = spec["namespace"], spec["package_name"]
     for op in spec["ops"]:
         if op.get("kind") != "custom":
             continue
-        for source, target in (
-            (folder / f"{op['name']}.py", project / ns / "user" / f"{op['name']}.py"),
-            (folder / f"{qnn_type_of(op)}_math.c", project / "op_package" / pkg / "user" / f"{qnn_type_of(op)}_math.c"),
+        eager, kernel = FORMS_MATH.get(op["name"]) or (
+            (folder / f"{op['name']}.py").read_text(),
+            (folder / f"{qnn_type_of(op)}_math.c").read_text(),
+        )
+        for text, target in (
+            (eager, project / ns / "user" / f"{op['name']}.py"),
+            (kernel, project / "op_package" / pkg / "user" / f"{qnn_type_of(op)}_math.c"),
         ):
             assert "NotImplementedError" in target.read_text() or "LPAI_USER_MATH_MISSING" in target.read_text()
-            target.write_text(source.read_text())
+            target.write_text(text)
+
+
+def copy_the_kernel_test_for_every_op(project: Path, spec: dict) -> None:
+    """What tests/user/test_my_kernel.py says to do: a copy for each other op, NAME set.
+    It then runs on every form of op of the variant (several inputs, broadcasting,
+    several outputs, reductions, rowwise)."""
+    stub = project / "tests" / "user" / "test_my_kernel.py"
+    first = f'NAME = "{spec["ops"][0]["name"]}"  # the op under test\n'
+    assert stub.read_text().count(first) == 1
+    for op in spec["ops"][1:]:
+        copy = stub.with_name(f"test_my_kernel_{op['name']}.py")
+        copy.write_text(stub.read_text().replace(first, f'NAME = "{op["name"]}"  # the op under test\n'))
 
 
 TEMPLATE_HEADER = "This file is owned by the qnn-op-template: do not edit; changes arrive with copier update."
@@ -258,6 +340,7 @@ def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo
     if name in USER_MATH:
         write_user_math(result.project_dir, spec, USER_MATH[name])
     check_lint(result.project_dir)
+    copy_the_kernel_test_for_every_op(result.project_dir, spec)
     check_c_format(result.project_dir)
     skip = () if name == RUNS_EVERY_TEST else SKIP_OP_INDEPENDENT
     run = run_project_tests(

@@ -13,7 +13,12 @@ callable, its docstring and its OpDef description equal to the spec's doc; and b
 under the project's own `ruff check`, `ruff format --check` and clang-format, whatever
 the lengths of its names (docs/architecture.md, "Golden renders").  (One such
 doc and a `1e-6` default also go through a whole rendered suite: the softsign op of the
-render matrix's scale variant, tests/test_render.py.)
+render matrix's scale variant, tests/test_render.py.)  In the first package every
+custom op gets its math (Python and C) written from a reference derived from its
+outputs (reference_math), and the custom ops' kernel tests, the example
+tests/user/test_my_kernel.py copied for every op and the chained-model delegation test
+run: every op form (several inputs, several outputs, a reduction over every dim,
+rowwise with several inputs, broadcasting) with correct math passes its own tests.
 
 Cheap on purpose: several ops share one package, each package compiles with one
 compiler invocation per language, and one Python process imports every package.
@@ -249,10 +254,126 @@ EDGE_OPS = [
         ],
     },
 ]
-EDGE_MATH = (
-    "def e22_reduce_four(a, b, c, d):\n"
-    "    return a.sum(dim=(0, 1, 2, -1), keepdim=True), b.clone(), c.clone(), d.sum(dim=(1, -1))\n"
-)
+# Custom-op forms whose generated tests failed before issue 40 with correct user math:
+# the first op of the first package (the generated tests chain the package's model
+# through its first output, a `getitem` of an op of several outputs), with an output
+# reduced over every dim; a rowwise op of two inputs (the kernel tests' 65,536-code
+# grids made rows longer than LPAI_ROW_MAX).
+FORM_OPS = [
+    {
+        "name": "e40_two_out_all_dims",
+        "kind": "custom",
+        "inputs": ["x"],
+        "params": [{"name": "k", "type": "float", "default": 0.5}],
+        "outputs": [
+            {"name": "y", "shape": {"like": "x"}},
+            {"name": "t", "shape": {"reduce": "x", "dims": [0, 1, 2, 3], "keepdim": True}},
+        ],
+    },
+    {
+        "name": "e40_rowwise_two",
+        "kind": "custom",
+        "rowwise": True,
+        "inputs": ["a", "b"],
+        "outputs": [{"name": "out", "shape": {"like": "b"}}, {"name": "m", "shape": {"reduce": "a", "dims": [-1]}}],
+    },
+]
+
+
+# --------------------------------------------------------------------- user math, from a reference
+
+# The math the tests write for every custom op, derived from its outputs alone: an output
+# `like` an input is that input halved, an output `reduce`d is the max of its input over
+# the dims (exact in float32 in any order, so the kernel's loop and torch's agree to the
+# bit). Python with torch, and C that walks any shape (a rowwise op's rows included).
+REDUCE_MAX_C = """\
+static void reference_reduce_max(const float *x, const lpai_shape *s, const int *dims, int n_dims, float *out,
+                                 uint64_t out_count)
+{
+    for (uint64_t j = 0; j < out_count; ++j) {
+        out[j] = -3.402823466e38f;
+    }
+    for (uint64_t i = 0; i < s->count; ++i) {
+        uint64_t rest = i, o = 0, stride = 1;
+        for (int d = (int)s->rank - 1; d >= 0; --d) {
+            const uint64_t c = rest % s->dims[d];
+            int reduced = 0;
+            rest /= s->dims[d];
+            for (int k = 0; k < n_dims; ++k) {
+                reduced |= (dims[k] + (int)s->rank) % (int)s->rank == d;
+            }
+            if (!reduced) {
+                o += c * stride;
+                stride *= s->dims[d];
+            }
+        }
+        out[o] = x[i] > out[o] ? x[i] : out[o];
+    }
+}
+"""
+
+
+def reference_math(op: dict, stub_c: str) -> tuple[str, str]:
+    """(eager Python, kernel C) of the custom op `op` (a spec's op), the C from its
+    rendered stub `stub_c` (its `#define` and `#include` lines kept, as a user keeps them)."""
+    names_ = op["inputs"] + [p["name"] for p in op.get("params", [])]
+    outputs = op.get("outputs") or [{"name": "out", "shape": {"like": op["inputs"][0]}}]
+    results, body = [], []
+    for o in outputs:
+        shape = o.get("shape") or {"like": op["inputs"][0]}
+        if "like" in shape:
+            results.append(f"{shape['like']} * 0.5")
+            body.append(
+                f"    for (uint64_t i = 0; i < args->{o['name']}_shape.count; ++i) {{\n"
+                f"        args->{o['name']}[i] = args->{shape['like']}[i] * 0.5f;\n    }}"
+            )
+        else:
+            dims, keep = shape["dims"], bool(shape.get("keepdim", False))
+            results.append(f"{shape['reduce']}.amax(dim={tuple(dims)}, keepdim={keep})")
+            body.append(
+                f"    {{\n        static const int dims[] = {{{', '.join(map(str, dims))}}};\n"
+                f"        reference_reduce_max(args->{shape['reduce']}, &args->{shape['reduce']}_shape, dims, "
+                f"{len(dims)}, args->{o['name']},\n"
+                f"                             args->{o['name']}_shape.count);\n    }}"
+            )
+    eager = f"def {op['name']}({', '.join(names_)}):\n    return ({', '.join(results)},)\n"
+    if len(results) == 1:
+        eager = f"def {op['name']}({', '.join(names_)}):\n    return {results[0]}\n"
+    head = stub_c[: stub_c.index("\n", stub_c.index("#include")) + 1]
+    qnn_type = head.split('#include "ops/')[1].split("_user.h")[0]
+    helper = REDUCE_MAX_C + "\n" if any("reduce" in (o.get("shape") or {}) for o in outputs) else ""
+    kernel = f"{head}\n{helper}int {qnn_type}_compute(const {qnn_type}_args *args)\n{{\n" + "\n".join(body)
+    return eager, kernel + "\n    return 0;\n}\n"
+
+
+def write_reference_math(project: Path, raw: dict) -> list[str]:
+    """Every custom op's math from reference_math, in the project's user/ folders; the
+    names of the custom ops."""
+    ns, pkg = raw["namespace"], raw["package_name"]
+    custom = []
+    for op in raw["ops"]:
+        if op.get("kind") != "custom":
+            continue
+        qnn_type = op.get("qnn_type") or "".join(part.capitalize() for part in op["name"].split("_"))
+        eager_path = project / ns / "user" / f"{op['name']}.py"
+        kernel_path = project / "op_package" / pkg / "user" / f"{qnn_type}_math.c"
+        eager, kernel = reference_math(op, kernel_path.read_text())
+        assert "NotImplementedError" in eager_path.read_text() and "LPAI_USER_MATH_MISSING" in kernel_path.read_text()
+        eager_path.write_text(eager)
+        kernel_path.write_text(kernel)
+        custom.append(op["name"])
+    return custom
+
+
+def copy_the_kernel_test_for_every_op(project: Path, raw: dict) -> None:
+    """What tests/user/test_my_kernel.py says to do: a copy for each other op, NAME set."""
+    stub = project / "tests" / "user" / "test_my_kernel.py"
+    first = f'NAME = "{raw["ops"][0]["name"]}"  # the op under test\n'
+    assert stub.read_text().count(first) == 1
+    for op in raw["ops"][1:]:
+        stub.with_name(f"test_my_kernel_{op['name']}.py").write_text(
+            stub.read_text().replace(first, f'NAME = "{op["name"]}"  # the op under test\n')
+        )
 
 
 def _finite_everywhere(text: str, inputs: list, params: list[dict]) -> str:
@@ -406,6 +527,8 @@ def generate_packages(seed: int, count: int) -> list[dict]:
         )
     assert len(last) <= spec.MAX_OPS
     packages[0]["ops"].extend(EDGE_OPS)
+    packages[0]["ops"][:0] = FORM_OPS[:1]
+    packages[0]["ops"].extend(FORM_OPS[1:])
     assert len(packages[0]["ops"]) <= spec.MAX_OPS
     return packages
 
@@ -629,24 +752,33 @@ def test_every_generated_package_imports_and_registers_its_ops(rendered):
     assert not failures, "\n".join(failures)
 
 
-def test_the_edge_ops_pass_their_own_tests(rendered, tmp_path):
-    """The EDGE_OPS' own tests/test_ops.py and tests/test_autograd.py in the first render, the custom op's eager
-    math written as a user would."""
+def test_the_edge_ops_and_the_custom_ops_pass_their_own_tests(rendered, tmp_path):
+    """The EDGE_OPS' own tests/test_ops.py and tests/test_autograd.py in the first render,
+    and every custom op's kernel tests, tests/user/test_my_kernel.py copied for every op
+    and the chained-model delegation test, with each custom op's math written from a
+    reference (reference_math) as a user would."""
     _, packages, _models, results = rendered
     dest, result = results[0]
     assert result.returncode == 0
     # A copy: the other tests share the render, with the custom op's math unwritten.
     project = tmp_path / "project"
     shutil.copytree(dest, project, ignore=shutil.ignore_patterns("build", "__pycache__"))
-    (project / packages[0]["namespace"] / "user" / "e22_reduce_four.py").write_text(EDGE_MATH)
+    custom = write_reference_math(project, packages[0])
+    assert {op["name"] for op in FORM_OPS} | {"e22_reduce_four"} <= set(custom)
+    copy_the_kernel_test_for_every_op(project, packages[0])
     # The tests the edge cases broke: the reference, opcheck, .out, and the reduce op's
     # output shapes at every sample rank (69 s on a loaded machine with every op's
-    # export-shape tests too; those run on the reduce op only).
-    # With tests/test_autograd.py's gradients of each (a spec no other test renders).
+    # export-shape tests too; those run on the reduce op only); tests/test_autograd.py's
+    # gradients of each (a spec no other test renders); the kernel tests of the
+    # custom ops (by the ids of their cases: [<op>-<path>] or [<op>]), the user test of
+    # every op, the several-ops delegation test (its model chains through the first op).
+    kernels = " or ".join(f"[{name}- or [{name}]" for name in custom)
     selected = (
         "e22_ and (float64_reference or opcheck_functional or out_equals_functional)"
         " or (e22_reduce_four and declared_output_shapes)"
         " or (e22_ and (gradcheck or gradient_matches or gradient_at_kinks or compiled_backward))"
+        f" or (test_op_package_kernels and ({kernels}))"
+        " or test_my_kernel or test_several_ops_one_delegate_or_several"
     )
     run = run_budgeted(
         [
@@ -656,16 +788,29 @@ def test_the_edge_ops_pass_their_own_tests(rendered, tmp_path):
             "-q",
             "-p",
             "no:cacheprovider",
-            "--all-tests",
+            "-rp",
             "tests/test_ops.py",
             "tests/test_autograd.py",
+            "tests/test_op_package_kernels.py",
+            "tests/test_device_fakes.py",
+            "tests/user",
             "-k",
             selected,
         ],
-        600,
+        900,
         cwd=project,
     )
     assert run.returncode == 0 and " passed" in run.stdout, run.stdout[-6000:]
+    # What failed before issue 40 ran (-rp lists every passed test): a rename must not
+    # empty the selection.
+    for test_id in (
+        "tests/test_op_package_kernels.py::test_permuted_padded_layouts[e40_rowwise_two-auto]",
+        "tests/test_device_fakes.py::test_several_ops_one_delegate_or_several_and_the_check_holds[supported-layer-between]",
+        "tests/user/test_my_kernel.py::test_kernel_at_the_default_params",
+        "tests/user/test_my_kernel_e22_reduce_four.py::test_kernel_at_other_params",
+        "tests/user/test_my_kernel_e40_rowwise_two.py::test_kernel_at_the_default_params",
+    ):
+        assert f"PASSED {test_id}" in run.stdout, (test_id, run.stdout[-3000:])
 
 
 C_SUFFIXES = (".c", ".h", ".cpp")

@@ -614,6 +614,23 @@ def test_renaming_the_namespace_with_edited_math_refuses(releases, fresh_v1, tmp
     assert f"git mv {NS}/user/twice.py renamed_ops/user/twice.py" in line
 
 
+def test_after_renaming_the_namespace_the_example_kernel_test_still_imports(releases, fresh_v1, tmp_path):
+    """tests/user/test_my_kernel.py is the user's (an update never touches it): it names
+    no namespace (it reads host.OPS), so the documented rename leaves it importable;
+    one that imported `<old namespace>.ops` failed the suite's collection."""
+    project = clone_fresh(fresh_v1, tmp_path / "project")
+    example = (project / "tests/user/test_my_kernel.py").read_bytes()
+    spec = write_spec(tmp_path / "spec-v2.yaml", {**SPEC, "namespace": "renamed_ops"})
+
+    assert_updated(update(project, "--data-file", str(spec)), project)
+
+    assert (project / "tests/user/test_my_kernel.py").read_bytes() == example
+    assert not (project / NS).exists() and (project / "renamed_ops").is_dir()
+    collected = run_project_tests(project, "--collect-only", "--all-tests", "tests/user")
+    assert collected.returncode == 0, collected.stdout[-3000:] + collected.stderr[-2000:]
+    assert "tests/user/test_my_kernel.py::test_kernel_at_the_default_params" in collected.stdout
+
+
 def test_renaming_the_package_orphans_a_file_the_user_added_so_it_refuses(releases, fresh_v1, tmp_path):
     project = clone_fresh(fresh_v1, tmp_path / "project")
     helper = f"op_package/{PKG}/user/my_helpers.h"

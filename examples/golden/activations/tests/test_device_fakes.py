@@ -1081,10 +1081,14 @@ class _GroupingPartitioner:
     """Partitions like ExecuTorch's QnnPartitioner: its own grouping function
     (generate_partitions_from_list_of_nodes, i.e. torch.fx's CapabilityBasedPartitioner)
     and one tag per partition, with a stand-in for the backend's op support (the real one
-    asks the QNN SDK): this package's ops and relu are supported, cumsum is not."""
+    asks the QNN SDK): this package's ops and relu are supported, cumsum is not. What
+    QnnPartitioner passes without asking passes here too (its `allow_list_operator`: the
+    `getitem` that takes each output of an op of several outputs); without it, every
+    `getitem` stayed on the CPU and split the delegate in two around it."""
 
     @staticmethod
     def make():
+        from executorch.backends.qualcomm.partition.common_defs import allow_list_operator
         from executorch.exir.backend.canonical_partitioners.pattern_op_partitioner import (
             generate_partitions_from_list_of_nodes,
         )
@@ -1097,6 +1101,8 @@ class _GroupingPartitioner:
             def is_node_supported(self, _, node):
                 if node.op != "call_function":
                     return False
+                if node.target in allow_list_operator:
+                    return True
                 schema = getattr(node.target, "_schema", None)
                 return schema is not None and (schema.name in NAMES or schema.name == "aten::relu")
 

@@ -6,6 +6,10 @@ the tests, independent of the package under test."""
 # QNN_LPAI_OP_LAYOUT_SHAPE_NE_LAYOUT, 0 QNN_LPAI_OP_LAYOUT_DEFAULT.
 SPEC_LAYOUT_FLAG = 1
 
+# The longest row (last dim) a `rowwise: true` custom op takes: LPAI_ROW_MAX, the length
+# of the kernel's row buffers on its stack; a longer row is refused at run time.
+SPEC_ROW_MAX = 256
+
 
 # What the spec says each op's schemas are; compared through torch's own parser/printer.
 SPEC_SCHEMAS = {

@@ -43,6 +43,7 @@ from my_ops.emulator import (  # noqa: F401 - the tests' API
     run_n,
     scratch,
 )
+from my_ops.ops import OPS  # noqa: F401 - the tests' API (tests/user/ reads the ops here, by no namespace)
 
 ROOT = OP_DIR.parents[1]
 

@@ -148,12 +148,15 @@ for _op in OPS:
 
 def _shows_something(ax) -> bool:
     """A panel a reader can read: an image that is not one flat colour, a curve of more
-    than two points (not a reference line), bars of some height, or a text saying why
-    it is flat."""
+    than two points (not a reference line), markers of data (a scatter, however few: an
+    output reduced over every dim has one code), bars of some height, or a text saying
+    why it is flat."""
     images = [np.asarray(im.get_array(), dtype=float) for im in ax.images]
     if any(a.size and np.nanmax(a) > np.nanmin(a) for a in images):
         return True
     if any(len(line.get_xdata()) > 2 for line in ax.lines):
+        return True
+    if any(len(line.get_xdata()) and line.get_linestyle() == "None" for line in ax.lines):
         return True
     if any(patch.get_height() > 0 for patch in ax.patches if hasattr(patch, "get_height")):
         return True
