@@ -45,6 +45,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(REPO))
 
+from hooks import expr as expr_mod  # noqa: E402  (FUNCTION_TABLE's libm estimate)
 from hooks import spec as spec_mod  # noqa: E402  (the template's own spec model)
 
 DEFAULT_SPECS = ("examples/scale.yaml", "examples/activations.yaml", "examples/shapes.yaml", "examples/custom.yaml")
@@ -56,10 +57,21 @@ USER_MATH_SUFFIX = ".user"
 # feature maps.
 DEFAULT_SHAPES = ("1,1", "1,8", "1,16", "1,64", "1,8,8,8", "1,40,49", "1,32,28,28", "1,64,112,112")
 
-# The targets (issue 13), per size band: (smallest element count, least ratio to the
-# per-element baseline). Instruction limits apply from LARGE elements on.
-BANDS = ((0, 1.0), (512, 3.0), (25_000, 10.0))
+# The targets (issues 13, 20 and 41), per size band: (smallest element count, least
+# ratio of the baseline's count to the kernel's). Up to SMALL_MAX elements a call is all
+# reading and checking the node (docs/benchmark.md, "What the checks cost at one
+# element"): there the kernel may cost at most SMALL_PER_CALL times the baseline's
+# instructions per call on x86 (HEX_SMALL_PER_CALL times its packets on the DSP), the
+# band's "least ratio" is 1 / that. From LARGE elements an op whose math uses a
+# transcendental libm function (FUNCTION_TABLE's `libm`: exp, log, pow, tanh, sigmoid,
+# sqrt; scalar float on the DSP) needs LIBM_LARGE, any other LARGE's 10.
+# Instruction limits apply from LARGE elements on.
+SMALL_MAX = 8
+SMALL_PER_CALL = 1.7
+HEX_SMALL_PER_CALL = 1.3
+BANDS = ((0, 1.0 / SMALL_PER_CALL), (SMALL_MAX + 1, 1.0), (512, 3.0), (25_000, 10.0))
 LARGE = 25_000
+LIBM_LARGE = 4.0
 UNARY_CONTIG_MAX = 8.0
 UNARY_WALK_MAX = 12.0
 BINARY_MAX = 40.0
@@ -93,9 +105,12 @@ HEX_QEMU_CPU = "v67"
 # memset for the kernel and the baseline in both columns.
 HEX_LINK = ("-target", HEX_TARGET, f"-mcpu={HEX_CPUS['scalar']}", "-O2")
 HEX_CFLAGS = tuple(f for f in CFLAGS if f != "-g")
-# Targets of issue 20, in packets per call (equivalently per element at one shape):
-# never more than the baseline at any size (both builds); from LARGE elements the HVX
-# build at least 50x fewer for unary ops, 10x for two inputs and more.
+# Targets of issues 20 and 41, in packets per call (equivalently per element at one
+# shape): up to SMALL_MAX elements at most HEX_SMALL_PER_CALL times the baseline's, both
+# builds; from there never more than the baseline (both builds), and the HVX build (the
+# DSP library's flags) at least the band's ratio of BANDS; from LARGE elements the HVX
+# build at least 50x fewer for unary ops (the table path), 10x for two inputs and more,
+# or LIBM_LARGE when the math is libm.
 HEX_UNARY_LARGE = 50.0
 HEX_MULTI_LARGE = 10.0
 # The Hexagon check (kernel == baseline == reference == seed-style under qemu) runs on
@@ -362,6 +377,13 @@ def ops_header(pkg) -> tuple[str, list, list]:
     return "\n".join(out), ops, custom
 
 
+def math_kind(op) -> str:
+    """`libm` when the op's math uses a transcendental libm function (FUNCTION_TABLE's
+    `libm`, hooks/expr.py Cost.libm), else `vector`: the template's estimate, printed
+    as each BENCH line's math= and choosing its target from LARGE elements."""
+    return "libm" if expr_mod.cost(op.tree).libm else "vector"
+
+
 def write_user_math(spec_path: Path, project: Path, pkg, custom) -> None:
     """The user math of every custom op (examples/<spec>.user/<QnnType>_math.c) into
     the rendered package's user/ folder, over the stub the template created."""
@@ -476,10 +498,23 @@ def band_of(elems: int) -> tuple[int, float]:
     return [b for b in BANDS if elems >= b[0]][-1]
 
 
+def least_ratio(elems: int, libm: bool, large: float = BANDS[-1][1]) -> float:
+    """The least baseline / kernel ratio of a case: its band's, from LARGE elements
+    `large` (LIBM_LARGE for libm math)."""
+    if elems >= LARGE:
+        return LIBM_LARGE if libm else large
+    return band_of(elems)[1]
+
+
 def verdict(rec: dict) -> list[str]:
-    """The targets missed by one BENCH record (empty: all met)."""
+    """The targets missed by one BENCH record (empty: all met): rec holds instr and
+    base (per element), inputs, layout, elems and libm (the op's math, math=libm)."""
     x, y, elems = rec["instr"], rec["base"], rec["elems"]
     missed = []
+    if elems <= SMALL_MAX:
+        if x > SMALL_PER_CALL * y:
+            missed.append(f"{x / y:.2f}x the baseline's instructions per call > {SMALL_PER_CALL:g}x")
+        return missed
     if elems >= LARGE:
         if rec["inputs"] >= 3:
             limit = NARY_MAX
@@ -489,23 +524,28 @@ def verdict(rec: dict) -> list[str]:
             limit = UNARY_CONTIG_MAX if rec["layout"] == "contig" else UNARY_WALK_MAX
         if x > limit:
             missed.append(f"{x:.2f} > {limit:g} instr/elem")
-    least = band_of(elems)[1]
+    least = least_ratio(elems, rec["libm"])
     if y / x < least:
         missed.append(f"baseline ratio {y / x:.2f}x < {least:g}x")
     return missed
 
 
-def hex_verdict(hx: dict, inputs: int, elems: int) -> list[str]:
-    """The Hexagon targets missed by one case (packets per element): never more than
-    the baseline of the same build, scalar or HVX; from LARGE elements the HVX kernel
-    HEX_UNARY_LARGE (unary) or HEX_MULTI_LARGE times fewer."""
+def hex_verdict(hx: dict, inputs: int, elems: int, libm: bool = False) -> list[str]:
+    """The Hexagon targets missed by one case (packets per element): up to SMALL_MAX
+    elements at most HEX_SMALL_PER_CALL times the baseline of the same build, scalar or
+    HVX, and never more from there; the HVX kernel at least its band's ratio (BANDS),
+    from LARGE elements HEX_UNARY_LARGE (unary: the table path) or HEX_MULTI_LARGE
+    times fewer (LIBM_LARGE when the math is libm)."""
     missed = []
+    most = HEX_SMALL_PER_CALL if elems <= SMALL_MAX else 1.0
     for col, base in (("packets", "base_scalar"), ("hvx", "base")):
-        if hx[col] > hx[base]:
-            missed.append(f"{col} {hx[col]:.2f} > baseline {hx[base]:.2f} packets/elem")
-    least = HEX_UNARY_LARGE if inputs == 1 else HEX_MULTI_LARGE
-    if elems >= LARGE and hx["base"] / hx["hvx"] < least:
-        missed.append(f"HVX ratio {hx['base'] / hx['hvx']:.2f}x < {least:g}x")
+        if hx[col] > most * hx[base]:
+            missed.append(f"{col} {hx[col]:.2f} > {most:g}x baseline {hx[base]:.2f} packets/elem")
+    if elems > SMALL_MAX:
+        large = HEX_UNARY_LARGE if inputs == 1 else HEX_MULTI_LARGE
+        least = least_ratio(elems, libm and inputs > 1, large)
+        if hx["base"] / hx["hvx"] < least:
+            missed.append(f"HVX ratio {hx['base'] / hx['hvx']:.2f}x < {least:g}x")
     return missed
 
 
@@ -552,8 +592,14 @@ def band_summary(rows: list[tuple[int, str, int, float, float]]) -> list[str]:
             for k in (1, 2, 3)
             if any(min(r[2], 3) == k for r in inside)
         }
+        if least < 1.0:  # up to SMALL_MAX elements: the kernel's count per call over the baseline's
+            target = f"target_per_call<={SMALL_PER_CALL:g} worst_per_call={worst[3] / worst[4]:.2f}"
+        elif inside[0][0] >= LARGE:
+            target = f"target_ratio>={least:g} (libm {LIBM_LARGE:g}) worst_ratio={worst[4] / worst[3]:.2f}"
+        else:
+            target = f"target_ratio>={least:g} worst_ratio={worst[4] / worst[3]:.2f}"
         lines.append(
-            f"BAND elems={name} target_ratio>={least:g} worst_ratio={worst[4] / worst[3]:.2f} "
+            f"BAND elems={name} {target} "
             f"({worst[1]}) max_instr_per_elem_unary={most.get(1, float('nan')):.2f} "
             f"max_instr_per_elem_binary={most.get(2, float('nan')):.2f} "
             f"max_instr_per_elem_nary={most.get(3, float('nan')):.2f}"
@@ -623,8 +669,10 @@ def main(argv=None) -> int:
         work = Path(tmp.name)
     try:
         exes = []
+        math_of = {}  # op name -> "libm" or "vector": the template's estimate (FUNCTION_TABLE)
         for spec_path in args.specs:
             pkg, project, bwork, ops, custom = prepare(spec_path, work)
+            math_of.update((op.name, math_kind(op)) for op in ops)
             if not ops and not custom:
                 continue
             log(f"build {pkg.package_name}")
@@ -747,17 +795,24 @@ def main(argv=None) -> int:
                 )
                 if counting and all(v == v for v in hx.values()):
                     elems = hex_counts["hvx"][("fast",) + key][1]
-                    why = hex_verdict(hx, int(r["inputs"]), elems)
+                    why = hex_verdict(hx, int(r["inputs"]), elems, math_of[r["op"]] == "libm")
                     hex_missed += [f"{r['op']} {r['layout']} {shape}: {w}" for w in why]
                     hex_rows.append((elems, f"{r['op']} {r['layout']} {shape}", int(r["inputs"]), hx))
             print(
                 f"BENCH op={r['op']} inputs={r['inputs']} layout={r['layout']} shape={shape} "
-                f"instr_per_elem={x:.2f} baseline_instr_per_elem={y:.2f} "
+                f"math={math_of[r['op']]} instr_per_elem={x:.2f} baseline_instr_per_elem={y:.2f} "
                 f"seed_instr_per_elem={per_elem(counts, 'seed', key):.2f} "
                 f"ns_per_elem={times[key]:.3f}{hex_fields}"
             )
             if fast and base:
-                rec = {"instr": x, "base": y, "inputs": int(r["inputs"]), "layout": r["layout"], "elems": fast[1]}
+                rec = {
+                    "instr": x,
+                    "base": y,
+                    "inputs": int(r["inputs"]),
+                    "layout": r["layout"],
+                    "elems": fast[1],
+                    "libm": math_of[r["op"]] == "libm",
+                }
                 why = verdict(rec)
                 missed += [f"{r['op']} {r['layout']} {shape}: {w}" for w in why]
                 rows.append((fast[1], f"{r['op']} {r['layout']} {shape}", int(r["inputs"]), x, y))

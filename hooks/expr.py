@@ -122,7 +122,9 @@ FUNCTION_TABLE: tuple[Function, ...] = (
     ),
     Function("exp", 1, "torch.exp({0})", "np.exp({0})", "lpai_expf({0})", 24, libm=True, python=_exp),
     Function("log", 1, "torch.log({0})", "np.log({0})", "logf({0})", 30, library_call=True, libm=True, python=_log),
-    Function("sqrt", 1, "torch.sqrt({0})", "np.sqrt({0})", "sqrtf({0})", 20, library_call=True, libm=True, python=_sqrt),
+    Function(
+        "sqrt", 1, "torch.sqrt({0})", "np.sqrt({0})", "sqrtf({0})", 20, library_call=True, libm=True, python=_sqrt
+    ),
     # `a ** b` is this function too (parse). powf and torch.pow (std::pow or SLEEF's
     # 1-ulp powf) may differ in the last bit: a code apart only at a rounding tie, which
     # the rendered kernel tests allow, as for log.
