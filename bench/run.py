@@ -549,6 +549,22 @@ def hex_verdict(hx: dict, inputs: int, elems: int, libm: bool = False) -> list[s
     return missed
 
 
+def targets_line(name: str, missed: list[str]) -> str:
+    """TARGETS / HEXTARGETS: `met` only when no case missed a target."""
+    return f"{name} " + ("met" if not missed else "missed: " + "; ".join(missed))
+
+
+def x86_missed(recs: list[dict]) -> list[str]:
+    """Every x86 target missed by the records (verdict's fields and a `label`)."""
+    return [f"{r['label']}: {w}" for r in recs for w in verdict(r)]
+
+
+def hex_missed_of(recs: list[dict]) -> list[str]:
+    """Every Hexagon target missed by the records (hex_verdict's `hx`, inputs, elems,
+    libm and a `label`)."""
+    return [f"{r['label']}: {w}" for r in recs for w in hex_verdict(r["hx"], r["inputs"], r["elems"], r["libm"])]
+
+
 def hex_band_summary(rows: list[tuple]) -> list[str]:
     """One HEXBAND line per size band: per kind (unary, binary, n-ary) the worst ratio
     of the baseline's packets to the HVX kernel's, and the most packets per element of
@@ -741,8 +757,8 @@ def main(argv=None) -> int:
             list(pool.map(lambda job: job(), jobs))
         pool.shutdown()
 
-        missed = []
-        hex_missed = []
+        recs = []
+        hex_recs = []
         rows = []
         hex_rows = []
         custom_rows = []
@@ -795,8 +811,11 @@ def main(argv=None) -> int:
                 )
                 if counting and all(v == v for v in hx.values()):
                     elems = hex_counts["hvx"][("fast",) + key][1]
-                    why = hex_verdict(hx, int(r["inputs"]), elems, math_of[r["op"]] == "libm")
-                    hex_missed += [f"{r['op']} {r['layout']} {shape}: {w}" for w in why]
+                    label = f"{r['op']} {r['layout']} {shape}"
+                    libm = math_of[r["op"]] == "libm"
+                    hex_recs.append(
+                        {"label": label, "hx": hx, "inputs": int(r["inputs"]), "elems": elems, "libm": libm}
+                    )
                     hex_rows.append((elems, f"{r['op']} {r['layout']} {shape}", int(r["inputs"]), hx))
             print(
                 f"BENCH op={r['op']} inputs={r['inputs']} layout={r['layout']} shape={shape} "
@@ -812,18 +831,20 @@ def main(argv=None) -> int:
                     "layout": r["layout"],
                     "elems": fast[1],
                     "libm": math_of[r["op"]] == "libm",
+                    "label": f"{r['op']} {r['layout']} {shape}",
                 }
-                why = verdict(rec)
-                missed += [f"{r['op']} {r['layout']} {shape}: {w}" for w in why]
+                recs.append(rec)
                 rows.append((fast[1], f"{r['op']} {r['layout']} {shape}", int(r["inputs"]), x, y))
+        missed = x86_missed(recs)
+        hex_missed = hex_missed_of(hex_recs)
         if counting:
             for line in band_summary(rows) + custom_summary(custom_rows):
                 print(line)
-            print("TARGETS " + ("met" if not missed else "missed: " + "; ".join(missed)))
+            print(targets_line("TARGETS", missed))
             if hex_rows:
                 for line in hex_band_summary(hex_rows):
                     print(line)
-                print("HEXTARGETS " + ("met" if not hex_missed else "missed: " + "; ".join(hex_missed)))
+                print(targets_line("HEXTARGETS", hex_missed))
         return 1 if ((missed or hex_missed) and args.strict) else 0
     finally:
         if tmp is not None:
