@@ -78,6 +78,12 @@ BINARY_MAX = 40.0
 # Three inputs: a third dequantization and a third operand copy per element.
 NARY_MAX = 60.0
 
+# The second build of every driver, counted at the small shapes only: the kernels
+# without the checks that do not change what a valid node computes (lpai_glue.h,
+# LPAI_MEASURE_UNCHECKED), so that each small call's BENCH line says what share of it
+# the checks are (checks_share, x86; hex_checks_share, the scalar DSP build).
+UNCHECKED = "-DLPAI_MEASURE_UNCHECKED"
+
 CFLAGS = (
     "-std=c11",
     "-O2",
@@ -224,19 +230,22 @@ def hex_count(exe: Path, plugin: Path, shapes, work: Path, env) -> dict:
     return counts
 
 
-def build_hexagon(project: Path, work: Path, flavour: str, debug: bool = False) -> Path:
+def build_hexagon(project: Path, work: Path, flavour: str, debug: bool = False, unchecked: bool = False) -> Path:
     """The driver of build() compiled for Hexagon (HEX_CPUS[flavour]) by zig cc; with
-    `debug`, with -g as well (bench/profile.py: clang's code does not change with -g)."""
+    `debug`, with -g as well (bench/profile.py: clang's code does not change with -g);
+    `unchecked`: with UNCHECKED (the checks' share of a small call)."""
     pkg_dir = sorted((project / "op_package").iterdir())[0]
     sources = sorted(pkg_dir.glob("src/*.c")) + sorted(pkg_dir.glob("src/ops/*_inference.c"))
     sources += sorted(pkg_dir.glob("user/*.c"))
     tag = f"{flavour}-g" if debug else flavour
+    tag += "-unchecked" if unchecked else ""
     exe = work / f"bench_{pkg_dir.name}.hexagon-{tag}"
     objs = work / f"objs-hexagon-{tag}"
     objs.mkdir(exist_ok=True)
     zig = [sys.executable, "-m", "ziglang", "cc"]
     includes = [f"-I{pkg_dir / 'include'}", f"-I{pkg_dir / 'host'}", f"-I{BENCH}", f"-I{work}"]
     flags = (*HEX_CFLAGS, "-g") if debug else HEX_CFLAGS
+    flags += (UNCHECKED,) if unchecked else ()
     compile_flags = ["-target", HEX_TARGET, f"-mcpu={HEX_CPUS[flavour]}", *flags, *includes]
     cmds = [
         [*zig, *compile_flags, "-c", str(src), "-o", str(objs / f"{i:03d}_{src.stem}.o")]
@@ -395,18 +404,19 @@ def write_user_math(spec_path: Path, project: Path, pkg, custom) -> None:
         shutil.copyfile(source, project / "op_package" / pkg.package_name / "user" / source.name)
 
 
-def build(project: Path, work: Path) -> Path:
+def build(project: Path, work: Path, unchecked: bool = False) -> Path:
     pkg_dirs = sorted((project / "op_package").iterdir())
     if len(pkg_dirs) != 1:
         raise BenchError(f"expected one op package in {project / 'op_package'}")
     pkg_dir = pkg_dirs[0]
     sources = sorted(pkg_dir.glob("src/*.c")) + sorted(pkg_dir.glob("src/ops/*_inference.c"))
     sources += sorted(pkg_dir.glob("user/*.c"))
-    exe = work / f"bench_{pkg_dir.name}"
+    exe = work / f"bench_{pkg_dir.name}{'-unchecked' if unchecked else ''}"
     cc = os.environ.get("CC", "cc")
     cmd = [
         cc,
         *CFLAGS,
+        *((UNCHECKED,) if unchecked else ()),
         f"-I{pkg_dir / 'include'}",
         f"-I{pkg_dir / 'host'}",
         f"-I{BENCH}",
@@ -549,6 +559,14 @@ def hex_verdict(hx: dict, inputs: int, elems: int, libm: bool = False) -> list[s
     return missed
 
 
+def checks_share(whole, unchecked) -> str:
+    """The checks' share of a call: (whole - unchecked) / whole of the two counts per
+    call (count()'s (total, elements) pairs), as a percentage."""
+    if not whole or not unchecked:
+        return "nan"
+    return f"{100.0 * (whole[0] - unchecked[0]) / whole[0]:.0f}%"
+
+
 def targets_line(name: str, missed: list[str]) -> str:
     """TARGETS / HEXTARGETS: `met` only when no case missed a target."""
     return f"{name} " + ("met" if not missed else "missed: " + "; ".join(missed))
@@ -685,6 +703,7 @@ def main(argv=None) -> int:
         work = Path(tmp.name)
     try:
         exes = []
+        unchecked_exes = []  # (exe, build dir): the drivers built with UNCHECKED
         math_of = {}  # op name -> "libm" or "vector": the template's estimate (FUNCTION_TABLE)
         for spec_path in args.specs:
             pkg, project, bwork, ops, custom = prepare(spec_path, work)
@@ -693,14 +712,25 @@ def main(argv=None) -> int:
                 continue
             log(f"build {pkg.package_name}")
             exes.append((build(project, bwork), bwork, [f"{op.qnn_type}_compute" for op in custom]))
+            if ops:
+                unchecked_exes.append((build(project, bwork, unchecked=True), bwork))
 
         hex_exes = []  # (flavour, exe, build dir)
+        hex_unchecked = []  # (exe, build dir): the scalar Hexagon drivers built with UNCHECKED
+        small_shapes = [sh for sh in args.shapes if math.prod(int(v) for v in sh.split(",")) <= SMALL_MAX]
         pool = ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1)))
         if hexagon:
             log("build Hexagon drivers (zig cc " + ", ".join(HEX_CPUS.values()) + ")")
             jobs = [(f, e[1]) for e in exes for f in HEX_CPUS]
             built = pool.map(lambda j: build_hexagon(j[1].parent / "project", j[1], j[0]), jobs)
             hex_exes = [(f, exe, bwork) for (f, bwork), exe in zip(jobs, built)]
+            if small_shapes:
+                hex_unchecked = list(
+                    pool.map(
+                        lambda b: (build_hexagon(b.parent / "project", b, "scalar", unchecked=True), b),
+                        [b for _, b in unchecked_exes],
+                    )
+                )
 
         checked = []
         for exe, _, _ in exes:
@@ -743,16 +773,26 @@ def main(argv=None) -> int:
                 times[(r["op"], r["layout"], r["shape"])] = float(r["ns_per_elem"])
 
         counts = {}
+        unchecked_counts = {}
         hex_counts = {f: {} for f in HEX_CPUS}
+        hex_unchecked_counts = {}
         if counting:
             log("count (callgrind) " + ", ".join(e.name for e, _, _ in exes))
             jobs = [lambda e=e: counts.update(count(e[0], args.shapes, e[1], env, e[2])) for e in exes]
+            if small_shapes:
+                jobs += [
+                    lambda e=e: unchecked_counts.update(count(e[0], small_shapes, e[1], env)) for e in unchecked_exes
+                ]
             if hex_exes:
                 log("count (qemu-hexagon, bench/qemu_count.c) " + ", ".join(e.name for _, e, _ in hex_exes))
                 plugin = build_plugin(work)
                 jobs += [
                     lambda h=h: hex_counts[h[0]].update(hex_count(h[1], plugin, args.shapes, h[2], env))
                     for h in hex_exes
+                ]
+                jobs += [
+                    lambda h=h: hex_unchecked_counts.update(hex_count(h[0], plugin, small_shapes, h[1], env))
+                    for h in hex_unchecked
                 ]
             list(pool.map(lambda job: job(), jobs))
         pool.shutdown()
@@ -817,11 +857,17 @@ def main(argv=None) -> int:
                         {"label": label, "hx": hx, "inputs": int(r["inputs"]), "elems": elems, "libm": libm}
                     )
                     hex_rows.append((elems, f"{r['op']} {r['layout']} {shape}", int(r["inputs"]), hx))
+            share = ""
+            if ("fast",) + key in unchecked_counts:
+                share = f" checks_share={checks_share(fast, unchecked_counts[('fast',) + key])}"
+                if ("fast",) + key in hex_unchecked_counts:
+                    whole = hex_counts["scalar"].get(("fast",) + key)
+                    share += f" hex_checks_share={checks_share(whole, hex_unchecked_counts[('fast',) + key])}"
             print(
                 f"BENCH op={r['op']} inputs={r['inputs']} layout={r['layout']} shape={shape} "
                 f"math={math_of[r['op']]} instr_per_elem={x:.2f} baseline_instr_per_elem={y:.2f} "
                 f"seed_instr_per_elem={per_elem(counts, 'seed', key):.2f} "
-                f"ns_per_elem={times[key]:.3f}{hex_fields}"
+                f"ns_per_elem={times[key]:.3f}{hex_fields}{share}"
             )
             if fast and base:
                 rec = {
