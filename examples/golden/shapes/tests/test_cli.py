@@ -610,6 +610,59 @@ def test_the_op_package_makefile_has_the_targets_build_runs(target):
     assert target in targets, f"op_package Makefile has no target {target!r}"
 
 
+def _make_env():
+    """The environment of a make run by a user, not of one run by this suite's make."""
+    return {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="make is not installed")
+def test_the_root_makefile_runs_each_command_where_it_belongs():
+    """`make <command>` at the project root: help names every command; `info` runs the
+    package's command line; the others, dry-run (-n: the op package's make runs, in -n
+    too), hand over to pytest, the op package's makefiles and the command line."""
+    import sys
+
+    def make(*args):
+        proc = subprocess.run(
+            ["make", "--no-print-directory", f"PYTHON={sys.executable}", *args],
+            cwd=ROOT.root,
+            capture_output=True,
+            text=True,
+            env=_make_env(),
+            timeout=300,
+        )
+        assert proc.returncode == 0, f"make {' '.join(args)}:\n{proc.stdout}{proc.stderr}"
+        return proc.stdout
+
+    help_text = make()
+    for target in ("test", "host-test", "hexagon-test", "report", "doctor", "info", "help"):
+        assert f"make {target}" in help_text or target == "help", help_text
+    assert "op package ShapesOpPackage" in make("info")
+    assert f"{sys.executable} -m pytest -k quant" in make("-n", "test", "ARGS=-k quant")
+    assert "makefiles/host_emulator.mk test" in make("-n", "host-test")
+    assert "makefiles/hexagon_test.mk" in make("-n", "hexagon-test")
+    assert f"{sys.executable} -m shape_ops report --op x" in make("-n", "report", "ARGS=--op x")
+
+
+def test_the_command_line_finds_the_project_from_any_folder_in_it(tmp_path):
+    """As after `pip install -e .` (the package importable from anywhere: PYTHONPATH
+    here): a command run in a subfolder works on the project; run outside any project,
+    it says in one line where to run it."""
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT.root), "QNN_SDK_ROOT": ""}
+    argv = [sys.executable, "-m", "shape_ops", "build", "--host-only"]
+    inside = subprocess.run(argv, cwd=ROOT.op_dir / "src", capture_output=True, text=True, env=env, timeout=300)
+    assert inside.returncode == 1
+    assert "not inside" not in inside.stderr and "QNN_SDK_ROOT" in inside.stderr, inside.stderr
+    outside = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    assert outside.returncode == 1
+    assert outside.stderr.splitlines() == [
+        f"error: {tmp_path.resolve()} is not inside a shape_ops project (no op_package/{PACKAGE} here or above): "
+        f"run it in {ROOT.root.resolve()} or a folder below it, or pass --project"
+    ], outside.stderr
+
+
 def test_the_xml_reader_sees_the_ops_torch_registered():
     """op_package_xml reads what the device path registers: for each op, the tensor
     inputs and scalar params of the schema torch actually registered (not the table the
@@ -1043,6 +1096,35 @@ def test_update_tells_a_template_folder_here_from_a_remote_one():
     assert all(is_local(s) for s in ("/home/me/qnn-op-template", "~/src/t", "relative/t"))
     remote = ("gh:org/qnn-op-template", "gl:org/t", "https://github.com/org/t.git", "git@github.com:org/t.git")
     assert not any(is_local(s) for s in remote)
+
+
+def test_update_names_what_git_lacks_in_one_line(tmp_path, monkeypatch):
+    """Before copier runs: no git on PATH (copier ended in plumbum's CommandNotFound
+    traceback), a project outside any repository, and a dirty tree, its files named
+    (copier says only "Destination repository is dirty"); a clean tree passes."""
+    from shape_ops.toolchain.template import check_git
+
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))  # no repository around tmp_path counts
+    project = tmp_path / "project"
+    (project / "sub").mkdir(parents=True)
+    (project / "kept.py").write_text("x = 1\n")
+    with pytest.raises(ToolchainError, match=r"^\S+ is not a git repository: copier update needs the project"):
+        check_git(project)
+    ident = ["-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    for args in (["init", "-q"], ["add", "-A"], [*ident, "commit", "-q", "-m", "project"]):
+        subprocess.run(["git", *args], cwd=project, check=True, capture_output=True)
+    check_git(project)
+    (project / "kept.py").write_text("x = 2\n")
+    (project / "sub" / "my spec.yaml").write_text("ops: []\n")
+    with pytest.raises(ToolchainError) as info:
+        check_git(project)
+    assert str(info.value) == (
+        "the project has uncommitted changes (kept.py, sub/my spec.yaml): commit or stash them first, "
+        "copier update needs a clean tree (keep the spec you edit outside the project)"
+    )
+    monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))
+    with pytest.raises(ToolchainError, match=r"^git is not on PATH: copier update needs it"):
+        check_git(project)
 
 
 def test_update_names_what_a_newer_release_needs_by_hand():
