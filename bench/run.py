@@ -704,6 +704,7 @@ def main(argv=None) -> int:
     try:
         exes = []
         unchecked_exes = []  # (exe, build dir): the drivers built with UNCHECKED
+        small_shapes = [sh for sh in args.shapes if math.prod(int(v) for v in sh.split(",")) <= SMALL_MAX]
         math_of = {}  # op name -> "libm" or "vector": the template's estimate (FUNCTION_TABLE)
         for spec_path in args.specs:
             pkg, project, bwork, ops, custom = prepare(spec_path, work)
@@ -712,19 +713,18 @@ def main(argv=None) -> int:
                 continue
             log(f"build {pkg.package_name}")
             exes.append((build(project, bwork), bwork, [f"{op.qnn_type}_compute" for op in custom]))
-            if ops:
+            if ops and counting and small_shapes:
                 unchecked_exes.append((build(project, bwork, unchecked=True), bwork))
 
         hex_exes = []  # (flavour, exe, build dir)
         hex_unchecked = []  # (exe, build dir): the scalar Hexagon drivers built with UNCHECKED
-        small_shapes = [sh for sh in args.shapes if math.prod(int(v) for v in sh.split(",")) <= SMALL_MAX]
         pool = ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1)))
         if hexagon:
             log("build Hexagon drivers (zig cc " + ", ".join(HEX_CPUS.values()) + ")")
             jobs = [(f, e[1]) for e in exes for f in HEX_CPUS]
             built = pool.map(lambda j: build_hexagon(j[1].parent / "project", j[1], j[0]), jobs)
             hex_exes = [(f, exe, bwork) for (f, bwork), exe in zip(jobs, built)]
-            if small_shapes:
+            if unchecked_exes:
                 hex_unchecked = list(
                     pool.map(
                         lambda b: (build_hexagon(b.parent / "project", b, "scalar", unchecked=True), b),
