@@ -211,7 +211,7 @@ static LPAI_MATH_INLINE float lpai_truncf(float x)
 }
 
 /* torch.floor and torch.ceil from the truncated value: one step down (up) where
- * truncation went up (down), as a subtraction of 1 (of -1) or 0, not a select. A zero
+ * truncation went up (down), as a subtraction of 1 (of -1) or 0, no branch. A zero
  * result keeps x's sign (floor(0.3) = +0, ceil(-0.7) = -0 - 0 = -0, as torch), and NaN
  * stays NaN (the comparison fails; NaN - 0 is NaN). */
 static LPAI_MATH_INLINE float lpai_floorf(float x)
@@ -229,8 +229,10 @@ static LPAI_MATH_INLINE float lpai_ceilf(float x)
 /* torch.sign: -1, 0 or 1; 0 for both zeros and for NaN (as torch gives on the CPU). */
 static LPAI_MATH_INLINE float lpai_signf(float x)
 {
-    /* Two masked constants and a subtraction (no select of x itself: NaN gives 0 - 0). */
-    return ((x > 0.0f) ? 1.0f : 0.0f) - ((x < 0.0f) ? 1.0f : 0.0f);
+    /* The difference of the two comparisons, converted: in SIMD two compare masks, an
+     * integer subtraction and a conversion (written as two float selects, gcc -O2 made
+     * nested selects of them). No select of x: NaN gives 0 - 0 = +0. */
+    return (float)((x > 0.0f) - (x < 0.0f));
 }
 
 #endif /* LPAI_EXPR_MATH_H */
