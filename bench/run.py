@@ -45,6 +45,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(REPO))
 
+from hooks import expr as expr_mod  # noqa: E402  (FUNCTION_TABLE's libm estimate)
 from hooks import spec as spec_mod  # noqa: E402  (the template's own spec model)
 
 DEFAULT_SPECS = ("examples/scale.yaml", "examples/activations.yaml", "examples/shapes.yaml", "examples/custom.yaml")
@@ -56,15 +57,32 @@ USER_MATH_SUFFIX = ".user"
 # feature maps.
 DEFAULT_SHAPES = ("1,1", "1,8", "1,16", "1,64", "1,8,8,8", "1,40,49", "1,32,28,28", "1,64,112,112")
 
-# The targets (issue 13), per size band: (smallest element count, least ratio to the
-# per-element baseline). Instruction limits apply from LARGE elements on.
-BANDS = ((0, 1.0), (512, 3.0), (25_000, 10.0))
+# The targets (issues 13, 20 and 41), per size band: (smallest element count, least
+# ratio of the baseline's count to the kernel's). Up to SMALL_MAX elements a call is all
+# reading and checking the node (docs/benchmark.md, "What the checks cost at one
+# element"): there the kernel may cost at most SMALL_PER_CALL times the baseline's
+# instructions per call on x86 (HEX_SMALL_PER_CALL times its packets on the DSP), the
+# band's "least ratio" is 1 / that. From LARGE elements an op whose math uses a
+# transcendental libm function (FUNCTION_TABLE's `libm`: exp, log, pow, tanh, sigmoid,
+# sqrt; scalar float on the DSP) needs LIBM_LARGE, any other LARGE's 10.
+# Instruction limits apply from LARGE elements on.
+SMALL_MAX = 8
+SMALL_PER_CALL = 1.7
+HEX_SMALL_PER_CALL = 1.3
+BANDS = ((0, 1.0 / SMALL_PER_CALL), (SMALL_MAX + 1, 1.0), (512, 3.0), (25_000, 10.0))
 LARGE = 25_000
+LIBM_LARGE = 4.0
 UNARY_CONTIG_MAX = 8.0
 UNARY_WALK_MAX = 12.0
 BINARY_MAX = 40.0
 # Three inputs: a third dequantization and a third operand copy per element.
 NARY_MAX = 60.0
+
+# The second build of every driver, counted at the small shapes only: the kernels
+# without the checks that do not change what a valid node computes (lpai_glue.h,
+# LPAI_MEASURE_UNCHECKED), so that each small call's BENCH line says what share of it
+# the checks are (checks_share, x86; hex_checks_share, the scalar DSP build).
+UNCHECKED = "-DLPAI_MEASURE_UNCHECKED"
 
 CFLAGS = (
     "-std=c11",
@@ -93,9 +111,12 @@ HEX_QEMU_CPU = "v67"
 # memset for the kernel and the baseline in both columns.
 HEX_LINK = ("-target", HEX_TARGET, f"-mcpu={HEX_CPUS['scalar']}", "-O2")
 HEX_CFLAGS = tuple(f for f in CFLAGS if f != "-g")
-# Targets of issue 20, in packets per call (equivalently per element at one shape):
-# never more than the baseline at any size (both builds); from LARGE elements the HVX
-# build at least 50x fewer for unary ops, 10x for two inputs and more.
+# Targets of issues 20 and 41, in packets per call (equivalently per element at one
+# shape): up to SMALL_MAX elements at most HEX_SMALL_PER_CALL times the baseline's, both
+# builds; from there never more than the baseline (both builds), and the HVX build (the
+# DSP library's flags) at least the band's ratio of BANDS; from LARGE elements the HVX
+# build at least 50x fewer for unary ops (the table path), 10x for two inputs and more,
+# or LIBM_LARGE when the math is libm.
 HEX_UNARY_LARGE = 50.0
 HEX_MULTI_LARGE = 10.0
 # The Hexagon check (kernel == baseline == reference == seed-style under qemu) runs on
@@ -209,19 +230,22 @@ def hex_count(exe: Path, plugin: Path, shapes, work: Path, env) -> dict:
     return counts
 
 
-def build_hexagon(project: Path, work: Path, flavour: str, debug: bool = False) -> Path:
+def build_hexagon(project: Path, work: Path, flavour: str, debug: bool = False, unchecked: bool = False) -> Path:
     """The driver of build() compiled for Hexagon (HEX_CPUS[flavour]) by zig cc; with
-    `debug`, with -g as well (bench/profile.py: clang's code does not change with -g)."""
+    `debug`, with -g as well (bench/profile.py: clang's code does not change with -g);
+    `unchecked`: with UNCHECKED (the checks' share of a small call)."""
     pkg_dir = sorted((project / "op_package").iterdir())[0]
     sources = sorted(pkg_dir.glob("src/*.c")) + sorted(pkg_dir.glob("src/ops/*_inference.c"))
     sources += sorted(pkg_dir.glob("user/*.c"))
     tag = f"{flavour}-g" if debug else flavour
+    tag += "-unchecked" if unchecked else ""
     exe = work / f"bench_{pkg_dir.name}.hexagon-{tag}"
     objs = work / f"objs-hexagon-{tag}"
     objs.mkdir(exist_ok=True)
     zig = [sys.executable, "-m", "ziglang", "cc"]
     includes = [f"-I{pkg_dir / 'include'}", f"-I{pkg_dir / 'host'}", f"-I{BENCH}", f"-I{work}"]
     flags = (*HEX_CFLAGS, "-g") if debug else HEX_CFLAGS
+    flags += (UNCHECKED,) if unchecked else ()
     compile_flags = ["-target", HEX_TARGET, f"-mcpu={HEX_CPUS[flavour]}", *flags, *includes]
     cmds = [
         [*zig, *compile_flags, "-c", str(src), "-o", str(objs / f"{i:03d}_{src.stem}.o")]
@@ -362,6 +386,13 @@ def ops_header(pkg) -> tuple[str, list, list]:
     return "\n".join(out), ops, custom
 
 
+def math_kind(op) -> str:
+    """`libm` when the op's math uses a transcendental libm function (FUNCTION_TABLE's
+    `libm`, hooks/expr.py Cost.libm), else `vector`: the template's estimate, printed
+    as each BENCH line's math= and choosing its target from LARGE elements."""
+    return "libm" if expr_mod.cost(op.tree).libm else "vector"
+
+
 def write_user_math(spec_path: Path, project: Path, pkg, custom) -> None:
     """The user math of every custom op (examples/<spec>.user/<QnnType>_math.c) into
     the rendered package's user/ folder, over the stub the template created."""
@@ -373,18 +404,19 @@ def write_user_math(spec_path: Path, project: Path, pkg, custom) -> None:
         shutil.copyfile(source, project / "op_package" / pkg.package_name / "user" / source.name)
 
 
-def build(project: Path, work: Path) -> Path:
+def build(project: Path, work: Path, unchecked: bool = False) -> Path:
     pkg_dirs = sorted((project / "op_package").iterdir())
     if len(pkg_dirs) != 1:
         raise BenchError(f"expected one op package in {project / 'op_package'}")
     pkg_dir = pkg_dirs[0]
     sources = sorted(pkg_dir.glob("src/*.c")) + sorted(pkg_dir.glob("src/ops/*_inference.c"))
     sources += sorted(pkg_dir.glob("user/*.c"))
-    exe = work / f"bench_{pkg_dir.name}"
+    exe = work / f"bench_{pkg_dir.name}{'-unchecked' if unchecked else ''}"
     cc = os.environ.get("CC", "cc")
     cmd = [
         cc,
         *CFLAGS,
+        *((UNCHECKED,) if unchecked else ()),
         f"-I{pkg_dir / 'include'}",
         f"-I{pkg_dir / 'host'}",
         f"-I{BENCH}",
@@ -476,10 +508,23 @@ def band_of(elems: int) -> tuple[int, float]:
     return [b for b in BANDS if elems >= b[0]][-1]
 
 
+def least_ratio(elems: int, libm: bool, large: float = BANDS[-1][1]) -> float:
+    """The least baseline / kernel ratio of a case: its band's, from LARGE elements
+    `large` (LIBM_LARGE for libm math)."""
+    if elems >= LARGE:
+        return LIBM_LARGE if libm else large
+    return band_of(elems)[1]
+
+
 def verdict(rec: dict) -> list[str]:
-    """The targets missed by one BENCH record (empty: all met)."""
+    """The targets missed by one BENCH record (empty: all met): rec holds instr and
+    base (per element), inputs, layout, elems and libm (the op's math, math=libm)."""
     x, y, elems = rec["instr"], rec["base"], rec["elems"]
     missed = []
+    if elems <= SMALL_MAX:
+        if x > SMALL_PER_CALL * y:
+            missed.append(f"{x / y:.2f}x the baseline's instructions per call > {SMALL_PER_CALL:g}x")
+        return missed
     if elems >= LARGE:
         if rec["inputs"] >= 3:
             limit = NARY_MAX
@@ -489,24 +534,53 @@ def verdict(rec: dict) -> list[str]:
             limit = UNARY_CONTIG_MAX if rec["layout"] == "contig" else UNARY_WALK_MAX
         if x > limit:
             missed.append(f"{x:.2f} > {limit:g} instr/elem")
-    least = band_of(elems)[1]
+    least = least_ratio(elems, rec["libm"])
     if y / x < least:
         missed.append(f"baseline ratio {y / x:.2f}x < {least:g}x")
     return missed
 
 
-def hex_verdict(hx: dict, inputs: int, elems: int) -> list[str]:
-    """The Hexagon targets missed by one case (packets per element): never more than
-    the baseline of the same build, scalar or HVX; from LARGE elements the HVX kernel
-    HEX_UNARY_LARGE (unary) or HEX_MULTI_LARGE times fewer."""
+def hex_verdict(hx: dict, inputs: int, elems: int, libm: bool = False) -> list[str]:
+    """The Hexagon targets missed by one case (packets per element): up to SMALL_MAX
+    elements at most HEX_SMALL_PER_CALL times the baseline of the same build, scalar or
+    HVX, and never more from there; the HVX kernel at least its band's ratio (BANDS),
+    from LARGE elements HEX_UNARY_LARGE (unary: the table path) or HEX_MULTI_LARGE
+    times fewer (LIBM_LARGE when the math is libm)."""
     missed = []
+    most = HEX_SMALL_PER_CALL if elems <= SMALL_MAX else 1.0
     for col, base in (("packets", "base_scalar"), ("hvx", "base")):
-        if hx[col] > hx[base]:
-            missed.append(f"{col} {hx[col]:.2f} > baseline {hx[base]:.2f} packets/elem")
-    least = HEX_UNARY_LARGE if inputs == 1 else HEX_MULTI_LARGE
-    if elems >= LARGE and hx["base"] / hx["hvx"] < least:
-        missed.append(f"HVX ratio {hx['base'] / hx['hvx']:.2f}x < {least:g}x")
+        if hx[col] > most * hx[base]:
+            missed.append(f"{col} {hx[col]:.2f} > {most:g}x baseline {hx[base]:.2f} packets/elem")
+    if elems > SMALL_MAX:
+        large = HEX_UNARY_LARGE if inputs == 1 else HEX_MULTI_LARGE
+        least = least_ratio(elems, libm and inputs > 1, large)
+        if hx["base"] / hx["hvx"] < least:
+            missed.append(f"HVX ratio {hx['base'] / hx['hvx']:.2f}x < {least:g}x")
     return missed
+
+
+def checks_share(whole, unchecked) -> str:
+    """The checks' share of a call: (whole - unchecked) / whole of the two counts per
+    call (count()'s (total, elements) pairs), as a percentage."""
+    if not whole or not unchecked:
+        return "nan"
+    return f"{100.0 * (whole[0] - unchecked[0]) / whole[0]:.0f}%"
+
+
+def targets_line(name: str, missed: list[str]) -> str:
+    """TARGETS / HEXTARGETS: `met` only when no case missed a target."""
+    return f"{name} " + ("met" if not missed else "missed: " + "; ".join(missed))
+
+
+def x86_missed(recs: list[dict]) -> list[str]:
+    """Every x86 target missed by the records (verdict's fields and a `label`)."""
+    return [f"{r['label']}: {w}" for r in recs for w in verdict(r)]
+
+
+def hex_missed_of(recs: list[dict]) -> list[str]:
+    """Every Hexagon target missed by the records (hex_verdict's `hx`, inputs, elems,
+    libm and a `label`)."""
+    return [f"{r['label']}: {w}" for r in recs for w in hex_verdict(r["hx"], r["inputs"], r["elems"], r["libm"])]
 
 
 def hex_band_summary(rows: list[tuple]) -> list[str]:
@@ -552,8 +626,14 @@ def band_summary(rows: list[tuple[int, str, int, float, float]]) -> list[str]:
             for k in (1, 2, 3)
             if any(min(r[2], 3) == k for r in inside)
         }
+        if least < 1.0:  # up to SMALL_MAX elements: the kernel's count per call over the baseline's
+            target = f"target_per_call<={SMALL_PER_CALL:g} worst_per_call={worst[3] / worst[4]:.2f}"
+        elif inside[0][0] >= LARGE:
+            target = f"target_ratio>={least:g} (libm {LIBM_LARGE:g}) worst_ratio={worst[4] / worst[3]:.2f}"
+        else:
+            target = f"target_ratio>={least:g} worst_ratio={worst[4] / worst[3]:.2f}"
         lines.append(
-            f"BAND elems={name} target_ratio>={least:g} worst_ratio={worst[4] / worst[3]:.2f} "
+            f"BAND elems={name} {target} "
             f"({worst[1]}) max_instr_per_elem_unary={most.get(1, float('nan')):.2f} "
             f"max_instr_per_elem_binary={most.get(2, float('nan')):.2f} "
             f"max_instr_per_elem_nary={most.get(3, float('nan')):.2f}"
@@ -623,20 +703,34 @@ def main(argv=None) -> int:
         work = Path(tmp.name)
     try:
         exes = []
+        unchecked_exes = []  # (exe, build dir): the drivers built with UNCHECKED
+        small_shapes = [sh for sh in args.shapes if math.prod(int(v) for v in sh.split(",")) <= SMALL_MAX]
+        math_of = {}  # op name -> "libm" or "vector": the template's estimate (FUNCTION_TABLE)
         for spec_path in args.specs:
             pkg, project, bwork, ops, custom = prepare(spec_path, work)
+            math_of.update((op.name, math_kind(op)) for op in ops)
             if not ops and not custom:
                 continue
             log(f"build {pkg.package_name}")
             exes.append((build(project, bwork), bwork, [f"{op.qnn_type}_compute" for op in custom]))
+            if ops and counting and small_shapes:
+                unchecked_exes.append((build(project, bwork, unchecked=True), bwork))
 
         hex_exes = []  # (flavour, exe, build dir)
+        hex_unchecked = []  # (exe, build dir): the scalar Hexagon drivers built with UNCHECKED
         pool = ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1)))
         if hexagon:
             log("build Hexagon drivers (zig cc " + ", ".join(HEX_CPUS.values()) + ")")
             jobs = [(f, e[1]) for e in exes for f in HEX_CPUS]
             built = pool.map(lambda j: build_hexagon(j[1].parent / "project", j[1], j[0]), jobs)
             hex_exes = [(f, exe, bwork) for (f, bwork), exe in zip(jobs, built)]
+            if unchecked_exes:
+                hex_unchecked = list(
+                    pool.map(
+                        lambda b: (build_hexagon(b.parent / "project", b, "scalar", unchecked=True), b),
+                        [b for _, b in unchecked_exes],
+                    )
+                )
 
         checked = []
         for exe, _, _ in exes:
@@ -679,10 +773,16 @@ def main(argv=None) -> int:
                 times[(r["op"], r["layout"], r["shape"])] = float(r["ns_per_elem"])
 
         counts = {}
+        unchecked_counts = {}
         hex_counts = {f: {} for f in HEX_CPUS}
+        hex_unchecked_counts = {}
         if counting:
             log("count (callgrind) " + ", ".join(e.name for e, _, _ in exes))
             jobs = [lambda e=e: counts.update(count(e[0], args.shapes, e[1], env, e[2])) for e in exes]
+            if small_shapes:
+                jobs += [
+                    lambda e=e: unchecked_counts.update(count(e[0], small_shapes, e[1], env)) for e in unchecked_exes
+                ]
             if hex_exes:
                 log("count (qemu-hexagon, bench/qemu_count.c) " + ", ".join(e.name for _, e, _ in hex_exes))
                 plugin = build_plugin(work)
@@ -690,11 +790,15 @@ def main(argv=None) -> int:
                     lambda h=h: hex_counts[h[0]].update(hex_count(h[1], plugin, args.shapes, h[2], env))
                     for h in hex_exes
                 ]
+                jobs += [
+                    lambda h=h: hex_unchecked_counts.update(hex_count(h[0], plugin, small_shapes, h[1], env))
+                    for h in hex_unchecked
+                ]
             list(pool.map(lambda job: job(), jobs))
         pool.shutdown()
 
-        missed = []
-        hex_missed = []
+        recs = []
+        hex_recs = []
         rows = []
         hex_rows = []
         custom_rows = []
@@ -747,28 +851,46 @@ def main(argv=None) -> int:
                 )
                 if counting and all(v == v for v in hx.values()):
                     elems = hex_counts["hvx"][("fast",) + key][1]
-                    why = hex_verdict(hx, int(r["inputs"]), elems)
-                    hex_missed += [f"{r['op']} {r['layout']} {shape}: {w}" for w in why]
+                    label = f"{r['op']} {r['layout']} {shape}"
+                    libm = math_of[r["op"]] == "libm"
+                    hex_recs.append(
+                        {"label": label, "hx": hx, "inputs": int(r["inputs"]), "elems": elems, "libm": libm}
+                    )
                     hex_rows.append((elems, f"{r['op']} {r['layout']} {shape}", int(r["inputs"]), hx))
+            share = ""
+            if ("fast",) + key in unchecked_counts:
+                share = f" checks_share={checks_share(fast, unchecked_counts[('fast',) + key])}"
+                if ("fast",) + key in hex_unchecked_counts:
+                    whole = hex_counts["scalar"].get(("fast",) + key)
+                    share += f" hex_checks_share={checks_share(whole, hex_unchecked_counts[('fast',) + key])}"
             print(
                 f"BENCH op={r['op']} inputs={r['inputs']} layout={r['layout']} shape={shape} "
-                f"instr_per_elem={x:.2f} baseline_instr_per_elem={y:.2f} "
+                f"math={math_of[r['op']]} instr_per_elem={x:.2f} baseline_instr_per_elem={y:.2f} "
                 f"seed_instr_per_elem={per_elem(counts, 'seed', key):.2f} "
-                f"ns_per_elem={times[key]:.3f}{hex_fields}"
+                f"ns_per_elem={times[key]:.3f}{hex_fields}{share}"
             )
             if fast and base:
-                rec = {"instr": x, "base": y, "inputs": int(r["inputs"]), "layout": r["layout"], "elems": fast[1]}
-                why = verdict(rec)
-                missed += [f"{r['op']} {r['layout']} {shape}: {w}" for w in why]
+                rec = {
+                    "instr": x,
+                    "base": y,
+                    "inputs": int(r["inputs"]),
+                    "layout": r["layout"],
+                    "elems": fast[1],
+                    "libm": math_of[r["op"]] == "libm",
+                    "label": f"{r['op']} {r['layout']} {shape}",
+                }
+                recs.append(rec)
                 rows.append((fast[1], f"{r['op']} {r['layout']} {shape}", int(r["inputs"]), x, y))
+        missed = x86_missed(recs)
+        hex_missed = hex_missed_of(hex_recs)
         if counting:
             for line in band_summary(rows) + custom_summary(custom_rows):
                 print(line)
-            print("TARGETS " + ("met" if not missed else "missed: " + "; ".join(missed)))
+            print(targets_line("TARGETS", missed))
             if hex_rows:
                 for line in hex_band_summary(hex_rows):
                     print(line)
-                print("HEXTARGETS " + ("met" if not hex_missed else "missed: " + "; ".join(hex_missed)))
+                print(targets_line("HEXTARGETS", hex_missed))
         return 1 if ((missed or hex_missed) and args.strict) else 0
     finally:
         if tmp is not None:

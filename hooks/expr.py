@@ -87,6 +87,12 @@ class Function:
     c: str  # float C; the lpai_* helpers live in the rendered C headers
     cost: int  # instructions per evaluation, scalar (callgrind, gcc -O2, host)
     library_call: bool = False  # a libm call: keeps the kernel's blocked loop from vectorising
+    # A transcendental libm function (exp, log, pow, tanh, sigmoid, sqrt), whether its C
+    # form calls libm or an inline lpai_* polynomial: float math that runs scalar on the
+    # DSP here (no HVX float under QEMU), so the benchmark holds an op that uses one to
+    # its libm target (docs/benchmark.md, "Targets"). round, floor, ceil, trunc, abs,
+    # min, max, where and the operators are exact integer and select work: never libm.
+    libm: bool = False
     # IEEE float value in Python (NaN and infinities, never an exception), for the
     # validation's sampling of the op (`evaluate`).
     python: Callable[..., float] | None = None
@@ -114,9 +120,11 @@ FUNCTION_TABLE: tuple[Function, ...] = (
         8,
         python=_nan_or(lambda a, lo, hi: min(max(a, lo), hi)),
     ),
-    Function("exp", 1, "torch.exp({0})", "np.exp({0})", "lpai_expf({0})", 24, python=_exp),
-    Function("log", 1, "torch.log({0})", "np.log({0})", "logf({0})", 30, library_call=True, python=_log),
-    Function("sqrt", 1, "torch.sqrt({0})", "np.sqrt({0})", "sqrtf({0})", 20, library_call=True, python=_sqrt),
+    Function("exp", 1, "torch.exp({0})", "np.exp({0})", "lpai_expf({0})", 24, libm=True, python=_exp),
+    Function("log", 1, "torch.log({0})", "np.log({0})", "logf({0})", 30, library_call=True, libm=True, python=_log),
+    Function(
+        "sqrt", 1, "torch.sqrt({0})", "np.sqrt({0})", "sqrtf({0})", 20, library_call=True, libm=True, python=_sqrt
+    ),
     # `a ** b` is this function too (parse). powf and torch.pow (std::pow or SLEEF's
     # 1-ulp powf) may differ in the last bit: a code apart only at a rounding tie, which
     # the rendered kernel tests allow, as for log.
@@ -128,9 +136,10 @@ FUNCTION_TABLE: tuple[Function, ...] = (
         "powf({0}, {1})",
         POW_COST,
         library_call=True,
+        libm=True,
         python=_pow,
     ),
-    Function("tanh", 1, "torch.tanh({0})", "np.tanh({0})", "lpai_tanhf({0})", 40, python=math.tanh),
+    Function("tanh", 1, "torch.tanh({0})", "np.tanh({0})", "lpai_tanhf({0})", 40, libm=True, python=math.tanh),
     Function(
         "sigmoid",
         1,
@@ -138,6 +147,7 @@ FUNCTION_TABLE: tuple[Function, ...] = (
         "(1.0 / (1.0 + np.exp(-({0}))))",
         "lpai_sigmoidf({0})",
         30,
+        libm=True,
         python=_nan_or(lambda a: 1.0 / (1.0 + _exp(-a))),
     ),
     Function(
@@ -150,10 +160,12 @@ FUNCTION_TABLE: tuple[Function, ...] = (
         python=_nan_or(lambda a: max(a, 0.0)),
     ),
     # Half to even, like torch.round and np.rint (the C helper rounds by adding 2^23
-    # under the default rounding mode: no libm call, the same on every target).
+    # under the default rounding mode: no libm call, the same on every target). trunc,
+    # floor and ceil convert through int32 below 2^23 (lpai_truncf): no libm call either.
     Function("round", 1, "torch.round({0})", "np.rint({0})", "lpai_roundf({0})", 6, python=_finite_or(round)),
     Function("floor", 1, "torch.floor({0})", "np.floor({0})", "lpai_floorf({0})", 8, python=_finite_or(math.floor)),
     Function("ceil", 1, "torch.ceil({0})", "np.ceil({0})", "lpai_ceilf({0})", 8, python=_finite_or(math.ceil)),
+    Function("trunc", 1, "torch.trunc({0})", "np.trunc({0})", "lpai_truncf({0})", 6, python=_finite_or(math.trunc)),
     # torch.sign(NaN) is 0 (np.sign gives NaN): the numpy form maps NaN to 0 first.
     Function(
         "sign",
@@ -639,12 +651,14 @@ COSTS: Mapping[str, int] = {
     **{f.name: f.cost for f in FUNCTION_TABLE},
 }
 LIBRARY_CALLS = frozenset(f.name for f in FUNCTION_TABLE if f.library_call)
+LIBM = frozenset(f.name for f in FUNCTION_TABLE if f.libm)
 
 
 @dataclass(frozen=True)
 class Cost:
     scalar: int  # instructions per element, one element at a time
     vectorises: bool  # no library call: the blocked loop runs it in SIMD lanes
+    libm: bool = False  # a transcendental libm function (Function.libm) somewhere in it
 
 
 def cost(node: Node) -> Cost:
@@ -655,12 +669,15 @@ def cost(node: Node) -> Cost:
         return Cost(COSTS["var"], True)
     if isinstance(node, Neg):
         inner = cost(node.operand)
-        return Cost(inner.scalar + COSTS["neg"], inner.vectorises)
+        return Cost(inner.scalar + COSTS["neg"], inner.vectorises, inner.libm)
     if isinstance(node, (Bin, Cmp)):
         left, right = cost(node.left), cost(node.right)
-        return Cost(left.scalar + right.scalar + COSTS[node.op], left.vectorises and right.vectorises)
+        return Cost(
+            left.scalar + right.scalar + COSTS[node.op], left.vectorises and right.vectorises, left.libm or right.libm
+        )
     args = [cost(a) for a in node.args]
     return Cost(
         sum(a.scalar for a in args) + COSTS[node.func],
         node.func not in LIBRARY_CALLS and all(a.vectorises for a in args),
+        node.func in LIBM or any(a.libm for a in args),
     )

@@ -293,6 +293,28 @@ def test_each_function_row_uses_every_argument_once_per_form():
             assert used == list(range(f.arity)), (f.name, form)
     assert len({f.name for f in expr.FUNCTION_TABLE}) == len(expr.FUNCTION_TABLE)
     assert {"log", "sqrt", "pow"} == expr.LIBRARY_CALLS  # libm calls of the C forms: logf, sqrtf, powf
+    # The benchmark's libm class (issue 41): the transcendental functions, inline or not;
+    # the rounding functions, abs, min, max, where and sign are exact integer and select work.
+    assert {"exp", "log", "sqrt", "pow", "tanh", "sigmoid"} == expr.LIBM
+
+
+@pytest.mark.parametrize(
+    ("text", "libm"),
+    [
+        ("floor(x) + ceil(x) + round(x) + trunc(x)", False),
+        ("where(x >= 0, abs(x), min(x, 1.0)) + max(x, 2.0) + sign(x) + clamp(x, 0.0, 1.0) + relu(x)", False),
+        ("x * 2.0 - x / 3.0", False),
+        ("floor(x) + 0.1 * sigmoid(x)", True),
+        ("-exp(x)", True),
+        ("x ** 0.5", True),
+        ("where(x > 0, x, tanh(x))", True),
+        ("where(log(x) > 0, x, 1.0)", True),
+    ],
+)
+def test_cost_says_whether_the_math_is_libm(text, libm):
+    """Cost.libm (what the benchmark's `math=` field prints): any transcendental function
+    anywhere in the tree, the condition of where included."""
+    assert expr.cost(parse(text)).libm is libm
 
 
 # --- round, floor, ceil, sign and where ------------------------------------------------
@@ -316,7 +338,7 @@ def _bits(values: np.ndarray) -> np.ndarray:
     return v.view(np.uint32)
 
 
-@pytest.mark.parametrize("func", ["round", "floor", "ceil", "sign"])
+@pytest.mark.parametrize("func", ["round", "floor", "ceil", "trunc", "sign"])
 def test_rounding_functions_numpy_form_equals_torch(func):
     """round is half to even (np.rint, torch.round); sign(NaN) is 0, as torch gives."""
     points = _rounding_points()
@@ -348,7 +370,7 @@ def test_c_forms_of_rounding_and_where_are_bit_identical_to_torch(tmp_path, cc):
     """The C helpers (lpai_roundf, ...) under the kernel's flags (-O2 -ffp-contract=off,
     the default rounding mode): every result bit for bit as torch, the sign of a zero
     included (ceil(-0.7) is -0: 1 / it is -inf), and where() with every comparison."""
-    texts = ["round(a)", "floor(a)", "ceil(a)", "sign(a)", *(t for t in WHERE_TEXTS)]
+    texts = ["round(a)", "floor(a)", "ceil(a)", "trunc(a)", "sign(a)", *(t for t in WHERE_TEXTS)]
     nodes = [expr.parse(t, ["a", "b"] if "b" in t else ["a"], ["k"]) for t in texts]
     funcs = "\n".join(
         f"static float f{i}(float in_a, float in_b, float p_k) {{ (void)in_b; (void)p_k; return {expr.to_c(n)}; }}"

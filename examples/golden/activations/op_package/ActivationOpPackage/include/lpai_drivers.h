@@ -72,6 +72,7 @@ static LPAI_ALWAYS_INLINE int lpai_exec_prepare(lpai_exec *x, QnnLpai_CustomOpNo
      * anything is written. */
     int empty = 1;
     for (uint32_t j = 0; j < nout; ++j) {
+#if !defined(LPAI_MEASURE_UNCHECKED) /* lpai_glue.h */
         if (lpai_view_overlaps(&x->out[j].view)) {
             /* A count that does not fit 64 bits (which the plain product below would
              * wrap) comes only with shared bytes: said as what it is. */
@@ -79,6 +80,7 @@ static LPAI_ALWAYS_INLINE int lpai_exec_prepare(lpai_exec *x, QnnLpai_CustomOpNo
             *result = lpai_reject(op_type, counted ? LPAI_E_OVERLAP : LPAI_E_BOUNDS, NULL);
             return 0;
         }
+#endif
         /* The plain product cannot wrap here: the dimensions of an output whose elements
          * do not share bytes each step past everything the faster ones reach, so its
          * count is at most its extent + 1, below 2^63; with a dimension of 0 the product

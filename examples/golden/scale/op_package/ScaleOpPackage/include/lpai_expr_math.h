@@ -2,7 +2,7 @@
 /*
  * The functions generated expressions call besides <math.h> (lpai_expf, lpai_sigmoidf,
  * lpai_tanhf, lpai_reluf, lpai_minf, lpai_maxf, lpai_roundf, lpai_floorf, lpai_ceilf,
- * lpai_signf, lpai_wheref; qnn-op-template/hooks/expr.py renders the names).
+ * lpai_truncf, lpai_signf, lpai_wheref; qnn-op-template/hooks/expr.py renders the names).
  * Their own header, apart from the conventions: they are the op's math, not a rule of
  * the runtime; the kernel's every path and the benchmark's baseline call them.
  *
@@ -188,26 +188,51 @@ static LPAI_MATH_INLINE float lpai_roundf(float x)
     return (ax < two23) ? r : x;
 }
 
-/* torch.floor and torch.ceil from the rounded value: one step down (up) where rounding
- * went up (down). Every result has x's sign (floor(0.3) = +0, ceil(-0.7) = -0, as torch),
- * and NaN stays NaN (both comparisons fail). */
+/* The bits of `a` where `mask` is all ones, of `b` where it is zero: a select written in
+ * integers, which gcc vectorises as three logical operations (written as a float
+ * select, gcc -O2 merged it with the selects around it into nested ones, a third more
+ * instructions for floor), and which no compiler can turn into a float min or max. */
+static LPAI_MATH_INLINE float lpai_bits_select(uint32_t mask, float a, float b)
+{
+    return lpai_f32_from_bits((lpai_bits_from_f32(a) & mask) | (lpai_bits_from_f32(b) & ~mask));
+}
+
+/* torch.trunc: toward zero. |x| < 2^23 goes through int32 and back (cvttps2dq and
+ * cvtdq2ps on x86, one conversion each way on Hexagon: no libm call, vectorised);
+ * |x| >= 2^23 is an integer already, and inf and NaN come back as they are (the
+ * conversion sees 0 there: a float outside int32 must not reach it, C leaves that
+ * undefined). The sign is x's (trunc(-0.5) is -0, as torch). */
+static LPAI_MATH_INLINE float lpai_truncf(float x)
+{
+    const float ax = lpai_f32_from_bits(lpai_bits_from_f32(x) & 0x7FFFFFFFu);
+    const int small = ax < 8388608.0f; /* false for NaN */
+    const float t = lpai_with_sign_of((float)(int32_t)(small ? x : 0.0f), x);
+    return lpai_bits_select(small ? 0xFFFFFFFFu : 0u, t, x);
+}
+
+/* torch.floor and torch.ceil from the truncated value: one step down (up) where
+ * truncation went up (down), as a subtraction of 1 (of -1) or 0, no branch. A zero
+ * result keeps x's sign (floor(0.3) = +0, ceil(-0.7) = -0 - 0 = -0, as torch), and NaN
+ * stays NaN (the comparison fails; NaN - 0 is NaN). */
 static LPAI_MATH_INLINE float lpai_floorf(float x)
 {
-    const float r = lpai_roundf(x);
-    return lpai_with_sign_of((r > x) ? r - 1.0f : r, x);
+    const float t = lpai_truncf(x);
+    return t - ((t > x) ? 1.0f : 0.0f);
 }
 
 static LPAI_MATH_INLINE float lpai_ceilf(float x)
 {
-    const float r = lpai_roundf(x);
-    return lpai_with_sign_of((r < x) ? r + 1.0f : r, x);
+    const float t = lpai_truncf(x);
+    return t - ((t < x) ? -1.0f : 0.0f);
 }
 
 /* torch.sign: -1, 0 or 1; 0 for both zeros and for NaN (as torch gives on the CPU). */
 static LPAI_MATH_INLINE float lpai_signf(float x)
 {
-    const float negative = lpai_select_cond(x < 0.0f) ? -1.0f : 0.0f;
-    return lpai_select_cond(x > 0.0f) ? 1.0f : negative;
+    /* The difference of the two comparisons, converted: in SIMD two compare masks, an
+     * integer subtraction and a conversion (written as two float selects, gcc -O2 made
+     * nested selects of them). No select of x: NaN gives 0 - 0 = +0. */
+    return (float)((x > 0.0f) - (x < 0.0f));
 }
 
 #endif /* LPAI_EXPR_MATH_H */

@@ -149,14 +149,23 @@ typedef struct {
  * are ORed and tested once per group (SUCCESS is 0), nothing is zeroed that an accessor
  * writes, the checks come after the reads, and it is inlined into each executeOp (a
  * call per tensor cost mul3 about 25 of its 520 DSP packets at one element). */
+/* LPAI_MEASURE_UNCHECKED: a measuring instrument of qnn-op-template's benchmark
+ * (bench/run.py), never for a build that runs a model: it takes the checks out that do
+ * not change what a valid node computes (the width and layout-rank reads and tests, the
+ * bound and overlap tests, the scale-ratio tests), so that the benchmark can print what
+ * they cost a small call (docs/benchmark.md, "What the checks cost at one element"). */
 static LPAI_ALWAYS_INLINE lpai_status lpai_glue_io(QnnLpai_CustomOpTensor_t t, lpai_io *io)
 {
     const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &lpai_pkg_infra;
     if (!t) {
         return LPAI_E_TENSOR;
     }
-    QnnLpaiCustomOp_DataType_t type = LPAI_CUSTOM_OP_DATATYPE_UNDEFINED;
     uint32_t rank = 0u;
+#if defined(LPAI_MEASURE_UNCHECKED)
+    uint32_t failed = (uint32_t)gi->getTensorShapeRank(t, &rank);
+    const uint32_t bits = LPAI_SUPPORTED_BITS;
+#else
+    QnnLpaiCustomOp_DataType_t type = LPAI_CUSTOM_OP_DATATYPE_UNDEFINED;
     uint32_t layout_rank = 0u;
     uint32_t failed = (uint32_t)gi->getTensorDataType(t, &type);
     failed |= (uint32_t)gi->getTensorShapeRank(t, &rank);
@@ -172,6 +181,7 @@ static LPAI_ALWAYS_INLINE lpai_status lpai_glue_io(QnnLpai_CustomOpTensor_t t, l
     if (rank > LPAI_MAX_RANK || layout_rank != rank) {
         return LPAI_E_RANK;
     }
+#endif
     uint32_t dims[LPAI_MAX_RANK];
     for (uint32_t i = 0; i < rank; ++i) {
         failed |= (uint32_t)gi->getTensorShapeDimSize(t, i, &dims[i]);
@@ -201,7 +211,12 @@ static LPAI_ALWAYS_INLINE lpai_status lpai_glue_io(QnnLpai_CustomOpTensor_t t, l
     if (st != LPAI_OK) {
         return st;
     }
+#if defined(LPAI_MEASURE_UNCHECKED)
+    (void)fits;
+    return LPAI_OK;
+#else
     return fits ? LPAI_OK : LPAI_E_BOUNDS;
+#endif
 }
 
 /* The shape of every output is the one its rule gives from the inputs (lpai_shapes.h):
@@ -362,11 +377,13 @@ static inline lpai_status lpai_glue_prepare(QnnLpai_CustomOpNode_t node, lpai_io
         if (st != LPAI_OK) {
             return st;
         }
+#if !defined(LPAI_MEASURE_UNCHECKED)
         for (uint32_t k = 0; k < nin; ++k) {
             if (!lpai_ratio_ok(in[k].quant.scale * rq[j].inv_scale)) {
                 return LPAI_E_RATIO;
             }
         }
+#endif
     }
     for (uint32_t p = 0; p < nparams; ++p) {
         st = lpai_glue_param(node, &kinds[p], &params[p], &params_u32[p]);
