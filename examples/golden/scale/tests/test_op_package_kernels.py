@@ -481,6 +481,120 @@ def test_shapes_that_do_not_broadcast_are_refused(op):
 
 # ---- custom ops: scratch ----------------------------------------------------------
 CUSTOM = [op for op in OPS if op.kind == "custom"]
+MULTI_INPUT_CUSTOM = [op for op in CUSTOM if len(op.inputs) > 1]
+# First input (N, C, H, T): rows of 16, 24 of them.
+FIRST = (2, 3, 4, 16)
+
+
+def broadcast_cases(op):
+    """Shapes of the later inputs that broadcast to FIRST: one value per row (a state,
+    (N, C, H, 1)) always; per channel (1, C, 1, 1) and a lower rank (T,), which repeat
+    over rows, only when no output follows a later input (such an output would be
+    written once per row of the first input)."""
+    cases = {"per-row": FIRST[:-1] + (1,)}
+    if all(rule[0] == "broadcast" or rule[1] == 0 for rule in op.output_rules):
+        cases["per-channel"] = (1, FIRST[1], 1, 1)
+        cases["lower-rank"] = (FIRST[-1],)
+    return cases
+
+
+@pytest.mark.parametrize("case", ["per-row", "per-channel", "lower-rank"])
+@pytest.mark.parametrize("op", each(MULTI_INPUT_CUSTOM, "custom op of two or more inputs"))
+def test_custom_later_inputs_broadcast(op, case):
+    """A custom op's later inputs broadcast to the first (docs: the spec reference,
+    "Custom ops: later inputs broadcast to the first"): the eager op and the kernel get
+    each input in its own shape (rowwise: its own row, 1 value for a last dim of 1) and
+    must agree on every output, in the first input's layout and in a permuted one. A
+    rowwise output that follows a later input repeated over rows is refused."""
+    shape = broadcast_cases(op).get(case)
+    if shape is None and op.name in ROWWISE:
+        # An output that follows a later input repeated over rows: refused, untouched.
+        shapes = [FIRST] + [(1, FIRST[1], 1, 1) if case == "per-channel" else (FIRST[-1],)] * (len(op.inputs) - 1)
+        specs = [host.Tensor(s) for s in shapes]
+        codes = [torch.zeros(s, dtype=torch.uint8) for s in shapes]
+        with pytest.raises(host.Rejected) as info:
+            host.run_n(op.qnn_type, list(zip(specs, codes)), outputs_like(op, specs), params_of(op))
+        assert "must follow an input of the first input's rows" in info.value.reason
+        assert host.output_untouched()
+        return
+    if shape is None:
+        pytest.skip(f"an output of {op.name} follows a later input: its rows must be the first input's")
+    gen = torch.Generator().manual_seed(55)
+    shapes = [FIRST] + [shape] * (len(op.inputs) - 1)
+    codes = [torch.randint(0, 256, s, dtype=torch.uint8, generator=gen) for s in shapes]
+    for trial in range(2):
+        specs = [
+            host.Tensor(
+                s,
+                host.random_scale(gen),
+                int(torch.randint(0, 256, (1,), generator=gen)),
+                order=(0, 2, 3, 1) if trial and len(s) == 4 else None,
+            )
+            for s in shapes
+        ]
+        xs = [host.dequantize(c, sp.scale, sp.zero_point) for sp, c in zip(specs, codes)]
+        outs = [host.Tensor(tuple(r.shape), *calibrated(r, gen)) for r in eager(op, xs)]
+        assert [o.shape for o in outs] == output_shapes(op, shapes)
+        check_against_torch(op, specs, codes, outs)
+    assert host.last_path() == ("custom-rowwise" if op.name in ROWWISE else "custom")
+
+
+@pytest.mark.parametrize("op", each(MULTI_INPUT_CUSTOM, "custom op of two or more inputs"))
+def test_custom_later_input_that_does_not_broadcast_is_refused(op):
+    """A later input that does not broadcast to the first ((N, C, H, 3) against rows of
+    16, or a rank above the first's): the fake kernel refuses it with a ValueError and
+    the kernel refuses the node, every output untouched."""
+    for bad in (FIRST[:-1] + (3,), (1,) + FIRST):
+        shapes = [FIRST] + [bad] * (len(op.inputs) - 1)
+        with pytest.raises(ValueError, match="does not broadcast to the first input"):
+            output_shapes(op, shapes)
+        specs = [host.Tensor(s) for s in shapes]
+        codes = [torch.zeros(s, dtype=torch.uint8) for s in shapes]
+        # The outputs as the rules would give them from each input's own shape.
+        outs = [
+            host.Tensor(FIRST if rule[0] == "broadcast" else shapes[rule[1]] if rule[0] == "like" else (1,))
+            for rule in op.output_rules
+        ]
+        with pytest.raises(host.Rejected) as info:
+            host.run_n(op.qnn_type, list(zip(specs, codes)), outs, params_of(op))
+        assert "shapes differ" in info.value.reason
+        assert host.output_untouched()
+
+
+@pytest.mark.parametrize("op", each(CUSTOM, "custom op"))
+def test_custom_kernel_within_a_step_of_eager_float64(op):
+    """An independent look at the C math: the kernel's codes against your eager math run
+    on float64 tensors (not the float32 eager op the C was written to match), within the
+    quantization step: |code - (value / scale + zero point)| <= 1 LSB, the value clipped
+    to the codes' range. Your eager math must accept float64 tensors (docs: the spec
+    reference, "Custom ops: later inputs broadcast to the first"); float32-only math
+    skips this test, saying so."""
+    gen = torch.Generator().manual_seed(64)
+    codes = grid(op)
+    specs = [
+        host.Tensor(tuple(c.shape), host.random_scale(gen), int(torch.randint(0, 256, (1,), generator=gen)))
+        for c in codes
+    ]
+    xs = [host.dequantize(c, sp.scale, sp.zero_point) for sp, c in zip(specs, codes)]
+    outs = [host.Tensor(tuple(r.shape), *calibrated(r, gen)) for r in eager(op, xs)]
+    try:
+        with torch.no_grad():
+            exact = op.default(*[x.double() for x in xs], *defaults(op))
+    except Exception as exc:  # noqa: BLE001 - the user's math, whatever it raises
+        pytest.skip(f"{EAGER_USER}/{op.name}.py does not run on float64 tensors ({type(exc).__name__}: {exc})")
+    exact = list(exact) if isinstance(exact, (tuple, list)) else [exact]
+    if any(e.dtype != torch.float64 for e in exact):
+        pytest.skip(f"{EAGER_USER}/{op.name}.py returns float32 on float64 tensors: it computes in float32")
+    got = run_kernel(op, specs, codes, outs)
+    for j, (g, e, spec) in enumerate(zip(got, exact, outs)):
+        position = (e / spec.scale + spec.zero_point).nan_to_num(nan=0.0).clamp(-0.5, 255.5)
+        off = (g.double() - position).abs()
+        worst = int(off.argmax())
+        assert float(off.max()) <= 1.0, (
+            f"{op.qualified_name} output {j}: kernel code {int(g.reshape(-1)[worst])} is "
+            f"{float(off.max()):.3f} LSB from the float64 eager value {float(e.reshape(-1)[worst])!r} "
+            f"(scale {spec.scale:.6g}, zero point {spec.zero_point}) at element {worst}"
+        )
 
 
 @pytest.mark.parametrize("temp", ["null", "no-call"])

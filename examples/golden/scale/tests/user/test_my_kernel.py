@@ -5,7 +5,8 @@
 the emulator of the LPAI kernel interface and runs one node of it: quantized inputs in,
 quantized outputs back as torch codes; it also lists the package's ops (`host.OPS`), so
 this file names no namespace and survives a rename of it.  This test runs the op
-`mul3` on a few inputs and param values picked by hand and compares every
+`mul3` on a few inputs across each input's domain (the spec's `range`, or
+its default: `OpInfo.domains`) and param values picked by hand and compares every
 output of the kernel with the eager op's, code for code (one code off only at a rounding
 tie; NaN is the lowest code, as in the generated tests).  It takes every form of op:
 several inputs (broadcasting ones for an elementwise op), several outputs, reductions,
@@ -25,19 +26,29 @@ pytestmark = pytest.mark.filterwarnings("ignore:.*quantized tensor creation func
 
 NAME = "mul3"  # the op under test
 OP = next((op for op in host.OPS if op.name == NAME), None)
-SCALE, ZERO_POINT = 2.0 / 255.0, 128  # inputs quantized on about [-1, 1]
-VALUES = [-1.0, -0.5, -0.1, 0.0, 0.1, 0.5, 0.75, 1.0]
 # 4 dims: the rank the project runs its ops at (a reduction may name dims 0 to 3).
 SHAPE = (1, 2, 1, 4)
 
 
+def quantization(low, high):
+    """(scale, zero point) of an input calibrated on [low, high], as the quantizer's
+    observer sets them (its range always holds 0)."""
+    low, high = min(low, 0.0), max(high, 0.0)
+    scale = float(torch.tensor((high - low) / 255.0, dtype=torch.float32))
+    return scale, int(min(255, max(0, round(-low / scale))))
+
+
 def inputs():
-    """One tensor per input, VALUES repeated (shifted by one per input) in the shape of a
-    valid call: every input SHAPE, or for an elementwise op the later inputs broadcasting."""
+    """One tensor per input, eight values inside its domain (a little inside its ends:
+    quantized on the domain, they stay in it) repeated, shifted by one per input, in the
+    shape of a valid call: every input SHAPE, or for an elementwise op the later inputs
+    broadcasting."""
     tensors = []
-    for k, shape in enumerate(OP.input_shapes(SHAPE)):
+    for k, (shape, (low, high)) in enumerate(zip(OP.input_shapes(SHAPE), OP.domains)):
+        inset = (high - low) / 20
+        values = torch.linspace(low + inset, high - inset, 8).tolist()
         n = math.prod(shape)
-        tensors.append(torch.tensor([VALUES[(i + k) % len(VALUES)] for i in range(n)]).reshape(shape))
+        tensors.append(torch.tensor([values[(i + k) % len(values)] for i in range(n)]).reshape(shape))
     return tensors
 
 
@@ -56,8 +67,9 @@ def check(values):
         pytest.fail(
             f"tests/user/test_my_kernel.py tests the op {NAME!r}, which the spec no longer has: set NAME to another op"
         )
-    codes = [host.quantize(x, SCALE, ZERO_POINT) for x in inputs()]
-    xs = [host.dequantize(c, SCALE, ZERO_POINT) for c in codes]  # what the kernel sees
+    specs = [quantization(*domain) for domain in OP.domains]
+    codes = [host.quantize(x, *spec) for x, spec in zip(inputs(), specs)]
+    xs = [host.dequantize(c, *spec) for c, spec in zip(codes, specs)]  # what the kernel sees
     values = [default for _, _, default in OP.params] if values is None else values
     result = OP.default(*xs, *values)
     wants = list(result) if isinstance(result, (tuple, list)) else [result]
@@ -65,7 +77,7 @@ def check(values):
     qparams = [output_qparams(want) for want in wants]
     got = host.run_n(
         OP.qnn_type,
-        [(host.Tensor(tuple(c.shape), SCALE, ZERO_POINT), c) for c in codes],
+        [(host.Tensor(tuple(c.shape), *spec), c) for c, spec in zip(codes, specs)],
         [host.Tensor(tuple(want.shape), scale, zp) for want, (scale, zp) in zip(wants, qparams)],
         [(name, kind, value) for (name, kind, _), value in zip(OP.params, values)],
     )
