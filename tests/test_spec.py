@@ -1322,8 +1322,8 @@ def test_the_spec_view_is_ascii_and_reads_back_the_same():
 
 @pytest.mark.parametrize("doc", ["", "   "])
 def test_an_empty_doc_is_the_default_doc(doc):
-    """A doc of spaces only rendered the user file's docstring as 'Eager math of ns::op: '
-    (a trailing space, which ruff format flags); it takes the default doc instead."""
+    """A doc of spaces only rendered `"""Eager math of ns::op: """` (a trailing space,
+    which ruff format flags in the user's file); it takes the default doc instead."""
     raw = minimal(kind="custom", inputs=["x"], doc=doc)
     del raw["ops"][0]["expr"]
     assert spec.validate(raw).ops[0].doc == "Custom op mul3."
