@@ -101,8 +101,7 @@ def _validate_op(path: str, raw: Any, namespace: str | None) -> Op:
         kind = _choice(f"{path}.kind", _given(op, "kind", "elementwise"), KINDS)
 
     doc = op.get("doc")
-    # An empty doc is no doc: "Eager math of ns::op: " would end a docstring in a space.
-    if doc is None or (isinstance(doc, str) and not doc.strip()):
+    if doc is None:
         doc = f"Custom op {name}." if kind == "custom" else f"Elementwise op {name}."
     with problems.check():
         _check_doc(f"{path}.doc", doc)

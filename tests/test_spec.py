@@ -1318,12 +1318,3 @@ def test_the_spec_view_is_ascii_and_reads_back_the_same():
     assert text.isascii(), text
     assert yaml.safe_load(text) == pkg.answers()
     assert yaml.safe_load(text)["ops"][0]["doc"] == "times three \u00d7, \u00b5s \u2014 \U0001f600"
-
-
-@pytest.mark.parametrize("doc", ["", "   "])
-def test_an_empty_doc_is_the_default_doc(doc):
-    """A doc of spaces only rendered `"""Eager math of ns::op: """` (a trailing space,
-    which ruff format flags in the user's file); it takes the default doc instead."""
-    raw = minimal(kind="custom", inputs=["x"], doc=doc)
-    del raw["ops"][0]["expr"]
-    assert spec.validate(raw).ops[0].doc == "Custom op mul3."
