@@ -150,10 +150,10 @@ typedef struct {
  * writes, the checks come after the reads, and it is inlined into each executeOp (a
  * call per tensor cost mul3 about 25 of its 520 DSP packets at one element). */
 /* LPAI_MEASURE_UNCHECKED: a measuring instrument of qnn-op-template's benchmark
- * (bench/run.py), never for a build that runs a model: it takes the checks out that do
+ * (qnn-op-template/bench/run.py), never for a build that runs a model: it takes the checks out that do
  * not change what a valid node computes (the width and layout-rank reads and tests, the
  * bound and overlap tests, the scale-ratio tests), so that the benchmark can print what
- * they cost a small call (docs/benchmark.md, "What the checks cost at one element"). */
+ * they cost a small call (qnn-op-template/docs/benchmark.md, "What the checks cost at one element"). */
 static LPAI_ALWAYS_INLINE lpai_status lpai_glue_io(QnnLpai_CustomOpTensor_t t, lpai_io *io)
 {
     const QnnLpaiOpPackage_GlobalInfrastructure_t *gi = &lpai_pkg_infra;
