@@ -249,11 +249,16 @@ class PyOp:
 
     @property
     def example_call(self) -> str:
-        """The op called on one tensor `h` in (0, 1), mapped onto each input's domain
-        (Op.input_domains: the values the op is defined and calibrated on), params left
-        to their defaults (README's model examples)."""
-        args = [f"{py_number(lo)} + {py_number(hi - lo)} * h" for lo, hi in self.op.input_domains]
-        return f"{self.op.namespace}.{self.op.name}({join(args)})"
+        """The op called on one tensor `h` in every input, params left to their defaults
+        (README's model examples; `h` is example_input's)."""
+        return f"{self.op.namespace}.{self.op.name}({join(['h'] * self.op.n_inputs)})"
+
+    @property
+    def example_input(self) -> str:
+        """`h` of README's model examples: a layer's output mapped onto the op's first
+        input's domain (Op.input_domains: the values the op is defined and calibrated on)."""
+        lo, hi = self.op.input_domains[0]
+        return f"{py_number(lo)} + {py_number(hi - lo)} * torch.sigmoid(self.conv(x))"
 
     # ------------------------------------------------------------ literals
     @property

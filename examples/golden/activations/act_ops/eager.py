@@ -96,7 +96,7 @@ def hard_swish_ish(x: torch.Tensor) -> torch.Tensor:
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
-    _result = ((x * torch.clamp((x + 3.0), torch.as_tensor(0.0, dtype=torch.float32), torch.as_tensor(6.0, dtype=torch.float32))) / 6.0)  # noqa: UP034, B002  # fmt: skip
+    _result = ((x * torch.clamp((x + 3.0), torch.as_tensor(0.0, dtype=torch.float32), torch.as_tensor(6.0, dtype=torch.float32))) / 6.0)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
     return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
 
@@ -111,7 +111,7 @@ def scaled_tanh(x: torch.Tensor, gain: float = 2.0, shift: int = 1) -> torch.Ten
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
-    _result = ((gain * torch.tanh(x)) + shift)  # noqa: UP034, B002  # fmt: skip
+    _result = ((gain * torch.tanh(x)) + shift)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
     return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
 
@@ -125,7 +125,7 @@ def add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float = 0.5) -> torch.Te
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
-    _result = (a + (alpha * b))  # noqa: UP034, B002  # fmt: skip
+    _result = (a + (alpha * b))  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
     return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)
 
@@ -138,7 +138,7 @@ def soft_min(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
-    _result = (torch.minimum(a, b) + (0.1 * torch.sigmoid((a - b))))  # noqa: UP034, B002  # fmt: skip
+    _result = (torch.minimum(a, b) + (0.1 * torch.sigmoid((a - b))))  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
     return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)
 
@@ -153,7 +153,7 @@ def fake_quant(x: torch.Tensor, steps: int = 4, limit: float = 1.5) -> torch.Ten
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
-    _result = torch.clamp((torch.round((x * steps)) / steps), (-limit), limit)  # noqa: UP034, B002  # fmt: skip
+    _result = torch.clamp((torch.round((x * steps)) / steps), (-limit), limit)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
     return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
 
@@ -166,7 +166,7 @@ def pick_floor(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
-    _result = (torch.where((a >= b), torch.floor(a), torch.ceil(b)) + torch.sign((a - b)))  # noqa: UP034, B002  # fmt: skip
+    _result = (torch.where((a >= b), torch.floor(a), torch.ceil(b)) + torch.sign((a - b)))  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
     return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)
 
@@ -181,6 +181,6 @@ def power_compress(x: torch.Tensor, eps: float = 1e-06, p: float = 0.3) -> torch
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
-    _result = torch.pow((torch.abs(x) + eps), p)  # noqa: UP034, B002  # fmt: skip
+    _result = torch.pow((torch.abs(x) + eps), p)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
     return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)

@@ -29,7 +29,7 @@ def hard_swish_ish(x):
     x = np.asarray(x, dtype=_DTYPE[-1])
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = ((x * np.minimum(np.maximum((x + 3.0), 0.0), 6.0)) / 6.0)  # noqa: UP034, B002  # fmt: skip
+        value = ((x * np.minimum(np.maximum((x + 3.0), 0.0), 6.0)) / 6.0)  # noqa: UP034, B002, SIM300  # fmt: skip
     # "_" first: a spec name never starts so, so this local shadows no input. A list, one
     # shape a line: its trailing comma keeps ruff format from joining it at any length.
     _shapes = [
@@ -51,7 +51,7 @@ def scaled_tanh(x, gain=2.0, shift=1):
     shift = _DTYPE[-1](shift)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = ((gain * np.tanh(x)) + shift)  # noqa: UP034, B002  # fmt: skip
+        value = ((gain * np.tanh(x)) + shift)  # noqa: UP034, B002, SIM300  # fmt: skip
     # "_" first: a spec name never starts so, so this local shadows no input. A list, one
     # shape a line: its trailing comma keeps ruff format from joining it at any length.
     _shapes = [
@@ -71,7 +71,7 @@ def add_scaled(a, b, alpha=0.5):
     alpha = _DTYPE[-1](alpha)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = (a + (alpha * b))  # noqa: UP034, B002  # fmt: skip
+        value = (a + (alpha * b))  # noqa: UP034, B002, SIM300  # fmt: skip
     # "_" first: a spec name never starts so, so this local shadows no input. A list, one
     # shape a line: its trailing comma keeps ruff format from joining it at any length.
     _shapes = [
@@ -89,7 +89,7 @@ def soft_min(a, b):
     b = np.asarray(b, dtype=_DTYPE[-1])
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = (np.minimum(a, b) + (0.1 * (1.0 / (1.0 + np.exp(-((a - b)))))))  # noqa: UP034, B002  # fmt: skip
+        value = (np.minimum(a, b) + (0.1 * (1.0 / (1.0 + np.exp(-((a - b)))))))  # noqa: UP034, B002, SIM300  # fmt: skip
     # "_" first: a spec name never starts so, so this local shadows no input. A list, one
     # shape a line: its trailing comma keeps ruff format from joining it at any length.
     _shapes = [
@@ -112,7 +112,7 @@ def fake_quant(x, steps=4, limit=1.5):
     limit = _DTYPE[-1](limit)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = np.minimum(np.maximum((np.rint((x * steps)) / steps), (-limit)), limit)  # noqa: UP034, B002  # fmt: skip
+        value = np.minimum(np.maximum((np.rint((x * steps)) / steps), (-limit)), limit)  # noqa: UP034, B002, SIM300  # fmt: skip
     # "_" first: a spec name never starts so, so this local shadows no input. A list, one
     # shape a line: its trailing comma keeps ruff format from joining it at any length.
     _shapes = [
@@ -129,7 +129,7 @@ def pick_floor(a, b):
     b = np.asarray(b, dtype=_DTYPE[-1])
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = (np.where((a >= b), np.floor(a), np.ceil(b)) + np.sign(np.nan_to_num((a - b), nan=0.0)))  # noqa: UP034, B002  # fmt: skip
+        value = (np.where((a >= b), np.floor(a), np.ceil(b)) + np.sign(np.nan_to_num((a - b), nan=0.0)))  # noqa: UP034, B002, SIM300  # fmt: skip
     # "_" first: a spec name never starts so, so this local shadows no input. A list, one
     # shape a line: its trailing comma keeps ruff format from joining it at any length.
     _shapes = [
@@ -152,7 +152,7 @@ def power_compress(x, eps=1e-06, p=0.3):
     p = _DTYPE[-1](p)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = np.power((np.abs(x) + eps), p)  # noqa: UP034, B002  # fmt: skip
+        value = np.power((np.abs(x) + eps), p)  # noqa: UP034, B002, SIM300  # fmt: skip
     # "_" first: a spec name never starts so, so this local shadows no input. A list, one
     # shape a line: its trailing comma keeps ruff format from joining it at any length.
     _shapes = [

@@ -107,6 +107,6 @@ def double_it(x: torch.Tensor) -> torch.Tensor:
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
-    _result = (2.0 * x)  # noqa: UP034, B002  # fmt: skip
+    _result = (2.0 * x)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
     return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)

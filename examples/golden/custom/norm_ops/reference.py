@@ -29,7 +29,7 @@ def double_it(x):
     x = np.asarray(x, dtype=_DTYPE[-1])
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = (2.0 * x)  # noqa: UP034, B002  # fmt: skip
+        value = (2.0 * x)  # noqa: UP034, B002, SIM300  # fmt: skip
     # "_" first: a spec name never starts so, so this local shadows no input. A list, one
     # shape a line: its trailing comma keeps ruff format from joining it at any length.
     _shapes = [

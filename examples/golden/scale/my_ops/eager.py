@@ -97,6 +97,6 @@ def mul3(input: torch.Tensor, factor: float = 3.0) -> torch.Tensor:
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
-    _result = (input * factor)  # noqa: UP034, B002  # fmt: skip
+    _result = (input * factor)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
     return torch.empty(_shape, dtype=input.dtype, device=input.device).copy_(_result)

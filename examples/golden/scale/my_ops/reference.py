@@ -32,7 +32,7 @@ def mul3(input, factor=3.0):
     factor = _DTYPE[-1](factor)
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = (input * factor)  # noqa: UP034, B002  # fmt: skip
+        value = (input * factor)  # noqa: UP034, B002, SIM300  # fmt: skip
     # "_" first: a spec name never starts so, so this local shadows no input. A list, one
     # shape a line: its trailing comma keeps ruff format from joining it at any length.
     _shapes = [

@@ -96,7 +96,7 @@ def add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
-    _result = (x + bias)  # noqa: UP034, B002  # fmt: skip
+    _result = (x + bias)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
     return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
 
@@ -109,7 +109,7 @@ def fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
-    _result = ((a * b) + c)  # noqa: UP034, B002  # fmt: skip
+    _result = ((a * b) + c)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
     return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)
 

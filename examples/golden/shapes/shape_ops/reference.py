@@ -30,7 +30,7 @@ def add_bias(x, bias):
     bias = np.asarray(bias, dtype=_DTYPE[-1])
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = (x + bias)  # noqa: UP034, B002  # fmt: skip
+        value = (x + bias)  # noqa: UP034, B002, SIM300  # fmt: skip
     # "_" first: a spec name never starts so, so this local shadows no input. A list, one
     # shape a line: its trailing comma keeps ruff format from joining it at any length.
     _shapes = [
@@ -49,7 +49,7 @@ def fma3(a, b, c):
     c = np.asarray(c, dtype=_DTYPE[-1])
     with np.errstate(all="ignore"):
         # As the model spells it, one line (`fmt: skip`: see eager.py).
-        value = ((a * b) + c)  # noqa: UP034, B002  # fmt: skip
+        value = ((a * b) + c)  # noqa: UP034, B002, SIM300  # fmt: skip
     # "_" first: a spec name never starts so, so this local shadows no input. A list, one
     # shape a line: its trailing comma keeps ruff format from joining it at any length.
     _shapes = [
