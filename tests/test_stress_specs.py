@@ -274,7 +274,7 @@ FORM_OPS = [
         "name": "e40_rowwise_two",
         "kind": "custom",
         "rowwise": True,
-        "inputs": ["a", "b"],
+        "inputs": ["a", {"name": "b", "range": [0, 4]}],
         "outputs": [{"name": "out", "shape": {"like": "b"}}, {"name": "m", "shape": {"reduce": "a", "dims": [-1]}}],
     },
 ]
@@ -316,11 +316,12 @@ static void reference_reduce_max(const float *x, const lpai_shape *s, const int 
 def reference_math(op: dict, stub_c: str) -> tuple[str, str]:
     """(eager Python, kernel C) of the custom op `op` (a spec's op), the C from its
     rendered stub `stub_c` (its `#define` and `#include` lines kept, as a user keeps them)."""
-    names_ = op["inputs"] + [p["name"] for p in op.get("params", [])]
-    outputs = op.get("outputs") or [{"name": "out", "shape": {"like": op["inputs"][0]}}]
+    inputs = [_input_name(n) for n in op["inputs"]]
+    names_ = inputs + [p["name"] for p in op.get("params", [])]
+    outputs = op.get("outputs") or [{"name": "out", "shape": {"like": inputs[0]}}]
     results, body = [], []
     for o in outputs:
-        shape = o.get("shape") or {"like": op["inputs"][0]}
+        shape = o.get("shape") or {"like": inputs[0]}
         if "like" in shape:
             results.append(f"{shape['like']} * 0.5")
             body.append(
