@@ -57,10 +57,11 @@ class EveryOp(torch.nn.Module):
         self.conv = torch.nn.Conv2d(2, 2, 1)
 
     def forward(self, x):
-        h = torch.sigmoid(self.conv(x)) + 0.5  # positive: inside every op's domain
+        h = torch.sigmoid(self.conv(x))  # (0, 1): mapped onto each input's domain
         outputs = []
         for op in OPS:
-            result = op(*[to_shape(h, s) for s in op.input_shapes(h.shape)])
+            shapes = op.input_shapes(h.shape)
+            result = op(*[to_shape(lo + (hi - lo) * h, s) for (lo, hi), s in zip(op.domains, shapes)])
             outputs.extend(result if isinstance(result, tuple) else (result,))
         return tuple(outputs)
 

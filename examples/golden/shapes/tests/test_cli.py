@@ -1197,7 +1197,8 @@ def test_the_commands_that_say_what_is_missing_run_without_torch(tmp_path):
     and a command that needs torch (info) says so in one line."""
     doctor = without_torch("doctor", "--quick")
     assert "Traceback" not in doctor.stderr, doctor.stderr
-    assert doctor.stdout.startswith("checking what shape_ops needs"), doctor.stdout + doctor.stderr
+    said = doctor.stdout + doctor.stderr
+    assert doctor.stdout.startswith("checking what shape_ops needs"), said
     lines = doctor.stdout.splitlines()
     assert any(line.startswith("missing  Python packages of the tests") and "lacks torch" in line for line in lines)
     assert doctor.stderr == "error: the laptop path is not ready for pytest: see the fixes above\n"
