@@ -275,7 +275,7 @@ FORM_OPS = [
         "kind": "custom",
         "rowwise": True,
         "inputs": ["a", {"name": "b", "range": [0, 4]}],
-        "outputs": [{"name": "out", "shape": {"like": "b"}}, {"name": "m", "shape": {"reduce": "a", "dims": [-1]}}],
+        "outputs": [{"name": "out", "shape": {"like": "a"}}, {"name": "m", "shape": {"reduce": "a", "dims": [-1]}}],
     },
 ]
 
