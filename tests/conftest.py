@@ -231,3 +231,13 @@ def pytest_collection_modifyitems(items):
         return _FIRST.index(name) if name in _FIRST else len(_FIRST)
 
     items.sort(key=rank)
+
+
+def hexagon_tools_missing() -> str | None:
+    """Why the Hexagon builds cannot run here (zig's clang, qemu-hexagon), or None."""
+    zig = subprocess.run([sys.executable, "-m", "ziglang", "version"], capture_output=True, text=True)
+    if zig.returncode != 0:
+        return "no ziglang for this Python (pip install ziglang)"
+    if shutil.which("qemu-hexagon") is None:
+        return "no qemu-hexagon (apt-get install qemu-user)"
+    return None

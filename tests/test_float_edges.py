@@ -34,6 +34,8 @@ import torch
 
 from hooks import expr
 
+from conftest import hexagon_tools_missing
+
 ROOT = Path(__file__).resolve().parents[1]
 HEADER = ROOT / "template" / "op_package" / "{{pkg.package_name}}" / "include" / "lpai_expr_math.h"
 
@@ -236,20 +238,11 @@ def test_host_math_equals_eager_at_the_float_edges(tmp_path, cc, cases):
     _check(_run([str(tmp_path / "e")], a, b, len(nodes)), want, a, b, cc)
 
 
-def _hexagon_missing() -> str | None:
-    zig = subprocess.run([sys.executable, "-m", "ziglang", "version"], capture_output=True, text=True)
-    if zig.returncode != 0:
-        return "no ziglang for this Python (pip install ziglang)"
-    if shutil.which("qemu-hexagon") is None:
-        return "no qemu-hexagon (apt-get install qemu-user)"
-    return None
-
-
 @pytest.mark.hexagon
 def test_hexagon_math_equals_eager_at_the_float_edges(tmp_path, cases):
     """zig's clang for hexagon-linux-musl at the flags of makefiles/hexagon_test.mk, run
     under qemu-hexagon: the DSP's float unit and its compiler, against eager."""
-    missing = _hexagon_missing()
+    missing = hexagon_tools_missing()
     if missing:
         pytest.skip(missing)
     nodes, a, b, want = cases

@@ -27,19 +27,9 @@ import pytest
 import yaml
 from test_render import USER_MATH, VARIANTS, qnn_type_of, write_user_math
 
-from conftest import copier_cli, once_per_run
+from conftest import copier_cli, hexagon_tools_missing, once_per_run
 
-
-def _missing_tool() -> str | None:
-    zig = subprocess.run([sys.executable, "-m", "ziglang", "version"], capture_output=True, text=True)
-    if zig.returncode != 0:
-        return "no ziglang for this Python (pip install ziglang)"
-    if shutil.which("qemu-hexagon") is None:
-        return "no qemu-hexagon (apt-get install qemu-user)"
-    return None
-
-
-MISSING = _missing_tool()
+MISSING = hexagon_tools_missing()
 pytestmark = [pytest.mark.hexagon, pytest.mark.skipif(MISSING is not None, reason=f"hexagon-test: {MISSING}")]
 
 # A spec of this module's own: a unary op (its table runs through HVX when forced or
