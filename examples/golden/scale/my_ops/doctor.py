@@ -568,8 +568,6 @@ def run_checks(
 ) -> list[Check]:
     """Every check, the laptop path's first, then one area after the other (the order
     `doctor` prints them in).  `sdk_check`: also run `make sdk-check` (with QNN_SDK_ROOT)."""
-    import os
-
     env = os.environ if environ is None else environ
     return [
         *check_laptop(env, has_module or _has_module),
