@@ -753,12 +753,6 @@ def test_every_generated_package_imports_and_registers_its_ops(rendered):
     assert not failures, "\n".join(failures)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known, 2026-12-04: the rowwise form op e40_rowwise_two fails the rendered "
-    "test_custom_later_inputs_broadcast[e40_rowwise_two-per-row] (the reference math of a "
-    "per-row broadcast input, or the kernel's rowwise path for it): open, see the closing note",
-)
 def test_the_edge_ops_and_the_custom_ops_pass_their_own_tests(rendered, tmp_path):
     """The EDGE_OPS' own tests/test_ops.py and tests/test_autograd.py in the first render,
     and every custom op's kernel tests, tests/user/test_my_kernel.py copied for every op
@@ -823,11 +817,6 @@ def test_the_edge_ops_and_the_custom_ops_pass_their_own_tests(rendered, tmp_path
 C_SUFFIXES = (".c", ".h", ".cpp")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known, 2026-12-04: clang-format reflows a line of a generated C file whose names "
-    "are at their limits (the custom op's MATH_WRITTEN_FOR identifier line): open, see the closing note",
-)
 def test_every_generated_project_is_lint_and_format_clean(rendered):
     """ruff (check and format --check) under each render's own pyproject.toml, and
     clang-format under each render's own .clang-format, are clean on every generated
