@@ -509,7 +509,9 @@ def test_custom_later_inputs_broadcast(op, case):
     shape = broadcast_cases(op).get(case)
     if shape is None and op.name in ROWWISE:
         # An output that follows a later input repeated over rows: refused, untouched.
-        shapes = [FIRST] + [(1, FIRST[1], 1, 1) if case == "per-channel" else (FIRST[-1],)] * (len(op.inputs) - 1)
+        # Lower rank as (1, T): an output reducing a (T,) input over its one dim would
+        # have no dim, which the op refuses before the kernel sees it.
+        shapes = [FIRST] + [(1, FIRST[1], 1, 1) if case == "per-channel" else (1, FIRST[-1])] * (len(op.inputs) - 1)
         specs = [host.Tensor(s) for s in shapes]
         codes = [torch.zeros(s, dtype=torch.uint8) for s in shapes]
         with pytest.raises(host.Rejected) as info:

@@ -57,16 +57,62 @@ def test_every_op_is_wrapped_in_uint8_qdq(quantized):
         assert all(_uint8(u) for u in users)
 
 
+def _qparams(node):
+    return float(node.args[1]), int(node.args[2])
+
+
+def _op_nodes(graph_module):
+    """Per op in OPS order: the (scale, zero point) of each input's dequantize and of each
+    output's quantize (several outputs: in getitem order)."""
+    found = {}
+    for node in graph_module.graph.nodes:
+        if node.op == "call_function" and node.target in {op.default for op in OPS}:
+            ins = [_qparams(arg) for arg in node.args if getattr(arg, "target", None) == DQ]
+            users = sorted(node.users, key=lambda u: u.args[1] if u.target is operator.getitem else 0)
+            if any(u.target is operator.getitem for u in users):
+                users = [q for u in users for q in u.users]
+            found[node.target] = (ins, [_qparams(q) for q in users if q.target == Q])
+    return [found[op.default] for op in OPS]
+
+
+def test_quantized_model_is_the_eager_op_on_quantized_values(quantized):
+    """Each op's output in the quantized graph is the eager op on its inputs as the graph
+    sees them (quantized with each input's own scale), quantized to the output's 8 bits:
+    at most half an output step away, or the edge of the output's range. Exact where the
+    op is a step function (round, floor, a comparison): an input that quantizing moves
+    across a step moves the eager result the same way."""
+    inputs = all_ops_inputs(seed=0)
+    got = quantized(*inputs)
+    assert len(got) == len(OUTPUT_OPS)
+    outputs, start = [], 0
+    for op, (ins, outs) in zip(OPS, _op_nodes(quantized)):
+        xs = inputs[start : start + len(op.inputs)]
+        start += len(op.inputs)
+        assert len(ins) == len(xs) and len(outs) == len(op.outputs), op.qualified_name
+        seen = [DQ(Q(x, s, z, 0, 255, torch.uint8), s, z, 0, 255, torch.uint8) for x, (s, z) in zip(xs, ins)]
+        result = op(*seen)
+        for r, (scale, zero_point) in zip(result if isinstance(result, tuple) else (result,), outs):
+            outputs.append((op, r.clamp(scale * (0 - zero_point), scale * (255 - zero_point)), scale))
+    for (op, expected, scale), g in zip(outputs, got):
+        assert (g - expected).abs().max() <= scale / 2 * 1.001 + 1e-6, op.qualified_name
+
+
 def test_quantized_model_tracks_eager(quantized):
+    """The quantized graph against the float eager model: within 5% of each output's span
+    for an op that is not a step function (one of those jumps a whole step where an input
+    crosses it; the test above holds it exactly)."""
     # Inputs seen in calibration: outside the calibrated range the graph rightly saturates.
     inputs = all_ops_inputs(seed=0)
     eager = PackageModel()(*inputs)
     got = quantized(*inputs)
     assert len(eager) == len(got) == len(OUTPUT_OPS)
-    for op, e, g in zip(OUTPUT_OPS, eager, got):
+    misses = 0
+    for e, g in zip(eager, got):
         # One 8-bit step of the output range, plus the input steps amplified by the op.
         span = float(e.max() - e.min()) or 1.0
-        assert (g - e).abs().max() <= 0.05 * span + 1e-3, op.qualified_name
+        misses += int(((g - e).abs() > 0.05 * span + 1e-3).sum())
+    # A step function's jumps are few: at most 1 element in 100 of all outputs.
+    assert misses <= sum(e.numel() for e in eager) // 100
 
 
 # An op of another library, which QnnQuantizer has no config for either (a test's own).

@@ -45,8 +45,11 @@
 /* The arguments this math is written for: include/ops/Center_user.h stops the
  * build here when an update of the spec changes them (an input, an output or a param
  * added, removed, renamed or retyped); then change the math, and this line as the
- * error says. */
+ * error says. Keep it one line (copier update reads it): clang-format would split a
+ * long one. */
+/* clang-format off */
 #define Center_MATH_WRITTEN_FOR Center_ARGS_IN_x_OUT_mean_OUT_centered_FLOAT_scale_BOOL_subtract
+/* clang-format on */
 #include "ops/Center_user.h"
 
 int Center_compute(const Center_args *args)

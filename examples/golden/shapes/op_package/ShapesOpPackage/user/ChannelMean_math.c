@@ -45,8 +45,11 @@
 /* The arguments this math is written for: include/ops/ChannelMean_user.h stops the
  * build here when an update of the spec changes them (an input, an output or a param
  * added, removed, renamed or retyped); then change the math, and this line as the
- * error says. */
+ * error says. Keep it one line (copier update reads it): clang-format would split a
+ * long one. */
+/* clang-format off */
 #define ChannelMean_MATH_WRITTEN_FOR ChannelMean_ARGS_IN_x_OUT_mean
+/* clang-format on */
 #include "ops/ChannelMean_user.h"
 
 int ChannelMean_compute(const ChannelMean_args *args)

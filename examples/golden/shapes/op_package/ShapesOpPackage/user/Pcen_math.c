@@ -42,12 +42,26 @@
  *         args->lo[i] = fminf(args->x[i], 0.0f);
  *         args->hi[i] = fmaxf(args->x[i], 0.0f);
  *     }
+ *
+ *   a later input that broadcasts (it arrives in its own shape; the tests call the op
+ *   with a (N, C, H, 1) one): here b is either x's shape or one value per row of x
+ *
+ *     const uint64_t n = args->x_shape.dims[args->x_shape.rank - 1];
+ *     const uint64_t nb = args->b_shape.dims[args->b_shape.rank - 1]; // n, or 1
+ *     for (uint64_t r = 0; r < args->x_shape.count / n; ++r) {
+ *         for (uint64_t i = 0; i < n; ++i) {
+ *             args->out[r * n + i] = args->x[r * n + i] - args->b[r * nb + (nb == 1 ? 0 : i)];
+ *         }
+ *     }
  */
 /* The arguments this math is written for: include/ops/Pcen_user.h stops the
  * build here when an update of the spec changes them (an input, an output or a param
  * added, removed, renamed or retyped); then change the math, and this line as the
- * error says. */
+ * error says. Keep it one line (copier update reads it): clang-format would split a
+ * long one. */
+/* clang-format off */
 #define Pcen_MATH_WRITTEN_FOR Pcen_ARGS_IN_x_IN_state_OUT_y_OUT_new_state_FLOAT_smooth_FLOAT_eps
+/* clang-format on */
 #include "ops/Pcen_user.h"
 
 int Pcen_compute(const Pcen_args *args)

@@ -46,8 +46,11 @@
 /* The arguments this math is written for: include/ops/RmsNorm_user.h stops the
  * build here when an update of the spec changes them (an input, an output or a param
  * added, removed, renamed or retyped); then change the math, and this line as the
- * error says. */
+ * error says. Keep it one line (copier update reads it): clang-format would split a
+ * long one. */
+/* clang-format off */
 #define RmsNorm_MATH_WRITTEN_FOR RmsNorm_ARGS_IN_x_OUT_y_FLOAT_eps
+/* clang-format on */
 #include "ops/RmsNorm_user.h"
 
 int RmsNorm_compute(const RmsNorm_args *args)

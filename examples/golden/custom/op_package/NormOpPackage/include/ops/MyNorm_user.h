@@ -51,10 +51,11 @@ int MyNorm_compute(const MyNorm_args *args);
  * user/MyNorm_math.c defines MyNorm_MATH_WRITTEN_FOR to the arguments it was
  * written for, before it includes this header. When they are not these (an update
  * added, removed, renamed or retyped an input, an output or a param), it does not
- * compile until its math takes these and its line names them. */
+ * compile until its math takes these and its line names them. (clang-format off: each
+ * line whole, however long the names.) */
+/* clang-format off */
 #define MyNorm_ARGS_IN_x_OUT_out 1
 #if defined(MyNorm_MATH_WRITTEN_FOR) && !(MyNorm_MATH_WRITTEN_FOR + 0)
-/* clang-format off */
 #error "user/MyNorm_math.c was written for other arguments of MyNorm_compute: they are now input x; output out. Change its math to match (include/ops/MyNorm_user.h lists the members of args), then its line to: #define MyNorm_MATH_WRITTEN_FOR MyNorm_ARGS_IN_x_OUT_out"
 /* clang-format on */
 #endif

@@ -62,10 +62,11 @@ int Center_compute(const Center_args *args);
  * user/Center_math.c defines Center_MATH_WRITTEN_FOR to the arguments it was
  * written for, before it includes this header. When they are not these (an update
  * added, removed, renamed or retyped an input, an output or a param), it does not
- * compile until its math takes these and its line names them. */
+ * compile until its math takes these and its line names them. (clang-format off: each
+ * line whole, however long the names.) */
+/* clang-format off */
 #define Center_ARGS_IN_x_OUT_mean_OUT_centered_FLOAT_scale_BOOL_subtract 1
 #if defined(Center_MATH_WRITTEN_FOR) && !(Center_MATH_WRITTEN_FOR + 0)
-/* clang-format off */
 #error "user/Center_math.c was written for other arguments of Center_compute: they are now input x; outputs mean, centered; params float scale, bool subtract. Change its math to match (include/ops/Center_user.h lists the members of args), then its line to: #define Center_MATH_WRITTEN_FOR Center_ARGS_IN_x_OUT_mean_OUT_centered_FLOAT_scale_BOOL_subtract"
 /* clang-format on */
 #endif

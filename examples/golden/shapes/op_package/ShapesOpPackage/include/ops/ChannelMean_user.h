@@ -53,10 +53,11 @@ int ChannelMean_compute(const ChannelMean_args *args);
  * user/ChannelMean_math.c defines ChannelMean_MATH_WRITTEN_FOR to the arguments it was
  * written for, before it includes this header. When they are not these (an update
  * added, removed, renamed or retyped an input, an output or a param), it does not
- * compile until its math takes these and its line names them. */
+ * compile until its math takes these and its line names them. (clang-format off: each
+ * line whole, however long the names.) */
+/* clang-format off */
 #define ChannelMean_ARGS_IN_x_OUT_mean 1
 #if defined(ChannelMean_MATH_WRITTEN_FOR) && !(ChannelMean_MATH_WRITTEN_FOR + 0)
-/* clang-format off */
 #error "user/ChannelMean_math.c was written for other arguments of ChannelMean_compute: they are now input x; output mean. Change its math to match (include/ops/ChannelMean_user.h lists the members of args), then its line to: #define ChannelMean_MATH_WRITTEN_FOR ChannelMean_ARGS_IN_x_OUT_mean"
 /* clang-format on */
 #endif

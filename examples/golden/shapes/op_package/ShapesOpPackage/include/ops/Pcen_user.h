@@ -74,10 +74,11 @@ int Pcen_compute(const Pcen_args *args);
  * user/Pcen_math.c defines Pcen_MATH_WRITTEN_FOR to the arguments it was
  * written for, before it includes this header. When they are not these (an update
  * added, removed, renamed or retyped an input, an output or a param), it does not
- * compile until its math takes these and its line names them. */
+ * compile until its math takes these and its line names them. (clang-format off: each
+ * line whole, however long the names.) */
+/* clang-format off */
 #define Pcen_ARGS_IN_x_IN_state_OUT_y_OUT_new_state_FLOAT_smooth_FLOAT_eps 1
 #if defined(Pcen_MATH_WRITTEN_FOR) && !(Pcen_MATH_WRITTEN_FOR + 0)
-/* clang-format off */
 #error "user/Pcen_math.c was written for other arguments of Pcen_compute: they are now inputs x, state; outputs y, new_state; params float smooth, float eps. Change its math to match (include/ops/Pcen_user.h lists the members of args), then its line to: #define Pcen_MATH_WRITTEN_FOR Pcen_ARGS_IN_x_IN_state_OUT_y_OUT_new_state_FLOAT_smooth_FLOAT_eps"
 /* clang-format on */
 #endif

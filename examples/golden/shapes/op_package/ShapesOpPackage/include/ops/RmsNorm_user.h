@@ -57,10 +57,11 @@ int RmsNorm_compute(const RmsNorm_args *args);
  * user/RmsNorm_math.c defines RmsNorm_MATH_WRITTEN_FOR to the arguments it was
  * written for, before it includes this header. When they are not these (an update
  * added, removed, renamed or retyped an input, an output or a param), it does not
- * compile until its math takes these and its line names them. */
+ * compile until its math takes these and its line names them. (clang-format off: each
+ * line whole, however long the names.) */
+/* clang-format off */
 #define RmsNorm_ARGS_IN_x_OUT_y_FLOAT_eps 1
 #if defined(RmsNorm_MATH_WRITTEN_FOR) && !(RmsNorm_MATH_WRITTEN_FOR + 0)
-/* clang-format off */
 #error "user/RmsNorm_math.c was written for other arguments of RmsNorm_compute: they are now input x; output y; param float eps. Change its math to match (include/ops/RmsNorm_user.h lists the members of args), then its line to: #define RmsNorm_MATH_WRITTEN_FOR RmsNorm_ARGS_IN_x_OUT_y_FLOAT_eps"
 /* clang-format on */
 #endif
