@@ -12,7 +12,11 @@ annotates them right after) and says so with a bare print(), once per op and
 quantization: `No quant config is implemented for op, <namespace>.<op>.default`
 (executorch/backends/qualcomm/quantizer/quantizer.py, QnnQuantizer._get_quant_config).
 Those lines, and only those, are dropped (own_op_notices); the same line about any
-other op still shows, since that op really is left unquantized.
+other op still shows, since that op really is left unquantized.  After annotating, it
+asks every node for its output's quantization (QnnQuantizer._replace_inf) and logs
+`Could not resolve quant range for node: <node>` for an op of several outputs, which
+this package quantizes on each output's getitem: dropped too, for this package's nodes
+only (own_node_warnings).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import logging
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -88,7 +93,7 @@ def make_lpai_quantizer(soc_model: str = SOC_MODEL, is_qat: bool = False):
     from executorch.backends.qualcomm.export_utils import get_backend_type, make_quantizer
     from executorch.backends.qualcomm.quantizer.quantizer import QuantDtype
 
-    with no_sdk_download():
+    with no_sdk_download(), _without_records():
         quantizer = make_quantizer(
             quant_dtype=QuantDtype.use_8a8w,
             custom_annotations=(annotator(is_qat).build_annotation_fn(),),
@@ -96,7 +101,8 @@ def make_lpai_quantizer(soc_model: str = SOC_MODEL, is_qat: bool = False):
             backend=get_backend_type("lpai"),
             soc_model=soc_model,
         )
-    quantizer.annotate = _without_lines(quantizer.annotate, own_op_notices())
+    quantizer.annotate = _quiet_annotate(quantizer.annotate, own_op_notices())
+    quantizer.transform_for_annotation = _quiet(quantizer.transform_for_annotation)
     return quantizer
 
 
@@ -134,15 +140,81 @@ class _DropLines(io.TextIOBase):
         self.pending = ""
 
 
-def _without_lines(function, drop: frozenset[str]):
-    """`function`, its lines in `drop` kept off stdout."""
+# QnnQuantizer's warning for a node it finds no output quantization on (quantizer.py, 1.5.1).
+NO_QUANT_RANGE = "Could not resolve quant range for node: {}"
+
+
+def own_node_warnings(model: torch.fx.GraphModule) -> frozenset[str]:
+    """The exact warnings QnnQuantizer logs about this package's nodes of `model`."""
+    targets = {overload for op in OPS for overload in op.quantized_overloads}
+    return frozenset(
+        NO_QUANT_RANGE.format(node.name)
+        for node in model.graph.nodes
+        if node.op == "call_function" and node.target in targets
+    )
+
+
+# What ExecuTorch logs while it makes and runs the quantizer without an SDK, which
+# quantizing does not need (no_sdk_download): true, and nothing a user can act on.
+NO_SDK_NOTICES = (
+    "[QNN] QNN_SDK_ROOT is set but empty",
+    "The backend_opinfo module couldn't be imported",
+    "PassManager is deprecated",
+)
+
+
+class _DropRecords(logging.Filter):
+    """Drops the log records whose message is one of `drop` or starts with one of
+    NO_SDK_NOTICES."""
+
+    def __init__(self, drop: frozenset[str] = frozenset()):
+        super().__init__()
+        self.drop = drop
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return message not in self.drop and not message.startswith(NO_SDK_NOTICES)
+
+
+# The loggers they come from: the root logger (ExecuTorch's Qualcomm code calls
+# logging.warning), and the one of exir's pass manager.
+_LOGGERS = ("", "executorch.exir.pass_manager")
+
+
+@contextlib.contextmanager
+def _without_records(drop: frozenset[str] = frozenset()):
+    """ExecuTorch's loggers (_LOGGERS) without `drop` and NO_SDK_NOTICES."""
+    records = _DropRecords(drop)
+    for name in _LOGGERS:
+        logging.getLogger(name).addFilter(records)
+    try:
+        yield
+    finally:
+        for name in _LOGGERS:
+            logging.getLogger(name).removeFilter(records)
+
+
+def _quiet(function):
+    """`function` without NO_SDK_NOTICES in the log."""
 
     @functools.wraps(function)
     def run(*args, **kwargs):
+        with _without_records():
+            return function(*args, **kwargs)
+
+    return run
+
+
+def _quiet_annotate(annotate, drop: frozenset[str]):
+    """QnnQuantizer.annotate, its lines in `drop` kept off stdout and its warnings about
+    this package's nodes (own_node_warnings) out of the log."""
+
+    @functools.wraps(annotate)
+    def run(model, *args, **kwargs):
         stream = _DropLines(sys.stdout, drop)
         try:
-            with contextlib.redirect_stdout(stream):
-                return function(*args, **kwargs)
+            with contextlib.redirect_stdout(stream), _without_records(own_node_warnings(model)):
+                return annotate(model, *args, **kwargs)
         finally:
             stream.finish()
 
