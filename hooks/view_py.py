@@ -249,16 +249,32 @@ class PyOp:
 
     @property
     def example_call(self) -> str:
-        """The op called on one tensor `h` in every input, params left to their defaults
-        (README's model examples; `h` is example_input's)."""
-        return f"{self.op.namespace}.{self.op.name}({join(['h'] * self.op.n_inputs)})"
+        """The op called on a layer's output mapped onto each input's domain (`h`, `h1`,
+        ...: example_inputs'), params left to their defaults (README's model examples)."""
+        return f"{self.op.namespace}.{self.op.name}({join(self._example_names())})"
+
+    def _example_domains(self) -> list[tuple[float, float]]:
+        """The distinct input domains (Op.input_domains), in the order of the inputs."""
+        return list(dict.fromkeys(self.op.input_domains))
+
+    def _example_names(self) -> list[str]:
+        """Per input, the variable of its domain: `h` for the first, `h1`, `h2` ... after."""
+        order = self._example_domains()
+        return [f"h{order.index(d)}" if order.index(d) else "h" for d in self.op.input_domains]
 
     @property
-    def example_input(self) -> str:
-        """`h` of README's model examples: a layer's output mapped onto the op's first
-        input's domain (Op.input_domains: the values the op is defined and calibrated on)."""
-        lo, hi = self.op.input_domains[0]
-        return f"{py_number(lo)} + {py_number(hi - lo)} * torch.sigmoid(self.conv(x))"
+    def example_inputs(self) -> list[str]:
+        """The lines of README's model examples that map a layer's output onto the op's
+        input domains (Op.input_domains: the values the op is defined and calibrated on),
+        one line per distinct domain, each with its comment."""
+        domains = self._example_domains()
+        lines = []
+        for k, (lo, hi) in enumerate(domains):
+            var = f"h{k}" if k else "h"
+            users = [n for n, d in zip(self.op.input_names, self.op.input_domains) if d == (lo, hi)]
+            what = "the op's input domain" if len(domains) == 1 else f"the domain of {join(users)}"
+            lines.append(f"{var} = {py_number(lo)} + {py_number(hi - lo)} * torch.sigmoid(self.conv(x))  # {what}")
+        return lines
 
     # ------------------------------------------------------------ literals
     @property
