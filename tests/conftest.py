@@ -132,8 +132,51 @@ OP_INDEPENDENT_DEVICE_TESTS = (
     "test_run_clears_stale_copies_in_the_adsp_folder",
     "test_run_skip_sign_pushes_the_unsigned_libraries",
 )
-SKIP_OP_INDEPENDENT = tuple(
-    arg for name in OP_INDEPENDENT_DEVICE_TESTS for arg in ("--deselect", f"tests/test_device_fakes.py::{name}")
+# The command line's behaviours that no op changes either (tests/test_cli.py): build,
+# sign and doctor against fake SDKs and devices, bad command lines, the terminal, the
+# folders; and quantizing without an SDK in a fresh interpreter (tests/test_quant.py).
+# What reads the ops (the XML reader, an edited XML) runs in both.
+OP_INDEPENDENT_CLI_TESTS = (
+    "test_build_runs_make_for_host_dsp_and_island",
+    "test_build_host_only_skips_the_dsp",
+    "test_build_failure_is_one_line_with_makes_reason",
+    "test_build_fails_when_make_produces_nothing",
+    "test_build_preconditions",
+    "test_sign_signs_both_libraries_into_the_project",
+    "test_signer_failure_fails_sign_with_its_message",
+    "test_failed_resign_deploys_nothing_half_written",
+    "test_sign_fails_when_nothing_was_signed",
+    "test_sign_fails_when_a_library_is_missing",
+    "test_signer_needs_python_before_3_12",
+    "test_doctor_on_a_bare_machine_reports_every_missing_piece",
+    "test_doctor_on_a_complete_machine_is_all_ok",
+    "test_doctor_sees_an_sdk_good_for_building_only",
+    "test_doctor_names_each_missing_direct_mode_library",
+    "test_doctor_wants_the_direct_build_outputs",
+    "test_doctor_reports_an_unplugged_device",
+    "test_doctor_command_prints_each_check_and_fails",
+    "test_doctor_on_a_laptop_is_ready_for_the_laptop_path",
+    "test_doctor_without_zig_or_qemu_names_hexagon_test_only",
+    "test_doctor_says_each_fix_once",
+    "test_doctor_gives_one_sdk_minimum_per_purpose",
+    "test_doctor_checks_this_sdk_with_make_sdk_check",
+    "test_doctor_command_runs_the_sdk_check_unless_quick",
+    "test_the_root_makefile_runs_each_command_where_it_belongs",
+    "test_the_command_line_finds_the_project_from_any_folder_in_it",
+    "test_bad_command_lines_fail_in_one_line",
+    "test_info_into_a_closed_pipe_ends_quietly",
+    "test_stderr_is_one_line_in_a_real_process",
+    "test_update_names_what_git_lacks_in_one_line",
+    "test_update_refuses_a_vcs_ref_the_template_lacks_in_one_line",
+    "test_the_commands_that_say_what_is_missing_run_without_torch",
+    "test_output_an_ascii_terminal_cannot_show_is_escaped",
+    "test_doctor_checks_that_zig_can_write_its_cache",
+)
+SKIP_OP_INDEPENDENT = (
+    *(arg for name in OP_INDEPENDENT_DEVICE_TESTS for arg in ("--deselect", f"tests/test_device_fakes.py::{name}")),
+    *(arg for name in OP_INDEPENDENT_CLI_TESTS for arg in ("--deselect", f"tests/test_cli.py::{name}")),
+    "--deselect",
+    "tests/test_quant.py::test_making_the_quantizer_without_an_sdk_downloads_nothing",
 )
 
 

@@ -18,6 +18,7 @@ from conftest import (
     CLANG_BUILDS,
     EXAMPLES,
     GCC_BUILDS,
+    OP_INDEPENDENT_CLI_TESTS,
     OP_INDEPENDENT_DEVICE_TESTS,
     ROOT,
     SKIP_OP_INDEPENDENT,
@@ -356,12 +357,17 @@ def test_variant_renders_and_its_suite_passes(name, copie_session, template_repo
     assert "empty parameter set" not in run.stdout, re.findall(r"^SKIPPED.*empty parameter set.*$", run.stdout, re.M)
 
 
-def test_the_op_independent_device_tests_exist():
+def test_the_op_independent_tests_exist():
     """The names left out of the other variant's suite are tests the template renders
     (pytest ignores a --deselect that matches nothing, so a rename would run them all)."""
-    source = (ROOT / "template" / "tests" / "test_device_fakes.py.jinja").read_text()
-    defined = set(re.findall(r"^def (test_\w+)\(", source, re.M))
-    assert set(OP_INDEPENDENT_DEVICE_TESTS) <= defined, set(OP_INDEPENDENT_DEVICE_TESTS) - defined
+    for names, module in (
+        (OP_INDEPENDENT_DEVICE_TESTS, "test_device_fakes.py.jinja"),
+        (OP_INDEPENDENT_CLI_TESTS, "test_cli.py.jinja"),
+        (("test_making_the_quantizer_without_an_sdk_downloads_nothing",), "test_quant.py.jinja"),
+    ):
+        source = (ROOT / "template" / "tests" / module).read_text()
+        defined = set(re.findall(r"^def (test_\w+)\(", source, re.M))
+        assert set(names) <= defined, (module, set(names) - defined)
     assert RUNS_EVERY_TEST in VARIANTS
 
 
@@ -385,7 +391,7 @@ def test_custom_op_fails_until_the_user_writes_it(copie_session, template_repo):
     # what each holds; the tests that need the math are set aside (tests/user_math.py).
     eager_line = "norm_ops/user/my_norm.py: def my_norm(x: torch.Tensor) -> torch.Tensor: the eager math"
     kernel_line = "op_package/NormOpPackage/user/MyNorm_math.c: int MyNorm_compute(const MyNorm_args *args)"
-    run = run_project_tests(project)
+    run = run_project_tests(project, *SKIP_OP_INDEPENDENT)
     failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", run.stdout, re.M)
     tail = run.stdout[-3000:]
     assert run.returncode == 1 and failed == ["tests/test_user_math.py::test_the_user_math_is_written"], tail
