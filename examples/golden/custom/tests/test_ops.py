@@ -220,6 +220,8 @@ def _calls(op):
     "call", ["function", "function-params", "function-keywords", "torch.ops", "torch.ops-params", "torch.ops-keywords"]
 )
 def test_every_call_exports_every_param(op, call):
+    if not op.params and call.endswith(("-params", "-keywords")):
+        pytest.skip("the op has no params: the call without them covers it")
     fn, expected = _calls(op)[call]
 
     class Model(torch.nn.Module):
