@@ -156,7 +156,7 @@ def test_argument_lists_per_language():
     assert op.py.params_tuple == '(("w", "float", 0.5), ("n", "int", 2), ("on", "bool", True))'
     assert op.py.defaults_dict == '{"w": 0.5, "n": 2, "on": True}' and bare.py.defaults_dict == "{}"
     assert op.py.inputs == "a, b" and op.py.example_call == "my_ops.blend(h, h)"
-    assert op.py.example_input == "-2.0 + 4.0 * torch.sigmoid(self.conv(x))"
+    assert op.py.example_inputs == ["h = -2.0 + 4.0 * torch.sigmoid(self.conv(x))  # the op's input domain"]
     assert op.md.params == "w: float = 0.5, n: int = 2, on: bool = True" and bare.md.params == ""
     assert two.py.exports == '["OPS", "OpInfo", "blend", "neg_half"]'
     assert bare.c.math_cost == "5u" and bare.c.math_vectorises == "1"  # neg 1 + div 4, no libm call
