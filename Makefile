@@ -44,7 +44,7 @@ release:
 # A new project: the spec read strictly and checked first (hooks/new.py), then
 # `copier copy --trust --defaults`; COPIER_ARGS go to copier (e.g. --vcs-ref v1.0.0).
 COPIER_ARGS ?=
-new:
+new: tags
 	$(PYTHON) hooks/new.py "$(SPEC)" "$(DEST)" $(COPIER_ARGS)
 
 # The absolute template path is recorded in DEST/.copier-answers.yml, so that

@@ -3,11 +3,12 @@ clone that has none, offline and idempotently (docs/new.md, "Pin a version").
 
 Each test works in a fresh local clone of this repository (`--no-tags`, as a clone of
 main here has none) holding this working tree's CHANGELOG.md and scripts/releases.txt,
-never in the repository itself.  About 1 s in all.
+never in the repository itself.  About 1 s in all, and a render of scripts/new (10 s).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, git
+from conftest import GIT_ENV, ROOT, git
 
 TAGS = ROOT / "scripts" / "tags.py"
 
@@ -109,3 +110,21 @@ def test_a_tag_at_another_commit_is_not_moved(tmp_path):
     assert git(repo, "rev-parse", f"v{newest}").strip() == elsewhere
     assert tags(repo, "--force").returncode == 0
     assert changelog_releases(git(repo, "show", f"v{newest}:CHANGELOG.md"))[0] == newest
+
+
+def test_scripts_new_renders_the_newest_release_in_a_clone_without_tags(tmp_path):
+    """README's `scripts/new` in a fresh `--no-tags` clone: it recreates the tags first,
+    so the project is the newest release of CHANGELOG.md, not the clone's HEAD."""
+    repo = clone(tmp_path)
+    newest = changelog_releases((repo / "CHANGELOG.md").read_text())[0]
+    dest = tmp_path / "project"
+    run = subprocess.run(
+        [str(repo / "scripts" / "new"), str(repo / "examples" / "scale.yaml"), str(dest), "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, **GIT_ENV},
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert f"_commit: v{newest}\n" in (dest / ".copier-answers.yml").read_text()
