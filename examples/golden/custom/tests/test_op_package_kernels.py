@@ -49,8 +49,12 @@ def grid(op):
     if len(op.inputs) == 1:
         return [codes.reshape(1, 1, 16, 16)]
     if len(op.inputs) == 2:
-        a, b = torch.meshgrid(codes, codes, indexing="ij")
-        return [a.reshape(1, 1, 256, 256).clone(), b.reshape(1, 1, 256, 256).clone()]
+        # Every pair once, and both inputs vary along each row (the last dim): with the
+        # first input constant in a row, a row-wise op (the row minus its mean) gave
+        # float rounding around 0 for torch to compare codes with.
+        i, j = torch.meshgrid(codes.int(), codes.int(), indexing="ij")
+        first, second = j, (i + j) % 256
+        return [first.to(torch.uint8).reshape(1, 1, 256, 256), second.to(torch.uint8).reshape(1, 1, 256, 256)]
     gen = torch.Generator().manual_seed(31)
     return [torch.randint(0, 256, (1, 1, 64, 64), dtype=torch.uint8, generator=gen) for _ in op.inputs]
 
@@ -127,6 +131,12 @@ def outputs_like(op, specs, **fields):
     return [host.Tensor(shape, **fields) for shape in output_shapes(op, [s.shape for s in specs])]
 
 
+# The smallest scale torchao's observers give (MinMaxObserver's eps, float32's): an
+# output whose values are float rounding around 0 (a row minus its mean on a constant
+# row: torch gives -2.3e-10, a C loop 0) gets steps of this size, not of 1e-12.
+MIN_SCALE = float(torch.finfo(torch.float32).eps)
+
+
 def calibrated(result, gen):
     """(scale, zero point) of an output calibrated on `result`, as calibration would."""
     finite = result[torch.isfinite(result)]
@@ -134,7 +144,7 @@ def calibrated(result, gen):
     hi = max(0.0, float(finite.max())) if finite.numel() else 1.0
     span = (hi - lo) if hi > lo else 1.0
     scale = span / 255.0 * float(torch.empty(1).uniform_(0.5, 1.5, generator=gen))
-    scale = float(torch.tensor(scale, dtype=torch.float32))
+    scale = float(torch.tensor(max(scale, MIN_SCALE), dtype=torch.float32))
     return scale, int(min(255, max(0, round(-lo / scale))))
 
 
