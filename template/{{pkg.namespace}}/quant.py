@@ -101,7 +101,7 @@ def make_lpai_quantizer(soc_model: str = SOC_MODEL, is_qat: bool = False):
             backend=get_backend_type("lpai"),
             soc_model=soc_model,
         )
-    quantizer.annotate = _quiet_annotate(quantizer.annotate, own_op_notices())
+    quantizer.annotate = _quiet_annotate(quantizer.annotate)
     quantizer.transform_for_annotation = _quiet(quantizer.transform_for_annotation)
     return quantizer
 
@@ -110,10 +110,15 @@ def make_lpai_quantizer(soc_model: str = SOC_MODEL, is_qat: bool = False):
 NO_QUANT_CONFIG = "No quant config is implemented for op, {}"
 
 
+def _own_overloads() -> frozenset:
+    """Every overload of this package's ops that a captured graph may hold."""
+    return frozenset(overload for op in OPS for overload in op.quantized_overloads)
+
+
 def own_op_notices() -> frozenset[str]:
-    """The exact lines QnnQuantizer prints about this package's ops (every overload a
-    captured graph may hold), which CustomOpsQuantAnnotator annotates after it."""
-    return frozenset(NO_QUANT_CONFIG.format(overload) for op in OPS for overload in op.quantized_overloads)
+    """The exact lines QnnQuantizer prints about this package's ops, which
+    CustomOpsQuantAnnotator annotates after it."""
+    return frozenset(NO_QUANT_CONFIG.format(overload) for overload in _own_overloads())
 
 
 class _DropLines(io.TextIOBase):
@@ -146,7 +151,7 @@ NO_QUANT_RANGE = "Could not resolve quant range for node: {}"
 
 def own_node_warnings(model: torch.fx.GraphModule) -> frozenset[str]:
     """The exact warnings QnnQuantizer logs about this package's nodes of `model`."""
-    targets = {overload for op in OPS for overload in op.quantized_overloads}
+    targets = _own_overloads()
     return frozenset(
         NO_QUANT_RANGE.format(node.name)
         for node in model.graph.nodes
@@ -205,9 +210,11 @@ def _quiet(function):
     return run
 
 
-def _quiet_annotate(annotate, drop: frozenset[str]):
-    """QnnQuantizer.annotate, its lines in `drop` kept off stdout and its warnings about
-    this package's nodes (own_node_warnings) out of the log."""
+def _quiet_annotate(annotate):
+    """QnnQuantizer.annotate, its lines about this package's ops (own_op_notices) kept
+    off stdout and its warnings about this package's nodes (own_node_warnings) out of
+    the log."""
+    drop = own_op_notices()
 
     @functools.wraps(annotate)
     def run(model, *args, **kwargs):
