@@ -37,42 +37,42 @@ def _uint8(node):
     return scale > 0 and (qmin, qmax, dtype) == (0, 255, torch.uint8)
 
 
-def test_every_op_is_wrapped_in_uint8_qdq(quantized):
+def _op_nodes(graph_module):
+    """Per op in OPS order, its nodes in the graph."""
     nodes = {op.default: [] for op in OPS}
-    for node in quantized.graph.nodes:
+    for node in graph_module.graph.nodes:
         if node.op == "call_function" and node.target in nodes:
             nodes[node.target].append(node)
-    for op in OPS:
-        assert len(nodes[op.default]) == 1, f"{op.qualified_name} missing from the quantized graph"
-        node = nodes[op.default][0]
+    return [nodes[op.default] for op in OPS]
+
+
+def _output_users(node):
+    """What takes the node's outputs, in output order: its users, or for a tuple (several
+    outputs) the users of its getitems, by index."""
+    users = list(node.users)
+    if any(u.target is operator.getitem for u in users):
+        users = [q for u in sorted(users, key=lambda u: u.args[1]) for q in u.users]
+    return users
+
+
+def test_every_op_is_wrapped_in_uint8_qdq(quantized):
+    for op, nodes in zip(OPS, _op_nodes(quantized)):
+        assert len(nodes) == 1, f"{op.qualified_name} missing from the quantized graph"
+        node = nodes[0]
         tensor_args = node.args[: len(op.inputs)]
         for arg in tensor_args:
             assert arg.target == DQ and _uint8(arg), f"{op.qualified_name}: input {arg} is not dequantized from uint8"
-        users = list(node.users)
         if len(op.outputs) > 1:
             # A tuple: one getitem per output, each quantized on its own.
-            assert sorted(u.args[1] for u in users if u.target is operator.getitem) == list(range(len(op.outputs)))
-            users = [q for u in users for q in u.users]
+            items = [u.args[1] for u in node.users if u.target is operator.getitem]
+            assert sorted(items) == list(range(len(op.outputs)))
+        users = _output_users(node)
         assert [u.target for u in users] == [Q] * len(op.outputs), f"{op.qualified_name}: an output is not quantized"
         assert all(_uint8(u) for u in users)
 
 
 def _qparams(node):
     return float(node.args[1]), int(node.args[2])
-
-
-def _op_nodes(graph_module):
-    """Per op in OPS order: the (scale, zero point) of each input's dequantize and of each
-    output's quantize (several outputs: in getitem order)."""
-    found = {}
-    for node in graph_module.graph.nodes:
-        if node.op == "call_function" and node.target in {op.default for op in OPS}:
-            ins = [_qparams(arg) for arg in node.args if getattr(arg, "target", None) == DQ]
-            users = sorted(node.users, key=lambda u: u.args[1] if u.target is operator.getitem else 0)
-            if any(u.target is operator.getitem for u in users):
-                users = [q for u in users for q in u.users]
-            found[node.target] = (ins, [_qparams(q) for q in users if q.target == Q])
-    return [found[op.default] for op in OPS]
 
 
 def test_quantized_model_is_the_eager_op_on_quantized_values(quantized):
@@ -85,7 +85,9 @@ def test_quantized_model_is_the_eager_op_on_quantized_values(quantized):
     got = quantized(*inputs)
     assert len(got) == len(OUTPUT_OPS)
     outputs, start = [], 0
-    for op, (ins, outs) in zip(OPS, _op_nodes(quantized)):
+    for op, [node] in zip(OPS, _op_nodes(quantized)):
+        ins = [_qparams(arg) for arg in node.args if getattr(arg, "target", None) == DQ]
+        outs = [_qparams(q) for q in _output_users(node) if q.target == Q]
         xs = inputs[start : start + len(op.inputs)]
         start += len(op.inputs)
         assert len(ins) == len(xs) and len(outs) == len(op.outputs), op.qualified_name
