@@ -251,28 +251,25 @@ class PyOp:
     def example_call(self) -> str:
         """The op called on a layer's output mapped onto each input's domain (`h`, `h1`,
         ...: example_inputs'), params left to their defaults (README's model examples)."""
-        return f"{self.op.namespace}.{self.op.name}({join(self._example_names())})"
+        names = self._example_names()
+        return f"{self.op.namespace}.{self.op.name}({join([names[d] for d in self.op.input_domains])})"
 
-    def _example_domains(self) -> list[tuple[float, float]]:
-        """The distinct input domains (Op.input_domains), in the order of the inputs."""
-        return list(dict.fromkeys(self.op.input_domains))
-
-    def _example_names(self) -> list[str]:
-        """Per input, the variable of its domain: `h` for the first, `h1`, `h2` ... after."""
-        order = self._example_domains()
-        return [f"h{order.index(d)}" if order.index(d) else "h" for d in self.op.input_domains]
+    def _example_names(self) -> dict[tuple[float, float], str]:
+        """Each distinct input domain (Op.input_domains), in the order of the inputs, and
+        its variable: `h` for the first, `h1`, `h2` ... after."""
+        domains = dict.fromkeys(self.op.input_domains)
+        return {d: f"h{k}" if k else "h" for k, d in enumerate(domains)}
 
     @property
     def example_inputs(self) -> list[str]:
         """The lines of README's model examples that map a layer's output onto the op's
         input domains (Op.input_domains: the values the op is defined and calibrated on),
         one line per distinct domain, each with its comment."""
-        domains = self._example_domains()
+        names = self._example_names()
         lines = []
-        for k, (lo, hi) in enumerate(domains):
-            var = f"h{k}" if k else "h"
+        for (lo, hi), var in names.items():
             users = [n for n, d in zip(self.op.input_names, self.op.input_domains) if d == (lo, hi)]
-            what = "the op's input domain" if len(domains) == 1 else f"the domain of {join(users)}"
+            what = "the op's input domain" if len(names) == 1 else f"the domain of {join(users)}"
             lines.append(f"{var} = {py_number(lo)} + {py_number(hi - lo)} * torch.sigmoid(self.conv(x))  # {what}")
         return lines
 
