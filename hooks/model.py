@@ -75,6 +75,28 @@ OUT_ARGUMENT = "out"
 # What every op of a package reports from getLayoutSupportFlag (spec key layout_support).
 LAYOUT_SUPPORTS = ("shape_ne_layout", "default")
 
+# The backends a package is built for (spec key `backends`), and what each takes of a
+# spec, one line each: docs/spec.md "Backends" and the rendered README print these lines.
+BACKENDS = ("lpai", "htp")
+DEFAULT_BACKENDS = ("lpai",)
+BACKEND_RULES = {
+    "lpai": (
+        "8-bit activations only (activation_dtype: uint8): a 16-bit one arrives as INT_32 (backend bug)",
+        f"tensors of at most {MAX_RANK} dims; a rowwise custom op's row at most {LPAI_ROW_MAX} values",
+        f"soc_model with LPAI hardware ({', '.join(LPAI_SOCS)}); op_package_arch is the aDSP library's",
+    ),
+    "htp": (
+        "float32, 8-bit and 16-bit unsigned tensors in every op (a8w8, a16w8, fp32); activation_dtype is LPAI's",
+        f"tensors of at most {MODEL_RANK} dims (batch, height, width, depth); no row limit: rowwise is LPAI's",
+        "built for v68, v69, v73, v75 and v79 (each its own objects), x86_64 and aarch64 Android",
+    ),
+}
+# The HTP package shares the LPAI package's math files (its user/ and include/ folders),
+# so a render without lpai has nowhere to keep them yet.
+HTP_NEEDS_LPAI = True
+# Hexagon targets of the HTP package (makefiles of op_package/htp): one object set each.
+HTP_ARCHS = ("v68", "v69", "v73", "v75", "v79")
+
 
 def _view(module: str, cls: str, obj: Any) -> Any:
     """`obj` seen through the class `cls` of hooks/<module>.py (imported on first use:
@@ -352,6 +374,26 @@ class Package:
     ops: tuple[Op, ...]
     # What every op reports from getLayoutSupportFlag (LAYOUT_SUPPORTS, docs/spec.md).
     layout_support: str = "shape_ne_layout"
+    # The backends the package is built for (BACKENDS), in the spec's order.
+    backends: tuple[str, ...] = DEFAULT_BACKENDS
+
+    @property
+    def htp(self) -> bool:
+        """Whether the package has an HTP op package (op_package/htp/)."""
+        return "htp" in self.backends
+
+    @property
+    def lpai(self) -> bool:
+        return "lpai" in self.backends
+
+    @property
+    def htp_archs(self) -> tuple[str, ...]:
+        return HTP_ARCHS
+
+    @property
+    def backend_rules(self) -> dict[str, tuple[str, ...]]:
+        """What each of the package's backends takes of the spec (BACKEND_RULES)."""
+        return {b: BACKEND_RULES[b] for b in self.backends}
 
     # The views (hooks/view_*.py).
     @property
@@ -443,6 +485,7 @@ class Package:
             "op_package_arch": self.op_package_arch,
             "activation_dtype": self.activation_dtype,
             "layout_support": self.layout_support,
+            "backends": list(self.backends),
             "ops": [],
         }
         for op in self.ops:

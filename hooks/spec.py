@@ -17,6 +17,9 @@ from . import names
 from .checks import Problems, SpecError, _choice, _given, _name, _require_mapping, _type, _unknown_keys, check_size
 from .model import (
     ACTIVATION_DTYPES,
+    BACKENDS,
+    DEFAULT_BACKENDS,
+    HTP_NEEDS_LPAI,
     HEXAGON_ARCHS,
     LAYOUT_SUPPORTS,
     LPAI_SOCS,
@@ -66,7 +69,16 @@ __all__ = [
 ]
 
 SIXTEEN_BIT = ("uint16", "int16", "16", "16a", "16a8w", "16a16w", "float16", "fp16", "int32", "uint32")
-TOP_KEYS = ("package_name", "namespace", "soc_model", "op_package_arch", "activation_dtype", "layout_support", "ops")
+TOP_KEYS = (
+    "package_name",
+    "namespace",
+    "soc_model",
+    "op_package_arch",
+    "activation_dtype",
+    "layout_support",
+    "backends",
+    "ops",
+)
 
 
 def validate(raw: Any) -> Package:
@@ -148,8 +160,32 @@ def validate(raw: Any) -> Package:
         ops.append(op)
     with problems.check():
         layout = _choice("layout_support", _given(spec, "layout_support", "shape_ne_layout"), LAYOUT_SUPPORTS)
+    backends = DEFAULT_BACKENDS
+    with problems.check():
+        backends = _backends(_given(spec, "backends", list(DEFAULT_BACKENDS)))
     problems.raise_any()
-    return Package(package_name, namespace, soc_model, arch, dtype, tuple(ops), layout)
+    return Package(package_name, namespace, soc_model, arch, dtype, tuple(ops), layout, backends)
+
+
+def _backends(given: Any) -> tuple[str, ...]:
+    """The spec's `backends`: a list of distinct names of BACKENDS (what each takes of a
+    spec: model.BACKEND_RULES)."""
+    if isinstance(given, str) and given in BACKENDS:
+        given = [given]
+    if not isinstance(given, list) or not given:
+        raise SpecError("backends", f"must be a list of one or more of {', '.join(BACKENDS)}, got {given!r:.40}")
+    for i, name in enumerate(given):
+        if not isinstance(name, str) or name not in BACKENDS:
+            raise SpecError(f"backends[{i}]", f"must be one of {', '.join(BACKENDS)}; got {name!r:.40}")
+        if name in given[:i]:
+            raise SpecError(f"backends[{i}]", f"{name!r} is given twice")
+    if HTP_NEEDS_LPAI and "lpai" not in given:
+        raise SpecError(
+            "backends",
+            "htp needs lpai beside it in this release ([lpai, htp]): the HTP package shares "
+            "the LPAI package's math files (op_package/<package_name>/user/, include/)",
+        )
+    return tuple(given)
 
 
 def load(path: str | Path) -> Package:

@@ -165,7 +165,9 @@ def test_argument_lists_per_language():
     assert (op.c.is_custom, two.n_ops) == ("0", 2)
     assert bare.md.run_line == "my_ops::neg_half".ljust(32)
     assert yaml.safe_load(two.yaml.spec) == two.answers()
-    assert two.yaml.spec.startswith("activation_dtype: uint8\nlayout_support: shape_ne_layout\nnamespace: my_ops\n")
+    assert two.yaml.spec.startswith(
+        "activation_dtype: uint8\nbackends:\n- lpai\nlayout_support: shape_ne_layout\nnamespace: my_ops\n"
+    )
     # Each renders as Python or C that parses: no trailing-comma artefacts.
     for text in (
         f"def f({op.py.reference_signature}): pass",
@@ -1319,3 +1321,18 @@ def test_the_spec_view_is_ascii_and_reads_back_the_same():
     assert text.isascii(), text
     assert yaml.safe_load(text) == pkg.answers()
     assert yaml.safe_load(text)["ops"][0]["doc"] == "times three \u00d7, \u00b5s \u2014 \U0001f600"
+
+
+def test_backends_are_the_spec_s_choice_lpai_by_default():
+    # One list, in the spec's order; each backend's rules are one table (model.BACKEND_RULES).
+    assert spec.validate(minimal()).backends == ("lpai",)
+    both = spec.validate({**minimal(), "backends": ["lpai", "htp"]})
+    assert (both.backends, both.htp, both.lpai) == (("lpai", "htp"), True, True)
+    assert both.answers()["backends"] == ["lpai", "htp"]
+    assert not spec.validate(minimal()).htp
+    assert set(both.backend_rules) == {"lpai", "htp"} and all(both.backend_rules.values())
+    assert spec.validate({**minimal(), "backends": "lpai"}).backends == ("lpai",)
+    for bad, field in (([], "backends"), (["htp"], "backends"), (["lpai", "HTP"], "backends[1]"), ([["lpai"]], "backends[0]")):
+        with pytest.raises(spec.SpecError) as caught:
+            spec.validate({**minimal(), "backends": bad})
+        assert str(caught.value).startswith(field + ":"), str(caught.value)
