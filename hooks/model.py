@@ -91,6 +91,17 @@ BACKEND_RULES = {
         "built for v68, v69, v73, v75 and v79 (each its own objects), x86_64 and aarch64 Android",
     ),
 }
+# The QNN data types each backend's OpDefs declare for every input and output, in order
+# (config/<Package>.xml; the builder check of the rendered <namespace>/builder.py reads them
+# from _package.py).  LPAI validates a node twice, before the quantize/dequantize nodes
+# are folded (plain integers) and after (fixed point).  HTP: float32 (fp32 and fp16
+# graphs send FLOAT_32), the a8w8 and a16w8 quantizers' unsigned activations.
+BACKEND_DATATYPES = {
+    "lpai": ("QNN_DATATYPE_UFIXED_POINT_8", "QNN_DATATYPE_UINT_8"),
+    "htp": ("QNN_DATATYPE_FLOAT_32", "QNN_DATATYPE_UFIXED_POINT_8", "QNN_DATATYPE_UFIXED_POINT_16"),
+}
+# The OpDef's <SupportedBackend> of each backend.
+BACKEND_XML_NAME = {"lpai": "LPAI", "htp": "HTP"}
 # The HTP package shares the LPAI package's math files (its user/ and include/ folders),
 # so a render without lpai has nowhere to keep them yet.
 HTP_NEEDS_LPAI = True
@@ -389,6 +400,15 @@ class Package:
     @property
     def htp_archs(self) -> tuple[str, ...]:
         return HTP_ARCHS
+
+    @property
+    def datatypes(self) -> dict[str, tuple[str, ...]]:
+        """The QNN data types each backend's OpDefs declare (BACKEND_DATATYPES)."""
+        return dict(BACKEND_DATATYPES)
+
+    @property
+    def xml_backend(self) -> dict[str, str]:
+        return dict(BACKEND_XML_NAME)
 
     @property
     def backend_rules(self) -> dict[str, tuple[str, ...]]:
