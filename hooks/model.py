@@ -102,6 +102,10 @@ BACKEND_DATATYPES = {
 }
 # The OpDef's <SupportedBackend> of each backend.
 BACKEND_XML_NAME = {"lpai": "LPAI", "htp": "HTP"}
+# The most dims a tensor of each backend's ops may have (the rendered builder check refuses
+# more): LPAI's kernels are sized by MAX_RANK, HTP's tensors are 4-d (batch, height,
+# width, depth).
+BACKEND_MAX_RANK = {"lpai": MAX_RANK, "htp": MODEL_RANK}
 # The HTP package shares the LPAI package's math files (its user/ and include/ folders),
 # so a render without lpai has nowhere to keep them yet.
 HTP_NEEDS_LPAI = True
@@ -409,6 +413,11 @@ class Package:
     @property
     def xml_backend(self) -> dict[str, str]:
         return dict(BACKEND_XML_NAME)
+
+    @property
+    def max_ranks(self) -> dict[str, int]:
+        """The most dims of a tensor of each of the package's backends (BACKEND_MAX_RANK)."""
+        return {b: BACKEND_MAX_RANK[b] for b in self.backends}
 
     @property
     def backend_rules(self) -> dict[str, tuple[str, ...]]:

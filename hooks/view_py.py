@@ -380,6 +380,32 @@ class PyPackage:
         return "{" + ", ".join(f'"{soc}": {hw}' for soc, hw in self.pkg.lpai_hw_versions.items()) + "}"
 
     @property
+    def backends(self) -> str:
+        """pkg.backends as a Python tuple literal: `("lpai",)`, `("lpai", "htp")`."""
+        return _py_seq("(", [f'"{b}"' for b in self.pkg.backends], ")", 0, "BACKENDS = ", "", single_comma=True)
+
+    @property
+    def datatypes(self) -> str:
+        """The QNN data types of each of the package's backends (pkg.datatypes) as a Python
+        dict literal of tuples, the value of `DATATYPES = ` at the top level (one backend a
+        line when it would not fit)."""
+        items = [
+            f'"{b}": ' + _py_seq("(", [f'"{t}"' for t in self.pkg.datatypes[b]], ")", 4, f'"{b}": ', ",", True)
+            for b in self.pkg.backends
+        ]
+        return _py_seq("{", items, "}", 0, "DATATYPES = ", "")
+
+    @property
+    def htp_archs(self) -> str:
+        """pkg.htp_archs as a Python tuple literal."""
+        return _py_seq("(", [f'"{a}"' for a in self.pkg.htp_archs], ")", 0, "HTP_ARCHS = ", "", single_comma=True)
+
+    @property
+    def max_ranks(self) -> str:
+        """pkg.max_ranks as a Python dict literal."""
+        return _py_seq("{", [f'"{b}": {r}' for b, r in self.pkg.max_ranks.items()], "}", 0, "MAX_RANKS = ", "")
+
+    @property
     def rowwise_op_names(self) -> str:
         """The names of the `rowwise: true` custom ops as a Python set display (`set()` when
         none), the value of `ROWWISE = ` at the top level of a test module (one name a line

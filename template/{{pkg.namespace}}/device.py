@@ -49,6 +49,7 @@ from .ops import OPS
 from .registration import op_package_options, require_op_package_support
 from .toolchain import (
     BUILD_FOLDER_ENV,
+    DEVICE_WORKSPACE,
     DIRECT_BUILD_FOLDER_ENV,
     DIRECT_MODE_LIBRARIES,
     DIRECT_RUNNER,
@@ -437,7 +438,7 @@ def _comparison(prepared: Prepared, inputs, outputs_dir: Path, steps: float | No
 
 # --------------------------------------------------------------------------- device
 
-WORKSPACE = f"/data/local/tmp/{NAMESPACE}"
+WORKSPACE = DEVICE_WORKSPACE
 
 
 def device_class():

@@ -24,8 +24,10 @@ from .build import (
     run_command,
 )
 from .project import (
+    DEVICE_WORKSPACE,
     DSP_LIB_DIR,
     HOST_LIB_DIR,
+    HTP_SKEL_NAME,
     Project,
     find_project,
 )
@@ -134,6 +136,8 @@ __all__ = [
     "signer_python",
     "HOST_LIB_DIR",
     "DSP_LIB_DIR",
+    "DEVICE_WORKSPACE",
+    "HTP_SKEL_NAME",
     "Project",
     "find_project",
     "MAKE_HOST_TARGET",
