@@ -117,7 +117,10 @@ def opdefs(project: Project, backend: str = "lpai") -> dict[str, op_package_xml.
     try:
         collection = op_package_xml.parse(project.opdef_xml(backend))
         op_package_xml.check_matches(
-            collection, PACKAGE_NAME, {op.qnn_type: (len(op.inputs), len(op.outputs)) for op in OPS}
+            collection,
+            PACKAGE_NAME,
+            {op.qnn_type: (len(op.inputs), len(op.outputs)) for op in OPS},
+            backend.upper(),
         )
     except op_package_xml.OpDefError as exc:
         raise ToolchainError(str(exc)) from None
