@@ -147,6 +147,40 @@ class COp:
         """1 for a `rowwise: true` custom op, else 0 (a C int flag)."""
         return "1" if self.op.rowwise else "0"
 
+    # ------------------------------------------------------------ the HTP op (C++)
+    @property
+    def htp_impl_params(self) -> str:
+        """The parameters of `<QnnType>_impl` (op_package/htp/src/ops/<QnnType>.cpp) in the
+        order HTP passes them: outputs (non-const), inputs, params (core/template_help.h)."""
+        args = [f"TensorType &out_{o.name}" for o in self.op.outputs]
+        args += [f"const TensorType &in_{i.name}" for i in self.op.inputs]
+        args += [f"const Tensor &p_{p.name}" for p in self.op.params]
+        return join(args)
+
+    @property
+    def htp_outputs(self) -> str:
+        return join([f"&out_{o.name}" for o in self.op.outputs])
+
+    @property
+    def htp_inputs(self) -> str:
+        return join([f"&in_{i.name}" for i in self.op.inputs])
+
+    @property
+    def htp_params_f32(self) -> str:
+        """Every param as float, in OpDef order (the math's params[])."""
+        return join([f"htp_param(p_{p.name})" for p in self.op.params])
+
+    @property
+    def htp_params_u32(self) -> str:
+        """Every param as uint32, in OpDef order (a custom op's params_u32[])."""
+        return join([f"htp_param_u32(p_{p.name})" for p in self.op.params])
+
+    @property
+    def htp_param_order(self) -> str:
+        """DEF_PACKAGE_PARAM_ORDER's arguments after the op: (name, mandatory, default) per
+        param in OpDef order; every param is mandatory (the torch schema has no defaults)."""
+        return join([f'"{p.name}", true, nullptr' for p in self.op.params])
+
     # ------------------------------------------------------------ a custom op's C API
     @property
     def _fixed_fields(self) -> list[StructField]:
@@ -325,6 +359,11 @@ def _c_compute_signature(qnn_type: str, tail: str) -> str:
 class CPackage:
     def __init__(self, pkg: Package):
         self.pkg = pkg
+
+    @property
+    def htp_archs_make(self) -> str:
+        """The HTP package's Hexagon targets as a Make word list (op_package/htp/makefiles/package.mk)."""
+        return " ".join(self.pkg.htp_archs)
 
     @property
     def layout_shape_ne_layout(self) -> str:

@@ -365,6 +365,17 @@ class PyPackage:
         self.pkg = pkg
 
     @property
+    def libm_ops(self) -> str:
+        """The elementwise ops whose expression calls a transcendental function (exp, log,
+        tanh, ...: hooks/expr.py `libm`), as a Python frozenset literal: their C math is the
+        template's own float32 approximation, not torch's, so a float result is compared
+        with a tolerance rather than to the ulp (tests/test_htp_kernels.py)."""
+        from . import expr as expr_mod
+
+        names = sorted(op.name for op in self.pkg.elementwise_ops if expr_mod.cost(op.tree).libm)
+        return "frozenset({" + ", ".join(repr(n) for n in names) + "})" if names else "frozenset()"
+
+    @property
     def exports(self) -> str:
         """`__all__` of the package: the fixed exports, then every op; laid out as `ruff
         format` leaves it (one line when `__all__ = [...]` fits, else one name a line)."""
