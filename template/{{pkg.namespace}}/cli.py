@@ -391,6 +391,11 @@ def _cmd_run(args: argparse.Namespace) -> None:
     _value(args.input_value, "--input-value")
     # Every argument before the environment: the program, then the inputs against it.
     device.check_program(pte, device.DEVICE, what)
+    if _sidecar_data(pte).get("backend", "lpai") != "lpai":
+        raise CommandError(
+            f"{pte}: exported for HTP; `run` runs LPAI programs (direct mode): run it with ExecuTorch's "
+            "qnn_executor_runner, the op package's libraries pushed beside it"
+        )
     given = _inputs_file(args)
     shape = _shape(args.shape, _exported_shape(pte))
     inputs = _inputs(args, pte, shape, given)
