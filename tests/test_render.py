@@ -164,6 +164,8 @@ def _activations_and_shapes() -> dict:
     FORMS_MATH and examples/shapes.user/."""
     spec = load_example("activations.yaml")
     spec["ops"] = [*FORMS, *spec["ops"], *load_example("shapes.yaml")["ops"]]
+    # Both backends: the HTP package's kernel suite runs on every form of op too.
+    spec["backends"] = ["lpai", "htp"]
     return spec
 
 
@@ -264,9 +266,18 @@ def expected_files(spec: dict) -> set[str]:
             "host/test_kernels.c",
         )
     }
+    htp = "htp" in spec.get("backends", ())
+    if htp:
+        files |= {
+            f"op_package/htp/{f}"
+            for f in ("Makefile", "makefiles/package.mk", f"config/{pkg}.xml", f"src/{pkg}Interface.cpp")
+        }
+        files |= {"tests/test_htp_kernels.py", "op_package/htp/include/htp_kernels.h", "op_package/htp/host/test_htp.cpp"}
     for op in spec["ops"]:
         qnn_type = qnn_type_of(op)
         files |= {f"{op_pkg}/src/ops/{qnn_type}_inference.c", f"{op_pkg}/src/ops/{qnn_type}_compiler.cpp"}
+        if htp:
+            files.add(f"op_package/htp/src/ops/{qnn_type}.cpp")
         if op.get("kind") == "custom":
             files |= {
                 f"{ns}/user/{op['name']}.py",
@@ -298,6 +309,7 @@ def check_tree(project: Path, spec: dict) -> None:
     assert {f for f in files if "/user/" in f"/{f}"} == user_files(spec)
     ns, pkg = spec["namespace"], spec["package_name"]
     allowed_roots = (f"{ns}/", f"op_package/{pkg}/", "tests/", "docs/", ".github/", "scripts/")
+    allowed_roots += ("op_package/htp/",) if "htp" in spec.get("backends", ()) else ()
     for rel in files:
         assert "/" not in rel or rel.startswith(allowed_roots), f"unexpected file {rel}"
         assert not rel.endswith(".jinja") and "{{" not in rel and "{%" not in rel, rel

@@ -27,18 +27,32 @@ extern "C" void __cxa_pure_virtual()
     std::abort();
 }
 
-namespace {
+namespace
+{
 
 constexpr size_t kMaxRank = 8;
 constexpr size_t kMaxTensors = 32;
 
 // A tensor of the driver: dense, row-major, of its own rank.
-class HostTensor final : public Tensor {
+class HostTensor final : public Tensor
+{
   public:
-    size_t rank() const noexcept override { return rank_; }
-    size_t dim(size_t index) const noexcept override { return index < rank_ ? dims_[index] : 1u; }
-    DTypeScaleOff get_dtype_intfc() const noexcept override { return intfc_; }
-    void *raw_data() noexcept override { return data_; }
+    size_t rank() const noexcept override
+    {
+        return rank_;
+    }
+    size_t dim(size_t index) const noexcept override
+    {
+        return index < rank_ ? dims_[index] : 1u;
+    }
+    DTypeScaleOff get_dtype_intfc() const noexcept override
+    {
+        return intfc_;
+    }
+    void *raw_data() noexcept override
+    {
+        return data_;
+    }
 
     DTypeScaleOff intfc_ = {DType::UNKNOWN, 1.0f, 0};
     size_t rank_ = 0;
@@ -93,7 +107,10 @@ struct Reader {
         std::memcpy(&x, &u, 4);
         return x;
     }
-    void bytes(void *p, size_t n) { ok = ok && (n == 0 || std::fread(p, 1, n, f) == n); }
+    void bytes(void *p, size_t n)
+    {
+        ok = ok && (n == 0 || std::fread(p, 1, n, f) == n);
+    }
 };
 
 void put_u32(FILE *f, uint32_t v)
@@ -206,7 +223,9 @@ int run_case(Reader &r, FILE *out, uint32_t c)
     int rc = 0;
     if (!ok || op == nullptr || op->n_outputs != n_out || op->n_inputs != n_in + n_params) {
         std::fprintf(stderr, "test_htp: case %u (%s): %s\n", c, name,
-                     !ok ? "truncated" : op == nullptr ? "no such op" : "wrong count of tensors");
+                     !ok             ? "truncated"
+                     : op == nullptr ? "no such op"
+                                     : "wrong count of tensors");
         rc = 2;
     } else {
         const GraphStatus status = op->run(outs, ins);

@@ -4,9 +4,11 @@
 // libQnnHtp keeps for the SDK's macros, here for the test driver to read.
 #include "htp_standin.h"
 
-namespace htp_standin {
+namespace htp_standin
+{
 
-namespace {
+namespace
+{
 OpEntry g_ops[64];
 size_t g_n_ops = 0;
 ParamOrder g_orders[64];

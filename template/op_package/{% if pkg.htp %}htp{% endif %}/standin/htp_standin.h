@@ -53,23 +53,41 @@ struct GraphStatus {
         ErrorFatal = -1,
     };
     GraphErrorCode code;
-    GraphStatus(GraphErrorCode c) : code(c) {} // NOLINT(google-explicit-constructor): as the SDK's
-    int to_int() const { return static_cast<int>(code); }
-    explicit operator bool() const { return code != Success; }
+    GraphStatus(GraphErrorCode c) : code(c)
+    {
+    } // NOLINT(google-explicit-constructor): as the SDK's
+    int to_int() const
+    {
+        return static_cast<int>(code);
+    }
+    explicit operator bool() const
+    {
+        return code != Success;
+    }
 };
 
 // core/tens/tensor_base.h: the abstract tensor every op receives. Only the members the
 // generated code calls are declared; the test driver (host/test_htp.cpp) derives its
 // tensors from this class.
-class Tensor {
+class Tensor
+{
   public:
     // The value of one element through the tensor's interface, as the SDK's accessor
     // `t(b, h, w, d)` converts it to float (quantized values decoded).
-    class AccessorRO {
+    class AccessorRO
+    {
       public:
-        AccessorRO(const Tensor &t, size_t b, size_t h, size_t w, size_t d) : t_(t), i_{b, h, w, d} {}
-        operator float() const { return t_.standin_read(i_); } // NOLINT(google-explicit-constructor)
-        float as_float() const { return t_.standin_read(i_); }
+        AccessorRO(const Tensor &t, size_t b, size_t h, size_t w, size_t d) : t_(t), i_{b, h, w, d}
+        {
+        }
+        operator float() const
+        {
+            return t_.standin_read(i_);
+        } // NOLINT(google-explicit-constructor)
+        float as_float() const
+        {
+            return t_.standin_read(i_);
+        }
 
       private:
         const Tensor &t_;
@@ -80,11 +98,26 @@ class Tensor {
     virtual size_t dim(size_t index) const noexcept = 0;
     virtual DTypeScaleOff get_dtype_intfc() const noexcept = 0;
     virtual void *raw_data() noexcept = 0;
-    DType get_dtype() const { return get_dtype_intfc().dtype; }
-    float interface_scale() const { return get_dtype_intfc().scale; }
-    int32_t interface_offset() const { return get_dtype_intfc().offset; }
-    void const *raw_data_const() const noexcept { return const_cast<Tensor *>(this)->raw_data(); }
-    AccessorRO operator()(size_t b, size_t h, size_t w, size_t d) const { return AccessorRO(*this, b, h, w, d); }
+    DType get_dtype() const
+    {
+        return get_dtype_intfc().dtype;
+    }
+    float interface_scale() const
+    {
+        return get_dtype_intfc().scale;
+    }
+    int32_t interface_offset() const
+    {
+        return get_dtype_intfc().offset;
+    }
+    void const *raw_data_const() const noexcept
+    {
+        return const_cast<Tensor *>(this)->raw_data();
+    }
+    AccessorRO operator()(size_t b, size_t h, size_t w, size_t d) const
+    {
+        return AccessorRO(*this, b, h, w, d);
+    }
 
   protected:
     // Not virtual, unlike the SDK's: a virtual destructor would tie the package's tests
@@ -99,7 +132,8 @@ class Tensor {
 // reads: each op's implementation by name, called with its outputs first, then its
 // inputs and params, as the SDK calls it (core/template_help.h: a non-const reference is
 // an output, a const one an input), and each op's param order.
-namespace htp_standin {
+namespace htp_standin
+{
 
 using Runner = GraphStatus (*)(Tensor *const *outs, const Tensor *const *ins);
 
@@ -132,8 +166,7 @@ template <typename... A> struct Call<GraphStatus (*)(A...)> {
     static constexpr size_t n_outputs = (0 + ... + (is_output<A>() ? 1 : 0));
     static constexpr size_t n_args = sizeof...(A);
 
-    template <typename T, size_t I>
-    static T &arg(Tensor *const *outs, const Tensor *const *ins)
+    template <typename T, size_t I> static T &arg(Tensor *const *outs, const Tensor *const *ins)
     {
         if constexpr (I < n_outputs) {
             return static_cast<T &>(*outs[I]);
@@ -161,9 +194,10 @@ template <auto F> OpEntry entry(const char *name)
 }
 
 // DEF_PACKAGE_PARAM_ORDER(op, name, mandatory, default, ...): every third argument a name.
-inline void collect(ParamOrder &) {}
-template <typename D, typename... Rest>
-void collect(ParamOrder &order, const char *name, bool, D, Rest... rest)
+inline void collect(ParamOrder &)
+{
+}
+template <typename D, typename... Rest> void collect(ParamOrder &order, const char *name, bool, D, Rest... rest)
 {
     if (order.n < 16) {
         order.names[order.n++] = name;
@@ -183,9 +217,9 @@ template <typename... Args> bool param_order(const char *op, Args... args)
 #define HTP_STANDIN_CAT(a, b) HTP_STANDIN_CAT2(a, b)
 #define BEGIN_PKG_OP_DEFINITION(NAME) static_assert(true, "")
 #define END_PKG_OP_DEFINITION(NAME) static_assert(true, "")
-#define DEF_PACKAGE_OP(F, OP)                                                                                        \
+#define DEF_PACKAGE_OP(F, OP) \
     static const bool HTP_STANDIN_CAT(htp_standin_op_, __LINE__) = htp_standin::add_op(htp_standin::entry<&F>(OP));
-#define DEF_PACKAGE_PARAM_ORDER(OP, ...)                                                                             \
+#define DEF_PACKAGE_PARAM_ORDER(OP, ...) \
     static const bool HTP_STANDIN_CAT(htp_standin_params_, __LINE__) = htp_standin::param_order(OP, __VA_ARGS__);
 
 #endif // HTP_STANDIN_H
