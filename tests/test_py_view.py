@@ -30,3 +30,27 @@ def test_the_model_example_maps_each_declared_range_onto_its_inputs():
         "h1 = -2.0 + 4.0 * torch.sigmoid(self.conv(x))  # the domain of g",
     ]
     assert op.py.example_call == "pyview_ops.gate(h, h1, h)"
+
+
+def test_the_package_facts_of_each_backend_are_the_models_as_python_literals():
+    """_package.py's BACKENDS, DATATYPES and MAX_RANKS: the backends of the spec, each
+    with its data types and rank from hooks/model.py, and nothing of a backend the spec
+    leaves out."""
+    import ast
+
+    from hooks import model
+
+    for backends in (["lpai"], ["lpai", "htp"]):
+        pkg = spec.validate(
+            {
+                "package_name": "PyViewOpPackage",
+                "namespace": "pyview_ops",
+                "backends": backends,
+                "ops": [{"name": "mix", "inputs": ["a"], "expr": "a"}],
+            }
+        )
+        assert ast.literal_eval(pkg.py.backends) == tuple(backends)
+        assert ast.literal_eval(pkg.py.datatypes) == {b: model.BACKEND_DATATYPES[b] for b in backends}
+        assert ast.literal_eval(pkg.py.max_ranks) == {b: model.BACKEND_MAX_RANK[b] for b in backends}
+    assert model.BACKEND_MAX_RANK == {"lpai": 5, "htp": 4}
+    assert "QNN_DATATYPE_UFIXED_POINT_16" in ast.literal_eval(pkg.py.datatypes)["htp"]
