@@ -1,0 +1,180 @@
+"""The HTP package's stand-in of Qualcomm's HTP API keeps the SDK's facts.
+
+`host/htp_facts.cpp` pins, as static_asserts, every name, type, enum value and
+signature of the HTP API that the generated sources call (measured on the public copy
+of QNN SDK 2.43's HTP core headers). It must compile against the stand-in
+(`standin/htp_standin.h`) as the template ships it, and fail when any one pinned fact
+of the stand-in changes: each case below edits one declaration in a copy and expects
+the compile to fail naming the fact. Plain files of the template, compiled straight
+from template/ (no render).
+
+With QNN_SDK_ROOT pointing to a folder laid out as the SDK, with the HTP core headers
+(include/QNN/HTP/core/), the same check runs against those headers, and a render with
+`backends: [lpai, htp]` must pass `make sdk-check` there, and fail it when a kernel
+calls a function nothing provides; skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT, load_example
+
+HTP = ROOT / "template" / "op_package" / "{% if pkg.htp %}htp{% endif %}"
+STANDIN = HTP / "standin" / "htp_standin.h"
+COMPILERS = [cxx for cxx in ("g++", "clang++") if shutil.which(cxx)]
+
+# (name: one pinned fact, the stand-in's text, the changed text, what the failure names)
+MUTATIONS = {
+    "QUInt16 renumbered": ("    QUInt16 = 2,", "    QUInt16 = 3,", "DType::QUInt16"),
+    "Float32 renumbered": ("    Float32 = 4,", "    Float32 = 5,", "DType::Float32"),
+    "DType of another width": ("enum class DType : uint32_t {", "enum class DType : int {", "DType is a uint32_t"),
+    "ErrorDimensions renumbered": ("        ErrorDimensions = 2,", "        ErrorDimensions = 3,", "ErrorDimensions"),
+    "scale and offset swapped": ("    float scale;\n    int offset;", "    int offset;\n    float scale;", "order"),
+    "offset as float": ("    int offset;\n};", "    float offset;\n};", "DTypeScaleOff::offset"),
+    "raw_data const": (
+        "    virtual void *raw_data() noexcept = 0;",
+        "    virtual void *raw_data() const noexcept = 0;",
+        "raw_data",
+    ),
+    "dim taking an int": (
+        "    virtual size_t dim(size_t index) const noexcept = 0;",
+        "    virtual size_t dim(int index) const noexcept = 0;",
+        "Tensor::dim",
+    ),
+    "interface_offset as unsigned": (
+        "    int32_t interface_offset() const",
+        "    uint32_t interface_offset() const",
+        "interface_offset",
+    ),
+}
+
+
+def compile_facts(cxx: str, root: Path, *flags: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [
+            cxx,
+            "-std=c++17",
+            "-fsyntax-only",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            *flags,
+            f"-I{root / 'include'}",
+            str(root / "host" / "htp_facts.cpp"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def copy_check(tmp_path: Path, standin: str) -> Path:
+    for sub in ("host", "include", "standin"):
+        (tmp_path / sub).mkdir()
+    shutil.copy(HTP / "host" / "htp_facts.cpp", tmp_path / "host")
+    shutil.copy(HTP / "include" / "htp_sdk.h", tmp_path / "include")
+    (tmp_path / "standin" / "htp_standin.h").write_text(standin)
+    return tmp_path
+
+
+@pytest.mark.parametrize("cxx", COMPILERS)
+def test_the_stand_in_has_the_sdk_s_facts(cxx, tmp_path):
+    run = compile_facts(cxx, copy_check(tmp_path, STANDIN.read_text()), "-DHTP_STANDIN")
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("name", list(MUTATIONS))
+def test_changing_a_pinned_fact_fails_the_facts_check(name, tmp_path):
+    original, changed, named = MUTATIONS[name]
+    text = STANDIN.read_text()
+    assert text.count(original) == 1, f"the stand-in no longer holds the text of '{name}'"
+    run = compile_facts(COMPILERS[0], copy_check(tmp_path, text.replace(original, changed)), "-DHTP_STANDIN")
+    assert run.returncode != 0, f"the facts check passes with '{name}'"
+    assert named in run.stderr, run.stderr[-3000:]
+
+
+SDK = os.environ.get("QNN_SDK_ROOT", "")
+needs_sdk = pytest.mark.skipif(
+    not (SDK and Path(SDK, "include/QNN/HTP/core/op_register_ext.h").is_file() and shutil.which("clang++")),
+    reason="QNN_SDK_ROOT is not set to a folder with include/QNN/HTP/core/op_register_ext.h (or no clang++)",
+)
+
+
+@needs_sdk
+def test_the_sdk_headers_have_the_pinned_facts(tmp_path):
+    root = copy_check(tmp_path, STANDIN.read_text())
+    (root / "protos").mkdir()
+    protos = subprocess.run(
+        [sys.executable, str(HTP / "standin" / "x86" / "hexagon_protos.py"), f"{SDK}/include/QNN/HTP/core"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    (root / "protos" / "hexagon_protos.h").write_text(protos)
+    inc = Path(SDK, "include", "QNN")
+    flags = [
+        "-stdlib=libc++",
+        "-D__HVXDBL__",
+        f"-isystem{inc}",
+        f"-isystem{inc / 'HTP' / 'core'}",
+        f"-I{root / 'protos'}",
+    ]
+    run = compile_facts("clang++", root, *flags)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+@needs_sdk
+def test_a_render_passes_sdk_check_and_fails_it_on_a_call_nothing_provides(tmp_path):
+    spec = load_example("activations.yaml")
+    spec["backends"] = ["lpai", "htp"]
+    spec_file = tmp_path / "spec.yaml"
+    spec_file.write_text(yaml.safe_dump(spec))
+    project = tmp_path / "project"
+    render = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "copier",
+            "copy",
+            "-q",
+            "--trust",
+            "--defaults",
+            "--vcs-ref",
+            "HEAD",
+            "--data-file",
+            str(spec_file),
+            str(ROOT),
+            str(project),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert render.returncode == 0, render.stderr
+    htp = project / "op_package" / "htp"
+
+    def sdk_check():
+        return subprocess.run(["make", "-C", str(htp), "sdk-check"], capture_output=True, text=True, timeout=1200)
+
+    good = sdk_check()
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert good.stdout.count("sdk-check: ok") >= 5 and "builds" in good.stdout, good.stdout
+    source = htp / "src" / "ops" / "AddScaled.cpp"
+    text = source.read_text()
+    call = "    const Tensor *inputs[kInputs] = {&in_a, &in_b};"
+    assert text.count(call) == 1
+    source.write_text(
+        'extern "C" void qnn_template_no_such_function(void);\n'
+        + text.replace(call, "    qnn_template_no_such_function();\n" + call)
+    )
+    bad = sdk_check()
+    assert bad.returncode != 0
+    assert "FAIL  x86_64: undefined symbols nothing provides: qnn_template_no_such_function" in bad.stdout, bad.stdout
