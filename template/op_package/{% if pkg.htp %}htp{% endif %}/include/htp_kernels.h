@@ -14,7 +14,7 @@
 //
 // Layout: the tensors are read as flat row-major arrays (raw_data), what HTP hands a
 // package that declares no layout of its own; a crouton tensor would need its tiles read
-// (not verifiable without the SDK's runtime: docs/conventions/htp.md).
+// (not verifiable without the SDK's runtime: docs/htp.md).
 // Shapes: inputs broadcast like torch (lpai_shapes.h, shared with LPAI); each output
 // must have its rule's shape, up to leading dims of 1 (HTP tensors are 4-D).
 #ifndef HTP_KERNELS_H
