@@ -272,7 +272,13 @@ def expected_files(spec: dict) -> set[str]:
             f"op_package/htp/{f}"
             for f in ("Makefile", "makefiles/package.mk", f"config/{pkg}.xml", f"src/{pkg}Interface.cpp")
         }
-        files |= {"tests/test_htp_kernels.py", "op_package/htp/include/htp_kernels.h", "op_package/htp/host/test_htp.cpp"}
+        files |= {
+            "tests/test_htp_kernels.py",
+            "tests/test_htp_executorch_builder.py",
+            "docs/htp.md",
+            "op_package/htp/include/htp_kernels.h",
+            "op_package/htp/host/test_htp.cpp",
+        }
     for op in spec["ops"]:
         qnn_type = qnn_type_of(op)
         files |= {f"{op_pkg}/src/ops/{qnn_type}_inference.c", f"{op_pkg}/src/ops/{qnn_type}_compiler.cpp"}

@@ -1332,7 +1332,12 @@ def test_backends_are_the_spec_s_choice_lpai_by_default():
     assert not spec.validate(minimal()).htp
     assert set(both.backend_rules) == {"lpai", "htp"} and all(both.backend_rules.values())
     assert spec.validate({**minimal(), "backends": "lpai"}).backends == ("lpai",)
-    for bad, field in (([], "backends"), (["htp"], "backends"), (["lpai", "HTP"], "backends[1]"), ([["lpai"]], "backends[0]")):
+    for bad, field in (
+        ([], "backends"),
+        (["htp"], "backends"),
+        (["lpai", "HTP"], "backends[1]"),
+        ([["lpai"]], "backends[0]"),
+    ):
         with pytest.raises(spec.SpecError) as caught:
             spec.validate({**minimal(), "backends": bad})
         assert str(caught.value).startswith(field + ":"), str(caught.value)

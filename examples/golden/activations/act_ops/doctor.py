@@ -9,6 +9,8 @@ and, when missing, a reference to its fix; each fix is printed once, after the l
 The last lines say which steps are ready and sum it up.  With QNN_SDK_ROOT set, doctor
 also runs `make -C op_package/<package> sdk-check` ("check this SDK": the op package
 built and tested against the SDK's own headers); nothing else here changes anything.
+In a project with an HTP op package (op_package/htp/), the HTP path too: the SDK's HTP
+headers (htp-build) and the x86_64 HTP library (`export --backend htp`), HTP_STEPS.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from .toolchain import (
     HEXAGON_TOOLS,
     HOST_SDK_LIB_DIR,
     HOST_SDK_LIBRARIES,
+    HTP_HEADERS,
     LOADER_PATH_ENV,
     LPAI_HEADER,
     LPAI_MAKEFILES,
@@ -69,6 +72,9 @@ PYTEST, HOST_TEST, HEXAGON_TEST = LAPTOP_STEPS
 STEPS = ("build", "build-dsp", "sign", "export", "simulate", "device")
 BUILD, DSP, SIGN, EXPORT, SIMULATE, DEVICE = STEPS
 SDK_CHECK_TARGET = "sdk-check"
+# The HTP path of a project with op_package/htp/ (only then checked and printed).
+HTP_STEPS = ("htp-build", "htp-export")
+HTP_BUILD, HTP_EXPORT = HTP_STEPS
 # The purpose of each SDK minimum, said once wherever a fix names it.
 BUILD_SDK_FIX = f"install QNN SDK >= {format_version(MIN_SDK_BUILD)} (the first with LPAI op packages)"
 DEVICE_SDK_FIX = f"install QNN SDK >= {format_version(MIN_SDK_DEVICE)} (the first whose device path runs op packages)"
@@ -123,7 +129,7 @@ def check_qnn_sdk(env: Mapping[str, str]) -> list[Check]:
     """The QNN SDK: its folder and version, the LPAI header and makefiles, the signed direct-mode runtime."""
     checks: list[Check] = []
     add = checks.append
-    sdk_check = _folder_check("QNN_SDK_ROOT", env, (), SDK_ROOT_FIX, (BUILD, EXPORT, SIMULATE, DEVICE))
+    sdk_check = _folder_check("QNN_SDK_ROOT", env, (), SDK_ROOT_FIX, (BUILD, EXPORT, SIMULATE, DEVICE, *HTP_STEPS))
     add(sdk_check)
     sdk, sdk_ok = env_path("QNN_SDK_ROOT", env), sdk_check.ok
     version, source = qnn_sdk_version(sdk) if sdk_ok else (None, "no SDK")
@@ -157,7 +163,7 @@ def check_qnn_sdk(env: Mapping[str, str]) -> list[Check]:
                 bool(path and path.is_file()),
                 str(path) if path else f"$QNN_SDK_ROOT/{HOST_SDK_LIB_DIR}/{lib} (no SDK)",
                 "use a complete QAIRT SDK: lowering loads its x86_64 host libraries",
-                (EXPORT, SIMULATE, DEVICE),
+                (EXPORT, SIMULATE, DEVICE) + ((HTP_EXPORT,) if lib == "libQnnHtp.so" else ()),
             )
         )
     on_path = lib_dir is not None and loader_path_has(lib_dir, env)
@@ -170,7 +176,7 @@ def check_qnn_sdk(env: Mapping[str, str]) -> list[Check]:
             else f"needs $QNN_SDK_ROOT/{HOST_SDK_LIB_DIR} (no SDK)",
             f"`source $QNN_SDK_ROOT/{SDK_ENVSETUP}` in the shell you export from (it puts "
             f"$QNN_SDK_ROOT/{HOST_SDK_LIB_DIR} on {LOADER_PATH_ENV}; ExecuTorch dlopens libQnnLpai.so by name)",
-            (EXPORT, SIMULATE),
+            (EXPORT, SIMULATE, HTP_EXPORT),
         )
     )
     # The six signed libraries ExecuTorch's SimpleADB pushes in direct mode; the SDK does
@@ -422,7 +428,7 @@ def check_executorch(env: Mapping[str, str], schema_loader: Callable[[], object]
             et_version is not None,
             f"executorch {et_version} ({pinned})" if et_version else f"not installed ({pinned})",
             "pip install executorch (then see the op package targets below)",
-            (EXPORT, SIMULATE, DEVICE),
+            (EXPORT, SIMULATE, DEVICE, HTP_EXPORT),
         )
     )
     schema = None
@@ -558,6 +564,38 @@ def check_artifacts(project: Project) -> list[Check]:
     return checks
 
 
+def check_htp(project: Project, env: Mapping[str, str]) -> list[Check]:
+    """The HTP path (a project with op_package/htp/): the SDK's HTP headers (htp-build)
+    and the x86_64 library `export --backend htp` registers (htp-export).  What it shares
+    with LPAI (QNN_SDK_ROOT, libQnnHtp.so, the loader path, ExecuTorch) is checked once,
+    above, and counted for HTP_STEPS too."""
+    if not project.has_htp:
+        return []
+    sdk = env_path("QNN_SDK_ROOT", env)
+    sdk = sdk if sdk is not None and sdk.is_dir() else None
+    missing = [rel for rel in HTP_HEADERS if sdk is None or not (sdk / rel).is_file()]
+    if sdk is None:
+        detail = ", ".join(f"$QNN_SDK_ROOT/{rel}" for rel in HTP_HEADERS) + " (no SDK)"
+    else:
+        detail = f"{sdk} lacks {', '.join(missing)}" if missing else f"{sdk}/{HTP_HEADERS[0]}"
+    return [
+        Check(
+            "QNN SDK HTP op package headers",
+            not missing,
+            detail,
+            "use a QAIRT SDK with its HTP headers (include/QNN/HTP/core/) and export QNN_SDK_ROOT=<sdk>",
+            (HTP_BUILD,),
+        ),
+        Check(
+            "HTP host library built",
+            project.htp_host_lib.is_file(),
+            str(project.htp_host_lib),
+            f"make -C {project.htp_dir} htp_x86",
+            (HTP_EXPORT,),
+        ),
+    ]
+
+
 def run_checks(
     project: Project | None,
     environ: Mapping[str, str] | None = None,
@@ -579,12 +617,13 @@ def run_checks(
         *check_device(env),
         *(check_artifacts(project) if project is not None else []),
         *(check_this_sdk(project, env, run=sdk_check) if project is not None else []),
+        *(check_htp(project, env) if project is not None else []),
     ]
 
 
 # Steps that need the results of an earlier step (build before sign, ...) are not
 # blocked by that step's artifacts here: `ready` means the tools are there.
-_ARTIFACT_CHECKS = {"host library built", "DSP libraries built", "signed libraries (current)"}
+_ARTIFACT_CHECKS = {"host library built", "DSP libraries built", "signed libraries (current)", "HTP host library built"}
 
 
 def readiness(checks: list[Check]) -> dict[str, list[str]]:
@@ -602,9 +641,11 @@ def readiness(checks: list[Check]) -> dict[str, list[str]]:
         EXPORT: (EXPORT,),
         SIMULATE: (BUILD, EXPORT, SIMULATE),
         DEVICE: (BUILD, DSP, SIGN, EXPORT, DEVICE),
+        HTP_BUILD: (HTP_BUILD,),
+        HTP_EXPORT: (HTP_EXPORT,),
     }
     result = {}
-    for step in (*LAPTOP_STEPS, *STEPS):
+    for step in (*LAPTOP_STEPS, *STEPS, *HTP_STEPS):
         result[step] = [
             c.name
             for c in checks
@@ -648,7 +689,8 @@ def checklist(checks: list[Check]) -> list[str]:
         lines += [f"  [{n}] {fix}" for fix, n in fixes.items()]
     lines.append("")
     by_name = {c.name: c for c in checks}
-    for step in STEPS:
+    htp = any(s in HTP_STEPS for c in checks for s in c.needed_for)
+    for step in (*STEPS, *HTP_STEPS) if htp else STEPS:
         blockers = ready[step]
         numbers = sorted({fixes[by_name[name].fix] for name in blockers if by_name[name].fix})
         refs = f" (fix {', '.join(map(str, numbers))})" if numbers else ""

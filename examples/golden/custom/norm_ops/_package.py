@@ -27,3 +27,16 @@ OP_PACKAGE_ARCH = "v79"
 # The spec's limits per op (the generated C arrays are sized by them).
 MAX_INPUTS = 4
 MAX_PARAMS = 8
+
+# The backends this package is built for (spec key `backends`): the LPAI op package
+# (op_package/NormOpPackage/) and the HTP one (op_package/htp/).
+BACKENDS = ("lpai", "htp")
+# The QNN data types each backend's OpDefs declare for every input and output, and the
+# most dims of its tensors: what builder.refusal checks an op config against.
+DATATYPES = {
+    "lpai": ("QNN_DATATYPE_UFIXED_POINT_8", "QNN_DATATYPE_UINT_8"),
+    "htp": ("QNN_DATATYPE_FLOAT_32", "QNN_DATATYPE_UFIXED_POINT_8", "QNN_DATATYPE_UFIXED_POINT_16"),
+}
+MAX_RANKS = {"lpai": 5, "htp": 4}
+# The Hexagon targets op_package/htp builds (build/hexagon-<arch>/).
+HTP_ARCHS = ("v68", "v69", "v73", "v75", "v79")

@@ -13,6 +13,11 @@ calibration data, the max abs error and the SNR of every output.
 
 What it cannot see: the QNN backend's own answer and the device.  A model that passes
 here is ready for `export` once ExecuTorch and the SDK are installed.
+
+In a project with an HTP op package (op_package/htp/), `--backend htp` checks against
+it instead: quantized with quant.make_htp_quantizer (`--quant` 8a8w or 16a8w) or not
+at all (`--quant fp16`: the float graph, which HTP runs in fp16), the HTP passes, its
+OpDefs' data types and rank.
 """
 
 from __future__ import annotations
@@ -30,10 +35,11 @@ from pathlib import Path
 
 import torch
 
-from ._package import NAMESPACE, PACKAGE_NAME
+from ._package import NAMESPACE, PACKAGE_NAME, SOC_MODEL
 from .builder import Built, TensorInfo
 from .device_data import as_outputs, one_line, run_model
 from .ops import OPS
+from .quant import HTP_FLOAT
 from .toolchain import Project, ToolchainError
 
 # An error of a stage that runs your model through torch and ExecuTorch, shortened to this.
@@ -107,6 +113,8 @@ class Report:
     batches: int
     nodes: list[NodeReport]
     accuracy: list[OutputAccuracy]
+    backend: str = "lpai"
+    quant: str = "8a8w"  # HTP: HTP_QUANTS or HTP_FLOAT (not quantized)
 
     @property
     def refused(self) -> list[NodeReport]:
@@ -131,7 +139,12 @@ class Report:
         out = [
             f"nodes of {NAMESPACE}'s ops: {len(self.nodes)} (ExecuTorch's CustomOp builder, then the op package's checks)"
         ]
+        if self.backend != "lpai":
+            out[0] += f" for {self.backend.upper()}, {self.quant}"
         out += [n.line() for n in self.nodes] or ["  none"]
+        if self.quant == HTP_FLOAT:
+            out.append(f"accuracy: not measured, {self.quant} is not quantized (the backend runs the float graph)")
+            return out
         out.append(
             f"accuracy after fake quantization: the quantized model against your float model on "
             f"{self.batches} calibration batch(es)"
@@ -140,9 +153,11 @@ class Report:
         return out
 
     def to_json(self) -> dict:
+        backend = {} if self.backend == "lpai" else {"backend": self.backend, "quant": self.quant}
         return {
             "model": self.model,
             "package": PACKAGE_NAME,
+            **backend,
             "calibration_batches": self.batches,
             "nodes": [n.to_json() for n in self.nodes],
             "accuracy": [a.to_json() for a in self.accuracy],
@@ -215,18 +230,18 @@ def _node_report(op, node, built: Built | None, reason: str | None, notes: list[
     return NodeReport(op.qualified_name, node.name, op.inputs, op.outputs, inputs, outputs, params, reason, list(notes))
 
 
-def check_nodes(edge, opdefs: dict, library: str) -> list[NodeReport]:
+def check_nodes(edge, opdefs: dict, library: str, backend: str = "lpai") -> list[NodeReport]:
     """Every node of this package's ops through ExecuTorch's builder and the op package's checks."""
     from .builder import Builder, op_nodes, quant_notes, refusal
 
-    builder = Builder(edge, library)
+    builder = Builder(edge, library, backend)
     reports = []
     for op, node in op_nodes(edge):
         built, why = builder.build(node)
         if built is None:
             reports.append(_node_report(op, node, None, why))
             continue
-        reason = refusal(op, built, opdefs[op.qnn_type])
+        reason = refusal(op, built, opdefs[op.qnn_type], backend)
         reports.append(_node_report(op, node, built, reason, quant_notes(node, built, op.outputs)))
     return reports
 
@@ -263,31 +278,45 @@ def check(
     calibration: list[tuple[torch.Tensor, ...]],
     example: tuple[torch.Tensor, ...] | None,
     what: str = "calibration",
+    backend: str = "lpai",
+    quant: str = "8a8w",
 ) -> Report:
-    """Quantize, lower to edge, build every node of this package's ops, measure the accuracy."""
+    """Quantize, lower to edge, build every node of this package's ops, measure the accuracy
+    (`backend` "htp": `quant` one of quant.HTP_QUANTS, or HTP_FLOAT: not quantized)."""
     from .builder import lower_to_edge
     from .quant import quantize
-    from .registration import opdefs
+    from .registration import opdefs, require_backend
 
-    declared = opdefs(project)  # the op package's OpDef XML, checked first
+    require_backend(project, backend)
+    declared = opdefs(project, backend)  # the op package's OpDef XML, checked first
     example = tuple(example) if example is not None else tuple(calibration[0])
-    quantized = _stage(
-        "quantizing it (torch.export, ExecuTorch's quantizer with this package's annotator)",
-        spec,
-        quantize,
-        model,
-        example,
-        calibration,
-    )
+    if quant == HTP_FLOAT:
+        quantized = model
+    else:
+        quantized = _stage(
+            "quantizing it (torch.export, ExecuTorch's quantizer with this package's annotator)",
+            spec,
+            quantize,
+            model,
+            example,
+            calibration,
+            SOC_MODEL,
+            backend,
+            quant,
+        )
     edge = _stage(
-        "lowering the quantized model to edge (torch.export, the LPAI passes, to_edge)",
+        f"lowering the {'float' if quant == HTP_FLOAT else 'quantized'} model to edge "
+        f"(torch.export, the {backend.upper()} passes, to_edge)",
         spec,
         lower_to_edge,
         quantized,
         example,
+        backend,
     )
-    nodes = _stage("ExecuTorch's CustomOp builder", spec, check_nodes, edge, declared, str(project.host_lib))
-    return Report(spec, len(calibration), nodes, accuracy(model, quantized, calibration, what))
+    library = str(project.htp_host_lib if backend == "htp" else project.host_lib)
+    nodes = _stage("ExecuTorch's CustomOp builder", spec, check_nodes, edge, declared, library, backend)
+    measured = [] if quant == HTP_FLOAT else accuracy(model, quantized, calibration, what)
+    return Report(spec, len(calibration), nodes, measured, backend, quant)
 
 
 def run(
@@ -298,17 +327,21 @@ def run(
     example: tuple[torch.Tensor, ...] | None,
     what: str,
     json_path: Path | None = None,
+    backend: str = "lpai",
+    quant: str = "8a8w",
 ) -> Report:
     """check(), printed (and written to `json_path`); ToolchainError unless every node is accepted."""
+    steps = "export, to_edge" if quant == HTP_FLOAT else "quantize, export, to_edge"
     print(
         f"checking {spec} ({type(model).__name__}) with {len(calibration)} calibration batch(es) from {what}: "
-        "quantize, export, to_edge, ExecuTorch's Qualcomm CustomOp builder (no QNN SDK)",
+        f"{steps}, ExecuTorch's Qualcomm CustomOp builder (no QNN SDK)"
+        + ("" if backend == "lpai" else f"; backend {backend.upper()}, {quant}"),
         flush=True,
     )
     from .quant import no_sdk_download
 
     with no_sdk_download():
-        report = check(project, model, spec, calibration, example, what)
+        report = check(project, model, spec, calibration, example, what, backend, quant)
     for line in report.lines():
         print(line)
     if json_path is not None:

@@ -49,6 +49,7 @@ from .ops import OPS
 from .registration import op_package_options, require_op_package_support
 from .toolchain import (
     BUILD_FOLDER_ENV,
+    DEVICE_WORKSPACE,
     DIRECT_BUILD_FOLDER_ENV,
     DIRECT_MODE_LIBRARIES,
     DIRECT_RUNNER,
@@ -99,17 +100,29 @@ class Folders:
     direct: Path | None = None
 
 
-def qnn_config(target: str, folders: Folders, serial: str | None = None, host: str | None = None):
+def qnn_config(
+    target: str, folders: Folders, serial: str | None = None, host: str | None = None, backend: str = "lpai"
+):
     """ExecuTorch's QnnConfig, built once with the values it checks in __post_init__.
 
     For the device, export passes compile_only=True (no serial needed, nothing runs), and
     `run` passes the serial; the simulator runs on the host (enable_x86_64).  Setting
     direct_build_folder is what selects direct mode: LPAI target environment aDSP at
     lowering, and the direct runner, domain 0 and the signed runtime on the device.
+    `backend` "htp": ExecuTorch's HTP lowering for the device (no direct mode).
     """
     from executorch.backends.qualcomm.export_utils import QnnConfig
 
     try:
+        if backend == "htp":
+            return QnnConfig(
+                soc_model=SOC_MODEL,
+                build_folder=str(folders.build),
+                backend="htp",
+                device=serial,
+                host=host,
+                compile_only=serial is None,
+            )
         if target == SIMULATOR:
             return QnnConfig(
                 soc_model=SOC_MODEL,
@@ -264,8 +277,14 @@ def export(
     example: tuple[torch.Tensor, ...] | None = None,
     model: torch.nn.Module | None = None,
     ranges: Ranges | None = None,
+    backend: str = "lpai",
+    quant: str = "8a8w",
 ) -> dict[str, list[str]]:
     """Quantize, lower with the op package registered, write the .pte, check delegation.
+
+    `backend` "htp": the HTP op package registered (registration.py), quantized with
+    quant.make_htp_quantizer(`quant`), or, `quant` quant.HTP_FLOAT, not at all (HTP runs
+    the float graph in fp16).
 
     `model_spec` None: the package model; else your model (`package.module:attr`).  The
     example inputs (default: the first calibration batch) fix the program's inputs; every
@@ -278,13 +297,16 @@ def export(
     spec = check_data(calibration, example)
     ranges = ranges if ranges is not None else Ranges.from_calibration(calibration, model)
     check_output_path(pte)
-    require_op_package_support(for_device)
+    require_op_package_support(for_device, backend=backend)
     sdk = require_qnn_sdk(minimum=MIN_SDK_DEVICE if for_device else MIN_SDK_BUILD)
     require_host_runtime(sdk)
-    if not project.host_lib.is_file():
-        raise ToolchainError(f"{project.host_lib} is missing: run `python -m {NAMESPACE} build --host-only`")
-    options = op_package_options(project, for_device)
-    config = qnn_config(target, folders)
+    host_lib, build_it = project.host_lib, f"python -m {NAMESPACE} build --host-only"
+    if backend == "htp":
+        host_lib, build_it = project.htp_host_lib, f"make -C {project.htp_dir} htp_x86"
+    if not host_lib.is_file():
+        raise ToolchainError(f"{host_lib} is missing: run `{build_it}`")
+    options = op_package_options(project, for_device, backend=backend)
+    config = qnn_config(target, folders, backend=backend)
     try:
         pte.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -295,7 +317,14 @@ def export(
     from executorch.backends.qualcomm.export_utils import build_executorch_binary
     from executorch.backends.qualcomm.quantizer.quantizer import QuantDtype
 
-    from .quant import make_lpai_quantizer
+    from .quant import HTP_FLOAT, HTP_QUANTS, make_htp_quantizer, make_lpai_quantizer
+
+    if backend == "htp" and quant == HTP_FLOAT:
+        quant_dtype, quantizer = None, None  # None: ExecuTorch lowers the float graph for fp16
+    elif backend == "htp":
+        quant_dtype, quantizer = getattr(QuantDtype, HTP_QUANTS[quant][0]), make_htp_quantizer(SOC_MODEL, quant)
+    else:
+        quant_dtype, quantizer = QuantDtype.use_8a8w, make_lpai_quantizer(SOC_MODEL)
 
     staging = pte.with_name(f".{pte.stem}.partial")
     written = staging.with_name(staging.name + ".pte")  # build_executorch_binary appends .pte
@@ -308,8 +337,8 @@ def export(
                 qnn_config=config,
                 file_name=str(staging),
                 dataset=calibration,
-                quant_dtype=QuantDtype.use_8a8w,
-                custom_quantizer=make_lpai_quantizer(SOC_MODEL),
+                quant_dtype=quant_dtype,
+                custom_quantizer=quantizer,
                 op_package_options=options,
             )
         except SystemExit as exc:
@@ -333,6 +362,7 @@ def export(
                     "model": model_spec,
                     "inputs": [{"shape": list(s.shape), "dtype": s.dtype} for s in spec],
                     "ranges": ranges.to_json(),
+                    **({} if backend == "lpai" else {"backend": backend, "quant": quant}),
                 },
                 indent=2,
             )
@@ -437,7 +467,7 @@ def _comparison(prepared: Prepared, inputs, outputs_dir: Path, steps: float | No
 
 # --------------------------------------------------------------------------- device
 
-WORKSPACE = f"/data/local/tmp/{NAMESPACE}"
+WORKSPACE = DEVICE_WORKSPACE
 
 
 def device_class():
@@ -730,6 +760,12 @@ def device_folders(build: str | None, direct: str | None) -> Folders:
 
 def simulator_folders(build: str | None) -> Folders:
     return Folders(_folder(X86_BUILD_FOLDER_ENV, build, X86_RUNNER))
+
+
+def htp_build_folder(build: str | None) -> Path:
+    """The ExecuTorch Android build folder an HTP export is configured with (QnnConfig
+    checks only that it is given: compile_only runs nothing there)."""
+    return _folder(BUILD_FOLDER_ENV, build)
 
 
 def adb_devices() -> list[str]:

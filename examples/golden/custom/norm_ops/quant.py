@@ -17,6 +17,12 @@ asks every node for its output's quantization (QnnQuantizer._replace_inf) and lo
 `Could not resolve quant range for node: <node>` for an op of several outputs, which
 this package quantizes on each output's getitem: dropped too, for this package's nodes
 only (own_node_warnings).
+
+For HTP (a project with op_package/htp/): make_htp_quantizer, 8-bit (8a8w) or 16-bit
+(16a8w) activations on every tensor of this package's ops, which reach the op package as
+QNN_DATATYPE_UFIXED_POINT_8 or _16 (ExecuTorch's 16-bit activation is an int32 observer
+on 0..65535); HTP_FLOAT ("fp16") is no quantizer at all: the float graph is lowered,
+HTP runs it in fp16 and the ops get FLOAT_32 tensors.  The same lines are dropped.
 """
 
 from __future__ import annotations
@@ -34,12 +40,20 @@ import torch
 from ._package import SOC_MODEL
 from .ops import OPS
 
+# HTP's quantizations: ExecuTorch's QuantDtype member for the rest of the graph, and the
+# activation dtype of this package's ops (torch.uint16: an int32 observer on 0..65535,
+# ExecuTorch's 16-bit activation, sent as QNN_DATATYPE_UFIXED_POINT_16).
+HTP_QUANTS = {"8a8w": ("use_8a8w", torch.uint8), "16a8w": ("use_16a8w", torch.uint16)}
+# HTP without quantization: the float graph, run in fp16 on the HTP, FLOAT_32 to the ops.
+HTP_FLOAT = "fp16"
 
-def annotator(is_qat: bool = False):
+
+def annotator(is_qat: bool = False, act_dtype: torch.dtype = torch.uint8):
     """ExecuTorch's CustomOpsQuantAnnotator with every op of this package registered.
 
     `is_qat`: fake quantization (ExecuTorch's QAT config, which learns the ranges while
-    you train) instead of observers (post-training calibration)."""
+    you train) instead of observers (post-training calibration); `act_dtype`: the
+    activations' (uint8 for LPAI, uint8 or uint16 for HTP)."""
     from executorch.backends.qualcomm.custom_op.annotator import (
         CustomOpsQuantAnnotator,
         IOQuantConfig,
@@ -49,9 +63,9 @@ def annotator(is_qat: bool = False):
         get_qat_per_channel_quant_config,
     )
 
-    # uint8 asymmetric activations, the only width LPAI custom ops handle correctly.
+    # Asymmetric activations; uint8 is the only width LPAI custom ops handle correctly.
     make_config = get_qat_per_channel_quant_config if is_qat else get_ptq_per_channel_quant_config
-    config = make_config(act_dtype=torch.uint8)
+    config = make_config(act_dtype=act_dtype)
     result = CustomOpsQuantAnnotator()
     for op in OPS:
         # Every input, and every output: ExecuTorch's annotator puts a single output's
@@ -90,15 +104,32 @@ def make_lpai_quantizer(soc_model: str = SOC_MODEL, is_qat: bool = False):
     print that its own table lacks them: own_op_notices); `is_qat`:
     for quantization-aware training (torchao's prepare_qat_pt2e, README.md "Train with
     the ops"), fake quantization on every tensor, this package's ops included."""
+    return _make_quantizer("lpai", "use_8a8w", torch.uint8, soc_model, is_qat)
+
+
+def make_htp_quantizer(soc_model: str = SOC_MODEL, quant_dtype: str = "8a8w", is_qat: bool = False):
+    """The QnnQuantizer for HTP that also knows this package's ops: `quant_dtype` one of
+    HTP_QUANTS, "8a8w" (uint8 activations) or "16a8w" (uint16); quieted and `is_qat` as
+    make_lpai_quantizer.  HTP_FLOAT has no quantizer: lower the float model."""
+    if quant_dtype not in HTP_QUANTS:
+        float_hint = f" ({HTP_FLOAT} is not quantized: lower the float model)" if quant_dtype == HTP_FLOAT else ""
+        raise ValueError(f"quant_dtype {quant_dtype!r}: HTP quantizes {' or '.join(HTP_QUANTS)}{float_hint}")
+    member, act_dtype = HTP_QUANTS[quant_dtype]
+    return _make_quantizer("htp", member, act_dtype, soc_model, is_qat)
+
+
+def _make_quantizer(backend: str, member: str, act_dtype: torch.dtype, soc_model: str, is_qat: bool):
+    """ExecuTorch's make_quantizer for `backend` with QuantDtype.<member> for the graph and
+    this package's annotator (`act_dtype` activations), its own-op lines dropped."""
     from executorch.backends.qualcomm.export_utils import get_backend_type, make_quantizer
     from executorch.backends.qualcomm.quantizer.quantizer import QuantDtype
 
     with no_sdk_download(), _without_records():
         quantizer = make_quantizer(
-            quant_dtype=QuantDtype.use_8a8w,
-            custom_annotations=(annotator(is_qat).build_annotation_fn(),),
+            quant_dtype=getattr(QuantDtype, member),
+            custom_annotations=(annotator(is_qat, act_dtype).build_annotation_fn(),),
             is_qat=is_qat,
-            backend=get_backend_type("lpai"),
+            backend=get_backend_type(backend),
             soc_model=soc_model,
         )
     quantizer.annotate = _quiet_annotate(quantizer.annotate)
@@ -233,12 +264,16 @@ def quantize(
     example_inputs: Sequence[torch.Tensor],
     calibration: Iterable[Sequence[torch.Tensor]],
     soc_model: str = SOC_MODEL,
+    backend: str = "lpai",
+    quant_dtype: str = "8a8w",
 ) -> torch.fx.GraphModule:
-    """Export, annotate, calibrate (eager math) and convert: the quantized graph module."""
+    """Export, annotate, calibrate (eager math) and convert: the quantized graph module
+    (`backend` "htp": make_htp_quantizer(soc_model, quant_dtype))."""
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
+    quantizer = make_htp_quantizer(soc_model, quant_dtype) if backend == "htp" else make_lpai_quantizer(soc_model)
     captured = torch.export.export(model, tuple(example_inputs)).module()
-    prepared = prepare_pt2e(captured, make_lpai_quantizer(soc_model))
+    prepared = prepare_pt2e(captured, quantizer)
     count = 0
     for batch in calibration:
         prepared(*batch)

@@ -27,3 +27,11 @@ OP_PACKAGE_ARCH = "v79"
 # The spec's limits per op (the generated C arrays are sized by them).
 MAX_INPUTS = 4
 MAX_PARAMS = 8
+
+# The backends this package is built for (spec key `backends`): the LPAI op package
+# (op_package/ScaleOpPackage/).
+BACKENDS = ("lpai",)
+# The QNN data types each backend's OpDefs declare for every input and output, and the
+# most dims of its tensors: what builder.refusal checks an op config against.
+DATATYPES = {"lpai": ("QNN_DATATYPE_UFIXED_POINT_8", "QNN_DATATYPE_UINT_8")}
+MAX_RANKS = {"lpai": 5}

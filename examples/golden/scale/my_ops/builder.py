@@ -15,6 +15,10 @@ here is an op that stays on the CPU on the device.
 `python -m <namespace> check-model` and tests/test_executorch_builder.py use it.
 Left out, because it needs the QNN backend: LpaiPartitionFallbackSupport (a to_edge
 pass that asks the backend which nodes it supports) and the backend's own answer.
+
+`backend` "htp" (a project with op_package/htp/): the HTP pass manager, the HTP
+package's host registration (registration.REGISTERED) and its OpDefs' data types
+(float32, 8-bit and 16-bit fixed point) and rank (_package.DATATYPES, MAX_RANKS).
 """
 
 from __future__ import annotations
@@ -28,24 +32,26 @@ from dataclasses import dataclass, field
 import torch
 
 from . import op_package_xml
-from .device_data import MAX_RANK, one_line
+from ._package import DATATYPES, MAX_RANKS
+from .device_data import one_line
 from .ops import OPS, OpInfo
 
-# What the op package accepts for every input and output (lpai_compiler_info in
+# What the LPAI op package accepts for every input and output (lpai_compiler_info in
 # include/lpai_validate.h): an 8-bit activation, in either spelling of the two validations.
-ACTIVATION_TYPES = ("QNN_DATATYPE_UFIXED_POINT_8", "QNN_DATATYPE_UINT_8")
+ACTIVATION_TYPES = DATATYPES["lpai"]
 
 
-def lower_to_edge(module: torch.nn.Module, example: tuple) -> torch.export.ExportedProgram:
+def lower_to_edge(module: torch.nn.Module, example: tuple, backend: str = "lpai") -> torch.export.ExportedProgram:
     """The edge program to_edge_transform_and_lower_to_qnn hands its partitioner: torch.export
-    (strict), the LPAI pass manager's export passes and to_edge passes (all but
+    (strict), the backend's pass manager's export passes and to_edge passes (all but
     LpaiPartitionFallbackSupport, which asks the QNN backend)."""
     from executorch.backends.qualcomm.serialization.qc_schema import QnnExecuTorchBackendType
     from executorch.backends.qualcomm.utils.utils import get_qnn_pass_manager_cls, qnn_edge_config
     from executorch.exir import to_edge_transform_and_lower
 
+    backend_type = {"lpai": QnnExecuTorchBackendType.kLpaiBackend, "htp": QnnExecuTorchBackendType.kHtpBackend}
     exported = torch.export.export(module, tuple(example), strict=True)
-    manager = get_qnn_pass_manager_cls(QnnExecuTorchBackendType.kLpaiBackend)()
+    manager = get_qnn_pass_manager_cls(backend_type[backend])()
     aten = manager.transform_for_export_pipeline(exported)
     passes = [
         p for p in manager.get_to_edge_transform_passes(exported) if type(p).__name__ != "LpaiPartitionFallbackSupport"
@@ -55,16 +61,18 @@ def lower_to_edge(module: torch.nn.Module, example: tuple) -> torch.export.Expor
     ).exported_program()
 
 
-def package_infos(library: str) -> list:
-    """The infos `export` registers (registration.op_package_info) for the host library at
-    `library`.  An ExecuTorch without the LPAI target (1.5.1) gets CPU instead: define_node
-    reads neither the target nor the path."""
+def package_infos(library: str, backend: str = "lpai") -> list:
+    """The infos `export` registers (registration.op_package_info) for the backend's host
+    library at `library` (registration.REGISTERED).  An ExecuTorch without the LPAI target
+    (1.5.1) gets CPU instead: define_node reads neither the target nor the path."""
     from executorch.backends.qualcomm.serialization import qc_schema
 
-    from .registration import op_package_info
+    from .registration import REGISTERED, op_package_info
 
-    target = "LPAI" if hasattr(qc_schema.QnnExecuTorchOpPackageTarget, "LPAI") else "CPU"
-    return [op_package_info(op, qc_schema, target, "X86_64", library) for op in OPS]
+    [(target, platform)] = REGISTERED[backend]["host"]
+    if not hasattr(qc_schema.QnnExecuTorchOpPackageTarget, target):
+        target = "CPU"
+    return [op_package_info(op, qc_schema, target, platform, library) for op in OPS]
 
 
 def op_nodes(edge: torch.export.ExportedProgram) -> list[tuple[OpInfo, torch.fx.Node]]:
@@ -164,11 +172,11 @@ def _recording_params(added: list):
 class Builder:
     """ExecuTorch's node visitors of an edge program, with this package's ops registered."""
 
-    def __init__(self, edge: torch.export.ExportedProgram, library: str):
+    def __init__(self, edge: torch.export.ExportedProgram, library: str, backend: str = "lpai"):
         from executorch.backends.qualcomm.builders.node_visitor_manager import get_node_visitors
 
         self.edge = edge
-        self.visitors = get_node_visitors(edge, op_package_infos=package_infos(library))
+        self.visitors = get_node_visitors(edge, op_package_infos=package_infos(library, backend))
 
     def build(self, node: torch.fx.Node) -> tuple[Built | None, str]:
         """(the op config, "") or (None, why ExecuTorch's CustomOp.define_node refused the
@@ -227,8 +235,9 @@ def quant_notes(node: torch.fx.Node, built: Built, names: tuple[str, ...]) -> li
     return notes
 
 
-def refusal(op: OpInfo, built: Built, opdef: op_package_xml.OpDef) -> str | None:
-    """Why the op package's validateOp (include/lpai_validate.h) refuses the op config, or None."""
+def refusal(op: OpInfo, built: Built, opdef: op_package_xml.OpDef, backend: str = "lpai") -> str | None:
+    """Why the backend's op package refuses the op config (LPAI: its validateOp,
+    include/lpai_validate.h; HTP: its OpDefs' data types and rank), or None."""
     if len(built.inputs) != len(opdef.inputs) or len(built.outputs) != len(opdef.outputs):
         return (
             f"{len(built.inputs)} inputs and {len(built.outputs)} outputs, the OpDef declares "
@@ -236,12 +245,16 @@ def refusal(op: OpInfo, built: Built, opdef: op_package_xml.OpDef) -> str | None
         )
     tensors = [("input", name, t) for name, t in zip(opdef.inputs, built.inputs)]
     tensors += [("output", name, t) for name, t in zip(opdef.outputs, built.outputs)]
+    accepted, max_rank = DATATYPES[backend], MAX_RANKS[backend]
     for role, name, t in tensors:
-        if f"QNN_DATATYPE_{t.dtype}" not in ACTIVATION_TYPES:
-            why = "not quantized" if t.encoding == "UNDEFINED" else "not 8-bit"
-            return f"{role} {name} is {t.dtype} ({why}): LPAI custom ops take 8-bit activations only"
-        if len(t.shape) > MAX_RANK:
-            return f"{role} {name} has rank {len(t.shape)}: LPAI tensors have at most {MAX_RANK} dims"
+        if f"QNN_DATATYPE_{t.dtype}" not in accepted:
+            if backend == "lpai":
+                why = "not quantized" if t.encoding == "UNDEFINED" else "not 8-bit"
+                return f"{role} {name} is {t.dtype} ({why}): LPAI custom ops take 8-bit activations only"
+            takes = ", ".join(a.removeprefix("QNN_DATATYPE_") for a in accepted)
+            return f"{role} {name} is {t.dtype}: the {backend.upper()} OpDefs declare {takes}"
+        if len(t.shape) > max_rank:
+            return f"{role} {name} has rank {len(t.shape)}: {backend.upper()} tensors have at most {max_rank} dims"
     try:
         want = op.output_shapes(*(t.shape for t in built.inputs))
     except ValueError as exc:

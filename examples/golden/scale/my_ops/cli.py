@@ -37,7 +37,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._package import NAMESPACE
+from ._package import BACKENDS, NAMESPACE
 
 # Set it to see the traceback of an unexpected error (one line otherwise).
 TRACEBACK_ENV = f"{NAMESPACE.upper()}_TRACEBACK"
@@ -114,7 +114,28 @@ def _cmd_check_model(args: argparse.Namespace) -> None:
     device_data.Ranges.from_calibration(data.batches, model, data.what)
     if data.example is not None:
         device_data.run_model(model, data.example, data.example_what)
-    check_model.run(project, model, args.model, data.batches, data.example, data.what, json_path)
+    backend, quant = _backend(args, project)
+    check_model.run(project, model, args.model, data.batches, data.example, data.what, json_path, backend, quant)
+
+
+def _backend(args: argparse.Namespace, project) -> tuple[str, str]:
+    """(backend, quantization) of --backend and --quant (offered when the project has an
+    HTP op package), checked: LPAI is 8a8w only."""
+    from .quant import HTP_FLOAT, HTP_QUANTS
+    from .registration import require_backend
+
+    backend = getattr(args, "backend", None) or "lpai"
+    quant = getattr(args, "quant", None)
+    require_backend(project, backend)
+    if backend == "lpai":
+        if quant not in (None, "8a8w"):
+            raise CommandError(
+                f"--quant {quant}: LPAI custom ops take 8-bit activations only (8a8w); 16a8w and fp16 are HTP's"
+            )
+        return backend, "8a8w"
+    if quant is not None and quant not in (*HTP_QUANTS, HTP_FLOAT):
+        raise CommandError(f"--quant {quant}: HTP takes {', '.join((*HTP_QUANTS, HTP_FLOAT))}")
+    return backend, quant or "8a8w"
 
 
 def _cmd_doctor(args: argparse.Namespace) -> None:
@@ -306,11 +327,11 @@ def _lowering(args, project, target) -> _Lowering:
     return _Lowering(model, data.batches, data.example, ranges)
 
 
-def _export(args, project, target, folders, lowering: _Lowering, serial=None):
+def _export(args, project, target, folders, lowering: _Lowering, serial=None, backend="lpai", quant="8a8w"):
     from . import device, device_data
 
     pte = _pte(args, project, target)
-    print(f"exporting for the {target}: {pte}")
+    print(f"exporting for the {target}: {pte}" + ("" if backend == "lpai" else f" (HTP, {quant})"))
     delegates = device.export(
         project,
         target,
@@ -322,6 +343,8 @@ def _export(args, project, target, folders, lowering: _Lowering, serial=None):
         example=lowering.example,
         model=lowering.model,
         ranges=lowering.ranges,
+        backend=backend,
+        quant=quant,
     )
     print(f"wrote {pte}; delegation check passed ({device_data.delegate_summary(delegates)})")
     return pte
@@ -331,14 +354,19 @@ def _cmd_export(args: argparse.Namespace) -> None:
     from . import device, registration
 
     project = _project(args)
+    backend, quant = _backend(args, project)
+    if backend == "htp" and args.target != device.DEVICE:
+        raise CommandError(f"--target {args.target}: the simulator is LPAI's; --backend htp exports for the device")
     # Your arguments, model and data first, then what only installing things fixes.
     lowering = _lowering(args, project, args.target)
-    registration.require_op_package_support(for_device=args.target == device.DEVICE)
-    if args.target == device.DEVICE:
+    registration.require_op_package_support(for_device=args.target == device.DEVICE, backend=backend)
+    if backend == "htp":
+        folders = device.Folders(device.htp_build_folder(args.build_folder))
+    elif args.target == device.DEVICE:
         folders = device.device_folders(args.build_folder, args.direct_build_folder)
     else:
         folders = device.simulator_folders(args.build_folder)
-    _export(args, project, args.target, folders, lowering, args.device)
+    _export(args, project, args.target, folders, lowering, args.device, backend, quant)
 
 
 def _finish(comparison, delegates) -> None:
@@ -363,6 +391,11 @@ def _cmd_run(args: argparse.Namespace) -> None:
     _value(args.input_value, "--input-value")
     # Every argument before the environment: the program, then the inputs against it.
     device.check_program(pte, device.DEVICE, what)
+    if _sidecar_data(pte).get("backend", "lpai") != "lpai":
+        raise CommandError(
+            f"{pte}: exported for HTP; `run` runs LPAI programs (direct mode): run it with ExecuTorch's "
+            "qnn_executor_runner, the op package's libraries pushed beside it"
+        )
     given = _inputs_file(args)
     shape = _shape(args.shape, _exported_shape(pte))
     inputs = _inputs(args, pte, shape, given)
@@ -529,6 +562,21 @@ def build_parser() -> argparse.ArgumentParser:
                 "calibrated range (default 4 for the package model, 8 for yours)",
             )
 
+    def backend_options(p):
+        if "htp" not in BACKENDS:
+            return
+        p.add_argument(
+            "--backend",
+            choices=BACKENDS,
+            default="lpai",
+            help="the op package to check against and lower to (default: lpai)",
+        )
+        p.add_argument(
+            "--quant",
+            choices=["8a8w", "16a8w", "fp16"],
+            help="htp: 8-bit or 16-bit activations, or fp16 (not quantized; default: 8a8w); lpai: 8a8w only",
+        )
+
     command("info", _cmd_info, "list the ops of this package", project=False)
     command("spec", _cmd_spec, "print the spec of this project (to edit and pass to update --spec)", project=False)
     p = command(
@@ -557,6 +605,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", help="also write the report to this file, as JSON")
     p.set_defaults(calibration_value=None, shape=None)
+    backend_options(p)
     p = command("doctor", _cmd_doctor, "check the SDKs, tools, ExecuTorch and the device")
     p.add_argument(
         "--device",
@@ -577,6 +626,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", help="device serial (optional for export)")
     model_options(p)
     data_options(p, inputs=False)
+    backend_options(p)
     p = command("run", _cmd_run, "run the exported .pte on the device and compare with eager")
     p.add_argument("--pte", help=f"the .pte (default: build/artifacts/device/{NAMESPACE}.pte)")
     p.add_argument("--device", help="device serial (default: $ANDROID_SERIAL)")

@@ -91,8 +91,10 @@ def parse(source: str | Path) -> OpDefCollection:
     return OpDefCollection(package, root.get("Domain", ""), root.get("Version", ""), tuple(ops))
 
 
-def check_matches(collection: OpDefCollection, package_name: str, qnn_types: dict[str, tuple[int, int]]) -> None:
-    """Fail unless the XML declares this package and every op for LPAI, with its number
+def check_matches(
+    collection: OpDefCollection, package_name: str, qnn_types: dict[str, tuple[int, int]], backend: str = "LPAI"
+) -> None:
+    """Fail unless the XML declares this package and every op for `backend`, with its number
     of inputs and outputs ({qnn_type: (inputs, outputs)})."""
     if collection.package_name != package_name:
         raise OpDefError(f"OpDef XML is for package {collection.package_name!r}, expected {package_name!r}")
@@ -101,8 +103,8 @@ def check_matches(collection: OpDefCollection, package_name: str, qnn_types: dic
         op = by_name.get(qnn_type)
         if op is None:
             raise OpDefError(f"OpDef XML has no OpDef {qnn_type!r} (it has {', '.join(collection.op_names)})")
-        if "LPAI" not in op.backends:
-            raise OpDefError(f"OpDef {qnn_type!r} does not list SupportedBackend LPAI")
+        if backend not in op.backends:
+            raise OpDefError(f"OpDef {qnn_type!r} does not list SupportedBackend {backend}")
         if len(op.inputs) != n_inputs or len(op.outputs) != n_outputs:
             raise OpDefError(
                 f"OpDef {qnn_type!r} has {len(op.inputs)} inputs and {len(op.outputs)} outputs, "

@@ -24,8 +24,10 @@ from .build import (
     run_command,
 )
 from .project import (
+    DEVICE_WORKSPACE,
     DSP_LIB_DIR,
     HOST_LIB_DIR,
+    HTP_SKEL_NAME,
     Project,
     find_project,
 )
@@ -43,6 +45,7 @@ from .sdk import (
     HEXAGON_TOOLS,
     HOST_SDK_LIB_DIR,
     HOST_SDK_LIBRARIES,
+    HTP_HEADERS,
     LOADER_PATH_ENV,
     LPAI_HEADER,
     LPAI_MAKEFILES,
@@ -94,6 +97,7 @@ __all__ = [
     "MIN_SDK_DEVICE",
     "LPAI_HEADER",
     "LPAI_MAKEFILES",
+    "HTP_HEADERS",
     "SIGNER",
     "HEXAGON_TOOLS",
     "SIGNER_MAX_PYTHON",
@@ -134,6 +138,8 @@ __all__ = [
     "signer_python",
     "HOST_LIB_DIR",
     "DSP_LIB_DIR",
+    "DEVICE_WORKSPACE",
+    "HTP_SKEL_NAME",
     "Project",
     "find_project",
     "MAKE_HOST_TARGET",

@@ -351,17 +351,8 @@ static LPAI_ALWAYS_INLINE int32_t lpai_execute_binary_u8(QnnLpai_CustomOpNode_t 
  *   rowwise       one row (the last dimension) at a time from a buffer on the
  *                 kernel's own stack: no getTempBuffer at all, at most
  *                 (inputs + outputs) x LPAI_ROW_MAX floats. */
-typedef struct {
-    const float *in[LPAI_MAX_INPUTS];
-    lpai_shape in_shape[LPAI_MAX_INPUTS];
-    float *out[LPAI_MAX_OUTPUTS];
-    lpai_shape out_shape[LPAI_MAX_OUTPUTS];
-    const float *params;
-    const uint32_t *params_u32; /* int and bool params exactly (0 or 1 for a bool) */
-} lpai_custom_call;
-
-/* The per-op adapter: hands the call to the user's <Op>_compute under the spec's names. */
-typedef int (*lpai_custom_fn)(const lpai_custom_call *call);
+/* lpai_custom_call and lpai_custom_fn: lpai_shapes.h (the HTP package hands its calls
+ * over in the same form). */
 
 static inline void lpai_shape_of(const lpai_view *v, uint64_t count, lpai_shape *s)
 {

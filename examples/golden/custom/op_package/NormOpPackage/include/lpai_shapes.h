@@ -152,4 +152,20 @@ static inline int lpai_rule_matches(const lpai_shape_rule *rule, uint32_t nin, c
     return 1;
 }
 
+/* A custom op's call of the user's math: every input and output as dense float in
+ * logical row-major order, each with its shape, and the params. Filled by the LPAI
+ * kernels (lpai_drivers.h) and the HTP ones (op_package/htp/include/htp_kernels.h)
+ * alike, and handed to the same generated <Op>_call. */
+typedef struct {
+    const float *in[LPAI_MAX_INPUTS];
+    lpai_shape in_shape[LPAI_MAX_INPUTS];
+    float *out[LPAI_MAX_OUTPUTS];
+    lpai_shape out_shape[LPAI_MAX_OUTPUTS];
+    const float *params;
+    const uint32_t *params_u32; /* int and bool params exactly (0 or 1 for a bool) */
+} lpai_custom_call;
+
+/* The per-op adapter: hands the call to the user's <Op>_compute under the spec's names. */
+typedef int (*lpai_custom_fn)(const lpai_custom_call *call);
+
 #endif /* LPAI_SHAPES_H */
