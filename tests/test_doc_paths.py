@@ -57,14 +57,22 @@ TEMPLATE_REPO_ROOTS = ("hooks", "bench", "template")
 TEMPLATE_PREFIX = "qnn-op-template"
 
 
+# The op package of a backend the spec may leave out (`backends`): the Python modules,
+# plain files of every project, name its paths; a project without it has none.
+OPTIONAL_ROOTS = ("op_package/htp",)
+
+
 def missing_in_project(project: Path, ns: str, pkg: str) -> list[str]:
     problems = []
     op_dir = project / "op_package" / pkg
+    optional = tuple(root for root in OPTIONAL_ROOTS if not (project / root).is_dir())
     for rel in tree(project):
         if Path(rel).suffix not in TEXT_SUFFIXES or rel.startswith(".git/"):
             continue
         text = (project / rel).read_text(errors="replace")
         for token in path_tokens(text, ("op_package", ns, "tests", "docs", *TEMPLATE_REPO_ROOTS)):
+            if token.startswith(optional):
+                continue
             if not exists(token, project):
                 problems.append(f"{rel}: {token}")
         for token in path_tokens(text, (TEMPLATE_PREFIX,)):

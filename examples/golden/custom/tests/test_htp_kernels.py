@@ -42,7 +42,7 @@ FLOAT32, QUINT8, QUINT16, INT32 = 4, 1, 2, 5
 DTYPES = {"float32": (FLOAT32, None), "uint8": (QUINT8, 255), "uint16": (QUINT16, 65535)}
 # GraphStatus values (core/graph_status.h).
 SUCCESS, ERROR_DIMENSIONS, ERROR_PRECISION = 0, 2, 3
-# Elementwise ops whose expression calls exp, log, tanh, ... (hooks/expr.py `libm`): their
+# Elementwise ops whose expression calls exp, log, tanh, ... (qnn-op-template/hooks/expr.py `libm`): their
 # C math is the template's float32 approximation (lpai_expr_math.h), the same on both
 # backends, not torch's; within LIBM_ULPS ulps of max(|eager|, 1) rather than one ulp.
 LIBM_OPS = frozenset()
