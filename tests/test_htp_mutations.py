@@ -1,0 +1,72 @@
+"""Break the HTP package on purpose in a rendered project: its kernel tests must fail.
+
+Each case applies one edit to the rendered HTP op package (never to the template) and
+runs the project's tests/test_htp_kernels.py (every op against torch eager, each element
+type, through the host driver); at least one test must fail. The unmodified project
+passes the same tests in test_render.py (the activations-and-shapes variant renders both
+backends). The fourth case calls a member of the HTP API the template never declared:
+the stand-in, like the SDK's headers, does not compile it (`make sdk-check` catches a
+call to a function nothing provides with the real headers: tests/test_htp_standin.py).
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from conftest import load_example, run_project_tests
+
+KERNELS = "op_package/htp/include/htp_kernels.h"
+FAKE_QUANT = "op_package/htp/src/ops/FakeQuant.cpp"
+ADD_SCALED = "op_package/htp/src/ops/AddScaled.cpp"
+
+# (file, exact text, its broken replacement)
+MUTATIONS = {
+    "requantization off by one code": (
+        KERNELS,
+        "const int32_t code = static_cast<int32_t>(lpai_round_half_even(c)) + v.offset;",
+        "const int32_t code = static_cast<int32_t>(lpai_round_half_even(c)) + v.offset + 1;",
+    ),
+    "broadcast dropped (a size-1 dim walked like any other)": (
+        KERNELS,
+        "stride[k][lead + d] = v[k].shape.dims[d] == 1u ? 0u : s;",
+        "stride[k][lead + d] = s;",
+    ),
+    "params in the wrong order": (
+        FAKE_QUANT,
+        'DEF_PACKAGE_PARAM_ORDER("FakeQuant", "steps", true, nullptr, "limit", true, nullptr)',
+        'DEF_PACKAGE_PARAM_ORDER("FakeQuant", "limit", true, nullptr, "steps", true, nullptr)',
+    ),
+    "a call the HTP API does not declare": (
+        ADD_SCALED,
+        "    const Tensor *inputs[kInputs] = {&in_a, &in_b};",
+        "    (void)in_a.get_raw_addr(0, 0, 0, 0);\n    const Tensor *inputs[kInputs] = {&in_a, &in_b};",
+    ),
+}
+MUTATED_OPS = ("add_scaled", "fake_quant", "hard_swish_ish")
+
+
+@pytest.fixture(scope="module")
+def project(copie_session, template_repo):
+    spec = load_example("activations.yaml")
+    spec["ops"] = [op for op in spec["ops"] if op["name"] in MUTATED_OPS]
+    spec["backends"] = ["lpai", "htp"]
+    assert len(spec["ops"]) == len(MUTATED_OPS)
+    result = copie_session.copy(extra_answers=spec, template_dir=template_repo)
+    assert result.exit_code == 0, result.exception
+    return result.project_dir
+
+
+@pytest.mark.parametrize("name", list(MUTATIONS))
+def test_breaking_the_htp_package_fails_its_kernel_tests(name, project, tmp_path):
+    rel, original, broken = MUTATIONS[name]
+    copy = tmp_path / "project"
+    shutil.copytree(project, copy, ignore=shutil.ignore_patterns("build", "libs", "obj", "__pycache__"))
+    path = copy / rel
+    text = path.read_text()
+    assert text.count(original) == 1, f"{rel} no longer holds the text this test breaks"
+    path.write_text(text.replace(original, broken))
+    run = run_project_tests(copy, "tests/test_htp_kernels.py", "-k", "not hexagon")
+    assert run.returncode != 0, f"the HTP kernel tests pass with '{name}':\n{run.stdout[-3000:]}"
+    assert " failed" in run.stdout or " error" in run.stdout, run.stdout[-3000:]
