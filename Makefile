@@ -18,7 +18,8 @@ help:
 	@echo "make golden   regenerate examples/golden/ (fresh renders of examples/*.yaml; tests/test_golden.py)"
 	@echo "make lint     ruff check, ruff format --check (and clang-format on bench/) on the template's sources"
 	@echo "make format   ruff format and the safe ruff fixes, in place"
-	@echo "make bench    the kernel benchmark: one BENCH line per (op, layout, shape) (docs/benchmark.md)"
+	@echo "make bench    the kernel benchmark: one BENCH line per (op, layout, shape) (docs/benchmark.md),"
+	@echo "              then the HTP kernels: one BENCH_HTP line per (op, dtype, shape) (bench/htp.py)"
 
 # PyTorch's CPU wheel index when it answers within 5 s (PyPI's torch is the CUDA build on
 # Linux x86_64, several GB): template/scripts/torch_index.py, which every render ships as
@@ -77,6 +78,7 @@ format: setup
 .PHONY: bench
 bench: setup
 	$(PYTHON) bench/run.py
+	$(PYTHON) bench/htp.py
 
 # The golden renders (examples/golden/<example>/): a fresh render of each example spec,
 # kept in the repository so that a pull request shows its effect on the generated code.

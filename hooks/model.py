@@ -77,6 +77,8 @@ LAYOUT_SUPPORTS = ("shape_ne_layout", "default")
 
 # The backends a package is built for (spec key `backends`), and what each takes of a
 # spec, one line each: docs/spec.md "Backends" and the rendered README print these lines.
+# Hexagon targets of the HTP package (makefiles of op_package/htp): one object set each.
+HTP_ARCHS = ("v68", "v69", "v73", "v75", "v79")
 BACKENDS = ("lpai", "htp")
 DEFAULT_BACKENDS = ("lpai",)
 BACKEND_RULES = {
@@ -88,7 +90,7 @@ BACKEND_RULES = {
     "htp": (
         "float32, 8-bit and 16-bit unsigned tensors in every op (a8w8, a16w8, fp32); activation_dtype is LPAI's",
         f"tensors of at most {MODEL_RANK} dims (batch, height, width, depth); no row limit: rowwise is LPAI's",
-        "built for v68, v69, v73, v75 and v79 (each its own objects), x86_64 and aarch64 Android",
+        f"built for {', '.join(HTP_ARCHS)} (each its own objects), x86_64 and aarch64 Android",
     ),
 }
 # The QNN data types each backend's OpDefs declare for every input and output, in order
@@ -109,8 +111,6 @@ BACKEND_MAX_RANK = {"lpai": MAX_RANK, "htp": MODEL_RANK}
 # The HTP package shares the LPAI package's math files (its user/ and include/ folders),
 # so a render without lpai has nowhere to keep them yet.
 HTP_NEEDS_LPAI = True
-# Hexagon targets of the HTP package (makefiles of op_package/htp): one object set each.
-HTP_ARCHS = ("v68", "v69", "v73", "v75", "v79")
 
 
 def _view(module: str, cls: str, obj: Any) -> Any:

@@ -3,7 +3,7 @@
 # repository's own sources.  The rendered projects are linted by the render matrix
 # (tests/test_render.py), under the configuration they ship.
 #   Python: ruff check and ruff format --check, configured in pyproject.toml.
-#   C: bench/*.c and *.h under the .clang-format the rendered project ships, when the
+#   C: bench/*.c, *.h and *.cpp under the .clang-format the rendered project ships, when the
 #   template has one (template/.clang-format).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,7 @@ fi
 
 style=template/.clang-format
 if [ -f "$style" ]; then
-  clang-format --style="file:$style" --dry-run --Werror bench/*.c bench/*.h
+  clang-format --style="file:$style" --dry-run --Werror bench/*.c bench/*.h bench/*.cpp
 else
   echo "lint: no $style: the C of bench/ is not checked"
 fi

@@ -489,3 +489,20 @@ def test_profile_names_where_the_packets_of_one_call_go(tmp_path):
     assert "Traceback" not in bad.stderr
     bad = run_budgeted([*args[:5], "1,x", *args[6:]], 60)
     assert bad.returncode == 2 and "--shape '1,x'" in bad.stderr and "Traceback" not in bad.stderr, bad
+
+
+def test_htp_kernels_equal_their_per_element_baseline_and_are_counted():
+    """bench/htp.py on examples/scale.yaml with both backends: every HTP kernel writes the
+    per-element baseline's bytes (x86_64, and Hexagon under qemu-hexagon when zig and
+    qemu are here), and each case gets its instruction counts and ratio."""
+    result = run_budgeted([sys.executable, str(ROOT / "bench" / "htp.py"), "--specs", "examples/scale.yaml"], 900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "CHECKED ScaleOpPackage: kernel == baseline on every case" in result.stdout
+    lines = [line for line in result.stdout.splitlines() if line.startswith("BENCH_HTP ")]
+    # mul3: 3 element types x 3 shapes.
+    assert len(lines) == 9, result.stdout
+    run = load_run()
+    if run.have_callgrind() is None:
+        for line in lines:
+            fields = dict(run.KV.findall(line))
+            assert float(fields["x86_instr_per_elem"]) > 0 and float(fields["x86_ratio"]) > 1, line

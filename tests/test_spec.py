@@ -1341,3 +1341,13 @@ def test_backends_are_the_spec_s_choice_lpai_by_default():
         with pytest.raises(spec.SpecError) as caught:
             spec.validate({**minimal(), "backends": bad})
         assert str(caught.value).startswith(field + ":"), str(caught.value)
+
+
+def test_docs_spec_lists_every_backend_rule():
+    # docs/spec.md "Backends" prints the model's table, line for line.
+    from hooks.model import BACKEND_RULES
+
+    text = (ROOT / "docs" / "spec.md").read_text()
+    for backend, rules in BACKEND_RULES.items():
+        for rule in rules:
+            assert f"- **{backend}**: {rule}\n" in text, rule

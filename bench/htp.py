@@ -1,0 +1,228 @@
+"""Benchmark of the generated HTP kernels against a per-element HTP-style baseline.
+
+    python bench/htp.py [--specs examples/scale.yaml ...] [--no-count]
+
+Renders each example spec with `backends: [lpai, htp]` into a temporary folder, builds
+one driver (bench/htp_driver.cpp) per project from its HTP op sources and the template's
+stand-in of the HTP API, once for x86_64 (the system C++ compiler, -O2) and once as
+scalar Hexagon v79 code (zig's clang, run under qemu-hexagon), and prints, for every
+elementwise op, element type and shape:
+
+    BENCH_HTP op=<name> inputs=<n> dtype=<uint8|uint16|float32> shape=<b>x<h>x<w>x<d>
+              x86_instr_per_elem=<k> x86_baseline_per_elem=<b> x86_ratio=<b/k>
+              hex_packets_per_elem=<k> hex_baseline_per_elem=<b> hex_ratio=<b/k>
+
+Before any count, every case is checked: the kernel and the baseline must write the same
+bytes (CHECK lines), or the run fails. The baseline (bench/htp_bench_ops.h) is the op's
+own generated math called once per element with every input read through the API's
+element accessor t(b, h, w, d) and the result quantized and stored element by element,
+as ExecuTorch's HTP example and Qualcomm's examples write an op. Counts: callgrind
+client requests on x86 (one call each), bench/qemu_count.c on Hexagon, as bench/run.py
+counts the LPAI kernels. Custom ops are not measured here (their cost is the user's
+math). No targets yet: docs/benchmark.md records the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import yaml
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+sys.path.insert(0, str(BENCH))
+sys.path.insert(0, str(REPO))
+
+import run as lpai_bench  # noqa: E402  (render, the counting plugin, the tool checks)
+
+from hooks import spec as spec_mod  # noqa: E402
+
+DEFAULT_SPECS = ("examples/scale.yaml", "examples/activations.yaml")
+CXXFLAGS = ("-std=c++17", "-O2", "-g", "-ffp-contract=off", "-fno-exceptions", "-fno-rtti", "-DHTP_STANDIN")
+HEX_CPU = "hexagonv79"
+
+
+def unity_file(op, source: Path) -> str:
+    """One op's source, with its baseline and its BenchOp entry."""
+    params = ", ".join(f"{float(p.default)!r}f" for p in op.params) or "0.0f"
+    name = op.qnn_type
+    return (
+        f"// Written by bench/htp.py: {op.name}\n"
+        '#include "htp_bench_ops.h"\n'
+        f'#include "{source}"\n'
+        "namespace {\n"
+        f"GraphStatus {name}_bench_baseline(Tensor &out, const Tensor *const *ins, uint32_t nin, const float *params)\n"
+        "{\n"
+        f"    return bench_baseline(out, ins, nin, params, {name}_math_v);\n"
+        "}\n"
+        "} // namespace\n"
+        f'extern const BenchOp bench_op_{name} = {{"{op.name}", {len(op.inputs)}u, {len(op.params)}u, {{{params}}},\n'
+        f'    htp_standin::entry<&{name}_impl<Tensor>>("{name}").run, {name}_bench_baseline}};\n'
+    )
+
+
+def prepare(spec: str, work: Path):
+    """The spec rendered with both backends, and the driver's sources: (ops, sources, include dirs)."""
+    raw = yaml.safe_load((REPO / spec).read_text())
+    raw["backends"] = ["lpai", "htp"]
+    pkg = spec_mod.validate(raw)
+    spec_file = work / f"{pkg.package_name}.yaml"
+    spec_file.write_text(yaml.safe_dump(raw))
+    project = work / pkg.package_name
+    lpai_bench.log(f"render {spec} with backends [lpai, htp] -> {project}")
+    lpai_bench.render(spec_file, project)
+    htp = project / "op_package" / "htp"
+    ops = pkg.elementwise_ops
+    build = work / f"{pkg.package_name}-bench"
+    build.mkdir()
+    sources = []
+    for op in ops:
+        path = build / f"bench_{op.qnn_type}.cpp"
+        path.write_text(unity_file(op, htp / "src" / "ops" / f"{op.qnn_type}.cpp"))
+        sources.append(path)
+    table = build / "bench_table.cpp"
+    table.write_text(
+        '#include "htp_bench_ops.h"\n'
+        + "".join(f"extern const BenchOp bench_op_{op.qnn_type};\n" for op in ops)
+        + "const BenchOp *const kBenchOps[] = {"
+        + ", ".join(f"&bench_op_{op.qnn_type}" for op in ops)
+        + "};\n"
+        + f"const size_t kBenchOpCount = {len(ops)};\n"
+    )
+    sources += [table, htp / "standin" / "htp_standin.cpp", BENCH / "htp_driver.cpp"]
+    includes = [f"-I{BENCH}", f"-I{htp / 'include'}", f"-I{project / 'op_package' / pkg.package_name / 'include'}"]
+    return pkg, sources, includes, build
+
+
+def compile_all(cmds: list[list[str]]) -> None:
+    for cmd in cmds:
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        if res.returncode != 0:
+            raise lpai_bench.BenchError(f"build failed:\n{' '.join(cmd)}\n{res.stderr}")
+
+
+def build_x86(sources, includes, build: Path) -> Path:
+    exe = build / "htp_bench"
+    compile_all([["c++", *CXXFLAGS, *includes, *map(str, sources), "-o", str(exe), "-lm"]])
+    return exe
+
+
+def build_hexagon(sources, includes, build: Path) -> Path:
+    exe = build / "htp_bench.hexagon"
+    zig = [sys.executable, "-m", "ziglang"]
+    flags = ["-target", "hexagon-linux-musl", f"-mcpu={HEX_CPU}", *(f for f in CXXFLAGS if f != "-g")]
+    objs = [build / f"hex_{i:02d}.o" for i in range(len(sources))]
+    cmds = [[*zig, "c++", *flags, *includes, "-c", str(s), "-o", str(o)] for s, o in zip(sources, objs)]
+    cmds.append([*zig, "cc", *lpai_bench.HEX_LINK, *map(str, objs), "-o", str(exe), "-lm"])
+    compile_all(cmds)
+    return exe
+
+
+def check(exe: Path, prefix=()) -> None:
+    res = subprocess.run([*prefix, str(exe), "check"], capture_output=True, text=True)
+    bad = [line for line in res.stdout.splitlines() if line.startswith("CHECK ") and not line.endswith("rc=0,0 diff=0")]
+    if res.returncode != 0 or bad:
+        raise lpai_bench.BenchError(f"{exe.name}: kernel and baseline disagree:\n" + "\n".join(bad[:10]) + res.stderr)
+
+
+def x86_counts(exe: Path, work: Path) -> dict:
+    out = Path(tempfile.mkdtemp(prefix="cg-", dir=work))
+    cmd = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--instr-atstart=no", "-q"]
+    subprocess.run([*cmd, f"--callgrind-out-file={out / 'cg.out'}", str(exe), "count"], capture_output=True, check=True)
+    counts = {}
+    for dump in out.glob("cg.out.*"):
+        text = dump.read_text()
+        m = re.search(r"^desc: Trigger: Client Request: (\w+) (.*)$", text, re.M)
+        t = re.search(r"^totals: (\d+)", text, re.M)
+        if m and t:
+            r = dict(lpai_bench.KV.findall(m.group(2)))
+            counts[(m.group(1), r["op"], r["dtype"], r["shape"])] = int(t.group(1)) / int(r["elems"])
+    return counts
+
+
+def hex_counts(exe: Path, plugin: Path, work: Path) -> dict:
+    sym = lpai_bench.elf_symbols(exe, ("bench_count_on", "bench_count_off"))
+    log_path = work / f"{exe.name}.qc.log"
+    plugin_arg = f"{plugin},on={sym['bench_count_on'][0]:#x},off={sym['bench_count_off'][0]:#x}"
+    prefix = [
+        "qemu-hexagon",
+        "-cpu",
+        lpai_bench.HEX_QEMU_CPU,
+        "-d",
+        "plugin",
+        "-D",
+        str(log_path),
+        "-plugin",
+        plugin_arg,
+    ]
+    res = subprocess.run([*prefix, str(exe), "count"], capture_output=True, text=True)
+    if res.returncode != 0:
+        raise lpai_bench.BenchError(f"{exe.name} count failed under qemu-hexagon:\n{res.stderr}")
+    labels = [line.split(" ", 2)[1:] for line in res.stdout.splitlines() if line.startswith("WINDOW ")]
+    windows = [dict(lpai_bench.KV.findall(x)) for x in log_path.read_text().splitlines() if "qemu_count " in x]
+    if len(windows) != len(labels) or labels[0] != ["calib"]:
+        raise lpai_bench.BenchError(f"{exe.name}: {len(windows)} counted windows for {len(labels)} labels")
+    calib = int(windows[0]["packets"])
+    counts = {}
+    for (which, tag), w in zip(labels[1:], windows[1:]):
+        r = dict(lpai_bench.KV.findall(tag))
+        counts[(which, r["op"], r["dtype"], r["shape"])] = (int(w["packets"]) - calib) / int(r["elems"])
+    return counts
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--specs", nargs="+", default=list(DEFAULT_SPECS))
+    parser.add_argument("--no-count", action="store_true", help="check only")
+    args = parser.parse_args(argv)
+    no_cg = lpai_bench.have_callgrind()
+    no_hex = lpai_bench.have_hexagon()
+    for why in (no_cg, no_hex):
+        if why and not args.no_count:
+            lpai_bench.log(f"htp bench: not counted: {why}")
+    with tempfile.TemporaryDirectory(prefix="htp-bench-") as tmp:
+        work = Path(tmp)
+        plugin = lpai_bench.build_plugin(work) if not no_hex and not args.no_count else None
+        for spec in args.specs:
+            pkg, sources, includes, build = prepare(spec, work)
+            if not pkg.elementwise_ops:
+                continue
+            exe = build_x86(sources, includes, build)
+            check(exe)
+            hexe = None
+            if not no_hex:
+                hexe = build_hexagon(sources, includes, build)
+                check(hexe, ("qemu-hexagon", "-cpu", lpai_bench.HEX_QEMU_CPU))
+            print(
+                f"CHECKED {pkg.package_name}: kernel == baseline on every case"
+                + (", x86_64 and Hexagon" if hexe else "")
+            )
+            if args.no_count:
+                continue
+            x86 = x86_counts(exe, work) if not no_cg else {}
+            hexc = hex_counts(hexe, plugin, work) if hexe and plugin else {}
+            keys = sorted({k[1:] for k in x86} | {k[1:] for k in hexc})
+            for op, dtype, shape in keys:
+                ninputs = next(len(o.inputs) for o in pkg.ops if o.name == op)
+                line = f"BENCH_HTP op={op} inputs={ninputs} dtype={dtype} shape={shape}"
+                for name, counts, unit in (("x86", x86, "instr"), ("hex", hexc, "packets")):
+                    k, b = counts.get(("kernel", op, dtype, shape)), counts.get(("baseline", op, dtype, shape))
+                    if k is not None and b is not None:
+                        line += (
+                            f" {name}_{unit}_per_elem={k:.2f} {name}_baseline_per_elem={b:.2f} {name}_ratio={b / k:.2f}"
+                        )
+                print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except lpai_bench.BenchError as exc:
+        print(f"htp bench: {exc}", file=sys.stderr)
+        sys.exit(1)
