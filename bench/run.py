@@ -234,7 +234,7 @@ def build_hexagon(project: Path, work: Path, flavour: str, debug: bool = False, 
     """The driver of build() compiled for Hexagon (HEX_CPUS[flavour]) by zig cc; with
     `debug`, with -g as well (bench/profile.py: clang's code does not change with -g);
     `unchecked`: with UNCHECKED (the checks' share of a small call)."""
-    pkg_dir = sorted((project / "op_package").iterdir())[0]
+    pkg_dir = lpai_package_dir(project)
     sources = sorted(pkg_dir.glob("src/*.c")) + sorted(pkg_dir.glob("src/ops/*_inference.c"))
     sources += sorted(pkg_dir.glob("user/*.c"))
     tag = f"{flavour}-g" if debug else flavour
@@ -404,10 +404,16 @@ def write_user_math(spec_path: Path, project: Path, pkg, custom) -> None:
         shutil.copyfile(source, project / "op_package" / pkg.package_name / "user" / source.name)
 
 
-def build(project: Path, work: Path, unchecked: bool = False) -> Path:
-    pkg_dirs = sorted((project / "op_package").iterdir())
+def lpai_package_dir(project: Path) -> Path:
+    """The project's LPAI op package (op_package/htp, the HTP one, is bench/htp.py's)."""
+    pkg_dirs = sorted(p for p in (project / "op_package").iterdir() if p.name != "htp")
     if len(pkg_dirs) != 1:
-        raise BenchError(f"expected one op package in {project / 'op_package'}")
+        raise BenchError(f"expected one LPAI op package in {project / 'op_package'}")
+    return pkg_dirs[0]
+
+
+def build(project: Path, work: Path, unchecked: bool = False) -> Path:
+    pkg_dirs = [lpai_package_dir(project)]
     pkg_dir = pkg_dirs[0]
     sources = sorted(pkg_dir.glob("src/*.c")) + sorted(pkg_dir.glob("src/ops/*_inference.c"))
     sources += sorted(pkg_dir.glob("user/*.c"))

@@ -373,7 +373,7 @@ class PyPackage:
         from . import expr as expr_mod
 
         names = sorted(op.name for op in self.pkg.elementwise_ops if expr_mod.cost(op.tree).libm)
-        return "frozenset({" + ", ".join(repr(n) for n in names) + "})" if names else "frozenset()"
+        return "frozenset({" + ", ".join(f'"{n}"' for n in names) + "})" if names else "frozenset()"
 
     @property
     def exports(self) -> str:

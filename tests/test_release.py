@@ -423,7 +423,12 @@ def test_a_v1_2_0_project_with_its_math_updates_to_a_new_release(clone, tmp_path
     assert cut.returncode == 0, cut.stderr
 
     project = tmp_path / "project"
-    copy = ["copy", "--trust", "--defaults", "--vcs-ref", OLD_RELEASE, "--data-file", str(ROOT / USER_SPEC)]
+    # The spec as v1.2.0 reads it: without the keys it did not have yet (backends, 2.1.0).
+    old_spec = tmp_path / "old_spec.yaml"
+    old_spec.write_text(
+        yaml.safe_dump({k: v for k, v in yaml.safe_load((ROOT / USER_SPEC).read_text()).items() if k != "backends"})
+    )
+    copy = ["copy", "--trust", "--defaults", "--vcs-ref", OLD_RELEASE, "--data-file", str(old_spec)]
     made = copier_cli(*copy, str(clone), str(project))
     assert made.returncode == 0, made.stderr
     spec = yaml.safe_load((ROOT / USER_SPEC).read_text())
