@@ -95,7 +95,8 @@ def prepare(spec: str, work: Path):
         + f"const size_t kBenchOpCount = {len(ops)};\n"
     )
     sources += [table, htp / "standin" / "htp_standin.cpp", BENCH / "htp_driver.cpp"]
-    includes = [f"-I{BENCH}", f"-I{htp / 'include'}", f"-I{project / 'op_package' / pkg.package_name / 'include'}"]
+    includes = [f"-I{BENCH}", f"-I{htp / 'include'}", f"-I{htp / 'host'}"]
+    includes.append(f"-I{project / 'op_package' / pkg.package_name / 'include'}")
     return pkg, sources, includes, build
 
 

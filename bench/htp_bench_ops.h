@@ -7,61 +7,11 @@
 #include <cstring>
 
 #include "htp_kernels.h"
+#include "htp_host_tensor.h"
 
-// A dense row-major tensor; its element accessor decodes one element per virtual call,
-// as the SDK's interface read does.
-class BenchTensor final : public Tensor
-{
-  public:
-    size_t rank() const noexcept override
-    {
-        return rank_;
-    }
-    size_t dim(size_t index) const noexcept override
-    {
-        return index < rank_ ? dims_[index] : 1u;
-    }
-    DTypeScaleOff get_dtype_intfc() const noexcept override
-    {
-        return intfc_;
-    }
-    void *raw_data() noexcept override
-    {
-        return data_;
-    }
-
-    size_t flat(size_t b, size_t h, size_t w, size_t d) const
-    {
-        return ((b * dims_[1] + h) * dims_[2] + w) * dims_[3] + d;
-    }
-
-    DTypeScaleOff intfc_ = {DType::UNKNOWN, 1.0f, 0};
-    size_t rank_ = 0;
-    size_t dims_[4] = {1, 1, 1, 1};
-    size_t count_ = 1;
-    size_t bytes_ = 0;
-    unsigned char *data_ = nullptr;
-
-  protected:
-    float standin_read(const size_t *i) const override
-    {
-        const size_t at = flat(i[0], i[1], i[2], i[3]);
-        if (intfc_.dtype == DType::Float32) {
-            float x;
-            std::memcpy(&x, data_ + 4 * at, 4);
-            return x;
-        }
-        int code;
-        if (intfc_.dtype == DType::QUInt8) {
-            code = data_[at];
-        } else {
-            uint16_t c;
-            std::memcpy(&c, data_ + 2 * at, 2);
-            code = c;
-        }
-        return static_cast<float>(code - intfc_.offset) * intfc_.scale;
-    }
-};
+// The tensors are the test driver's (op_package/htp/host/htp_host_tensor.h): their
+// element accessor decodes one element per virtual call, as the SDK's interface read does.
+using BenchTensor = HostTensor;
 
 using BenchBaseline = GraphStatus (*)(Tensor &out, const Tensor *const *ins, uint32_t nin, const float *params);
 
