@@ -18,7 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "../standin/htp_standin.h"
+#include "htp_host_tensor.h"
 
 // Nothing here needs the C++ library at run time (the same objects link for Hexagon
 // with zig's C linker, no libc++ built for it): no new, no exceptions, no std::string.
@@ -30,56 +30,7 @@ extern "C" void __cxa_pure_virtual()
 namespace
 {
 
-constexpr size_t kMaxRank = 8;
 constexpr size_t kMaxTensors = 32;
-
-// A tensor of the driver: dense, row-major, of its own rank.
-class HostTensor final : public Tensor
-{
-  public:
-    size_t rank() const noexcept override
-    {
-        return rank_;
-    }
-    size_t dim(size_t index) const noexcept override
-    {
-        return index < rank_ ? dims_[index] : 1u;
-    }
-    DTypeScaleOff get_dtype_intfc() const noexcept override
-    {
-        return intfc_;
-    }
-    void *raw_data() noexcept override
-    {
-        return data_;
-    }
-
-    DTypeScaleOff intfc_ = {DType::UNKNOWN, 1.0f, 0};
-    size_t rank_ = 0;
-    size_t dims_[kMaxRank] = {};
-    size_t count_ = 1;
-    size_t bytes_ = 0;
-    unsigned char *data_ = nullptr;
-
-  protected:
-    // A param is one Float32 element; any other tensor is read at the last `rank` of the
-    // four indices.
-    float standin_read(const size_t *index) const override
-    {
-        size_t flat = 0;
-        const size_t r = rank_ < 4 ? rank_ : 4;
-        for (size_t d = 0; d < r; ++d) {
-            flat = flat * dims_[rank_ - r + d] + index[4 - r + d];
-        }
-        if (intfc_.dtype == DType::Float32) {
-            float x;
-            std::memcpy(&x, data_ + flat * 4, 4);
-            return x;
-        }
-        const int code = intfc_.dtype == DType::QUInt8 ? data_[flat] : (data_[2 * flat] | data_[2 * flat + 1] << 8);
-        return static_cast<float>(code - intfc_.offset) * intfc_.scale;
-    }
-};
 
 size_t element_bytes(DType t)
 {
@@ -126,7 +77,7 @@ bool read_tensor(Reader &r, HostTensor &t, bool with_data)
 {
     t.intfc_.dtype = static_cast<DType>(r.u32());
     t.rank_ = r.u32();
-    if (!r.ok || t.rank_ > kMaxRank) {
+    if (!r.ok || t.rank_ > kHostMaxRank) {
         return false;
     }
     t.count_ = 1;
