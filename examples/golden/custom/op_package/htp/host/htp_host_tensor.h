@@ -1,8 +1,9 @@
 // This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
 //
 // A tensor of the host and Hexagon test drivers (host/test_htp.cpp; the template's
-// benchmark, qnn-op-template/bench/htp.py, uses it too): dense, row-major, of its own rank, answering the stand-in's
-// accessor as the SDK's interface does (one element decoded per call).
+// benchmark, qnn-op-template/bench/htp.py, uses it too): dense, row-major, of its own
+// rank, answering the stand-in's accessor as the SDK's interface does (one element
+// decoded per call).
 #ifndef HTP_HOST_TENSOR_H
 #define HTP_HOST_TENSOR_H
 
