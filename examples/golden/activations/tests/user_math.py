@@ -99,6 +99,8 @@ def missing(ops, namespace: str, package: str, user_module=None) -> list[ToWrite
                 )
             )
         kernel = ROOT / "op_package" / package / "user" / f"{op.qnn_type}_math.c"
+        # With an HTP package beside the LPAI one, both kernels call this one file.
+        both = "; the LPAI and the HTP kernels both call it" if (ROOT / "op_package" / "htp").is_dir() else ""
         if _is_c_stub(kernel):
             members = ", ".join(f"args->{name}" for name in op.inputs)
             if op.params:
@@ -109,7 +111,7 @@ def missing(ops, namespace: str, package: str, user_module=None) -> list[ToWrite
                     kernel.relative_to(ROOT).as_posix(),
                     f"int {op.qnn_type}_compute(const {op.qnn_type}_args *args): the same math in C on "
                     f"float arrays ({members}; shapes in args-><name>_shape; "
-                    f"include/ops/{op.qnn_type}_user.h), writing {written} and returning 0; "
+                    f"include/ops/{op.qnn_type}_user.h), writing {written} and returning 0{both}; "
                     "it still returns LPAI_USER_MATH_MISSING",
                 )
             )
