@@ -30,19 +30,17 @@ float DoubleIt_math_v(const float *in, const float *params)
 
 } // namespace
 
+// The implementation HTP calls: outputs first, then the inputs, then the params. One
+// line each, however long the names (not formatted).
 // clang-format off
 template <typename TensorType>
 GraphStatus DoubleIt_impl(TensorType &out_out, const TensorType &in_x)
-// clang-format on
 {
     const float *params = nullptr;
-    // clang-format off
     const Tensor *inputs[kInputs] = {&in_x};
-    // clang-format on
-    // clang-format off
     return htp_elementwise(out_out, inputs, kInputs, params, DoubleIt_math_v);
-    // clang-format on
 }
+// clang-format on
 
 DEF_PACKAGE_OP((DoubleIt_impl<Tensor>), "DoubleIt")
 

@@ -49,23 +49,19 @@ const char k_missing[] = "user math not written yet: op_package/NormOpPackage/us
 
 } // namespace
 
+// The implementation HTP calls: outputs first, then the inputs, then the params. One
+// line each, however long the names (not formatted).
 // clang-format off
 template <typename TensorType>
 GraphStatus MyNorm_impl(TensorType &out_out, const TensorType &in_x)
-// clang-format on
 {
     const float *params = nullptr;
-    // clang-format off
     const Tensor *inputs[kInputs] = {&in_x};
-    // clang-format on
     const uint32_t *params_u32 = nullptr;
-    // clang-format off
     Tensor *outputs[kOutputs] = {&out_out};
-    // clang-format on
-    // clang-format off
     return htp_custom(outputs, kOutputs, inputs, kInputs, k_output_rules, params, params_u32, MyNorm_call, "MyNorm", k_missing);
-    // clang-format on
 }
+// clang-format on
 
 DEF_PACKAGE_OP((MyNorm_impl<Tensor>), "MyNorm")
 
