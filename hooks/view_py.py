@@ -407,6 +407,13 @@ class PyPackage:
         return _py_seq("{", items, "}", 0, "DATATYPES = ", "")
 
     @property
+    def xml_backends(self) -> str:
+        """Each of the package's backends' `<SupportedBackend>` (pkg.xml_backend) as a Python
+        dict literal."""
+        items = [f'"{b}": "{self.pkg.xml_backend[b]}"' for b in self.pkg.backends]
+        return _py_seq("{", items, "}", 0, "XML_BACKENDS = ", "")
+
+    @property
     def htp_archs(self) -> str:
         """pkg.htp_archs as a Python tuple literal."""
         return _py_seq("(", [f'"{a}"' for a in self.pkg.htp_archs], ")", 0, "HTP_ARCHS = ", "", single_comma=True)

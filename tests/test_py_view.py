@@ -33,7 +33,7 @@ def test_the_model_example_maps_each_declared_range_onto_its_inputs():
 
 
 def test_the_package_facts_of_each_backend_are_the_models_as_python_literals():
-    """_package.py's BACKENDS, DATATYPES and MAX_RANKS: the backends of the spec, each
+    """_package.py's BACKENDS, DATATYPES, MAX_RANKS and XML_BACKENDS: the backends of the spec, each
     with its data types and rank from hooks/model.py, and nothing of a backend the spec
     leaves out."""
     import ast
@@ -52,5 +52,7 @@ def test_the_package_facts_of_each_backend_are_the_models_as_python_literals():
         assert ast.literal_eval(pkg.py.backends) == tuple(backends)
         assert ast.literal_eval(pkg.py.datatypes) == {b: model.BACKEND_DATATYPES[b] for b in backends}
         assert ast.literal_eval(pkg.py.max_ranks) == {b: model.BACKEND_MAX_RANK[b] for b in backends}
+        assert ast.literal_eval(pkg.py.xml_backends) == {b: model.BACKEND_XML_NAME[b] for b in backends}
     assert model.BACKEND_MAX_RANK == {"lpai": 5, "htp": 4}
+    assert model.BACKEND_XML_NAME == {"lpai": "LPAI", "htp": "HTP"}
     assert "QNN_DATATYPE_UFIXED_POINT_16" in ast.literal_eval(pkg.py.datatypes)["htp"]

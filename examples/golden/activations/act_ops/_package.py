@@ -35,3 +35,5 @@ BACKENDS = ("lpai",)
 # most dims of its tensors: what builder.refusal checks an op config against.
 DATATYPES = {"lpai": ("QNN_DATATYPE_UFIXED_POINT_8", "QNN_DATATYPE_UINT_8")}
 MAX_RANKS = {"lpai": 5}
+# Each backend's name in the OpDefs' <SupportedBackend>.
+XML_BACKENDS = {"lpai": "LPAI"}

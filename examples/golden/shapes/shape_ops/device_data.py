@@ -20,7 +20,7 @@ from pathlib import Path
 
 import torch
 
-from ._package import NAMESPACE
+from ._package import MAX_RANKS, NAMESPACE
 from .ops import OPS
 from .toolchain import (
     ToolchainError,
@@ -37,8 +37,9 @@ MAX_ELEMENTS = 1 << 26
 # The largest file the command line reads (a .pte, a torch.save'd file, a sidecar): a
 # bound, so that a device or an endless file cannot be read until memory runs out.
 MAX_FILE_BYTES = 1 << 31
-# LPAI tensors have at most this many dims (LPAI_MAX_RANK, QNN_LPAI_CUSTOM_OP_MAX_LAYOUT_RANK).
-MAX_RANK = 5
+# LPAI tensors have at most this many dims (LPAI_MAX_RANK, QNN_LPAI_CUSTOM_OP_MAX_LAYOUT_RANK):
+# the model's, as _package.MAX_RANKS has it.
+MAX_RANK = MAX_RANKS["lpai"]
 # Output tolerance in 8-bit steps of the calibrated output range: input and output
 # quantization both round (the package model); every quantized layer of your model
 # adds its own rounding, so its default is wider.

@@ -24,7 +24,7 @@ The runtime registers only the infos of its own platform; 1.5.1 has both targets
 from __future__ import annotations
 
 from . import op_package_xml
-from ._package import BACKENDS, INTERFACE_PROVIDER, LIBRARY_NAME, NAMESPACE, PACKAGE_NAME
+from ._package import BACKENDS, INTERFACE_PROVIDER, LIBRARY_NAME, NAMESPACE, PACKAGE_NAME, XML_BACKENDS
 from .ops import OPS
 from .toolchain import (
     DEVICE_WORKSPACE,
@@ -120,7 +120,7 @@ def opdefs(project: Project, backend: str = "lpai") -> dict[str, op_package_xml.
             collection,
             PACKAGE_NAME,
             {op.qnn_type: (len(op.inputs), len(op.outputs)) for op in OPS},
-            backend.upper(),
+            XML_BACKENDS[backend],
         )
     except op_package_xml.OpDefError as exc:
         raise ToolchainError(str(exc)) from None
