@@ -168,17 +168,18 @@ static inline int htp_same_shape(uint32_t want_rank, const uint32_t *want, const
     return 1;
 }
 
-// The shape `rule` gives an output of these inputs (0: the inputs admit none).
-static inline int htp_rule_shape(const lpai_shape_rule *rule, uint32_t nin, const htp_view *in, lpai_shape *out)
-{
+// The inputs' ranks and dims in the form lpai_shapes.h's rules read them: gathered once
+// per call (htp_inputs), read by every output's rule.
+struct htp_shapes {
     uint32_t ranks[LPAI_MAX_INPUTS];
     uint32_t dims[LPAI_MAX_INPUTS][LPAI_MAX_RANK];
-    for (uint32_t k = 0; k < nin; ++k) {
-        ranks[k] = in[k].shape.rank;
-        std::memcpy(dims[k], in[k].shape.dims, sizeof dims[k]);
-    }
+};
+
+// The shape `rule` gives an output of these inputs (0: the inputs admit none).
+static inline int htp_rule_shape(const lpai_shape_rule *rule, uint32_t nin, const htp_shapes &in, lpai_shape *out)
+{
     std::memset(out, 0, sizeof *out);
-    if (!lpai_rule_dims(rule, nin, ranks, dims, &out->rank, out->dims)) {
+    if (!lpai_rule_dims(rule, nin, in.ranks, in.dims, &out->rank, out->dims)) {
         return 0;
     }
     return lpai_count_elements_checked(out->dims, out->rank, &out->count);
@@ -188,13 +189,15 @@ static inline int htp_rule_shape(const lpai_shape_rule *rule, uint32_t nin, cons
 // params[] by param, each param as float).
 typedef float (*htp_math_fn)(const float *in, const float *params);
 
-static inline GraphStatus htp_inputs(const Tensor *const *ins, uint32_t nin, htp_view *v)
+static inline GraphStatus htp_inputs(const Tensor *const *ins, uint32_t nin, htp_view *v, htp_shapes *shapes)
 {
     for (uint32_t k = 0; k < nin; ++k) {
         const GraphStatus st = htp_view_of(*ins[k], &v[k]);
         if (st) {
             return st;
         }
+        shapes->ranks[k] = v[k].shape.rank;
+        std::memcpy(shapes->dims[k], v[k].shape.dims, sizeof shapes->dims[k]);
     }
     return GraphStatus::Success;
 }
@@ -207,13 +210,14 @@ static inline GraphStatus htp_elementwise(Tensor &out, const Tensor *const *ins,
 {
     htp_view v[LPAI_MAX_INPUTS];
     htp_view o;
-    GraphStatus st = htp_inputs(ins, nin, v);
+    htp_shapes shapes;
+    GraphStatus st = htp_inputs(ins, nin, v, &shapes);
     if (st || (st = htp_output_view(out, &o))) {
         return st;
     }
     const lpai_shape_rule broadcast = {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}};
     lpai_shape want;
-    if (!htp_rule_shape(&broadcast, nin, v, &want) || !htp_same_shape(want.rank, want.dims, o.shape)) {
+    if (!htp_rule_shape(&broadcast, nin, shapes, &want) || !htp_same_shape(want.rank, want.dims, o.shape)) {
         HTP_REPORT("htp: the output's shape is not the broadcast of the inputs'\n");
         return GraphStatus::ErrorDimensions;
     }
@@ -265,17 +269,12 @@ static inline GraphStatus htp_custom(Tensor *const *outs, uint32_t nout, const T
     htp_view v[LPAI_MAX_INPUTS];
     htp_view o[LPAI_MAX_OUTPUTS];
     lpai_shape want[LPAI_MAX_OUTPUTS];
-    GraphStatus st = htp_inputs(ins, nin, v);
+    htp_shapes shapes;
+    GraphStatus st = htp_inputs(ins, nin, v, &shapes);
     if (st) {
         return st;
     }
-    uint32_t ranks[LPAI_MAX_INPUTS];
-    uint32_t dims[LPAI_MAX_INPUTS][LPAI_MAX_RANK];
-    for (uint32_t k = 0; k < nin; ++k) {
-        ranks[k] = v[k].shape.rank;
-        std::memcpy(dims[k], v[k].shape.dims, sizeof dims[k]);
-    }
-    if (!lpai_broadcasts_to_first(nin, ranks, dims)) {
+    if (!lpai_broadcasts_to_first(nin, shapes.ranks, shapes.dims)) {
         HTP_REPORT("htp: %s: a later input does not broadcast to the first\n", op_type);
         return GraphStatus::ErrorDimensions;
     }
@@ -287,7 +286,8 @@ static inline GraphStatus htp_custom(Tensor *const *outs, uint32_t nout, const T
         if ((st = htp_output_view(*outs[k], &o[k]))) {
             return st;
         }
-        if (!htp_rule_shape(&rules[k], nin, v, &want[k]) || !htp_same_shape(want[k].rank, want[k].dims, o[k].shape)) {
+        if (!htp_rule_shape(&rules[k], nin, shapes, &want[k]) ||
+            !htp_same_shape(want[k].rank, want[k].dims, o[k].shape)) {
             HTP_REPORT("htp: %s: output %u does not have its rule's shape\n", op_type, (unsigned)k);
             return GraphStatus::ErrorDimensions;
         }
