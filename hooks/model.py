@@ -108,9 +108,6 @@ BACKEND_XML_NAME = {"lpai": "LPAI", "htp": "HTP"}
 # more): LPAI's kernels are sized by MAX_RANK, HTP's tensors are 4-d (batch, height,
 # width, depth).
 BACKEND_MAX_RANK = {"lpai": MAX_RANK, "htp": MODEL_RANK}
-# The HTP package shares the LPAI package's math files (its user/ and include/ folders),
-# so a render without lpai has nowhere to keep them yet.
-HTP_NEEDS_LPAI = True
 
 
 def _view(module: str, cls: str, obj: Any) -> Any:

@@ -20,7 +20,6 @@ from .model import (
     BACKENDS,
     DEFAULT_BACKENDS,
     HEXAGON_ARCHS,
-    HTP_NEEDS_LPAI,
     LAYOUT_SUPPORTS,
     LPAI_SOCS,
     MAX_DOC,
@@ -179,7 +178,9 @@ def _backends(given: Any) -> tuple[str, ...]:
             raise SpecError(f"backends[{i}]", f"must be one of {', '.join(BACKENDS)}; got {name!r:.40}")
         if name in given[:i]:
             raise SpecError(f"backends[{i}]", f"{name!r} is given twice")
-    if HTP_NEEDS_LPAI and "lpai" not in given:
+    # The HTP package reads the LPAI package's math files (its user/ and include/): a
+    # render without lpai has nowhere to keep them yet.
+    if "lpai" not in given:
         raise SpecError(
             "backends",
             "htp needs lpai beside it in this release ([lpai, htp]): the HTP package shares "
