@@ -17,19 +17,19 @@ import pytest
 
 from conftest import load_example, run_project_tests
 
-KERNELS = "op_package/htp/include/htp_kernels.h"
+ENGINE = "op_package/htp/include/htp_engine.h"
 FAKE_QUANT = "op_package/htp/src/ops/FakeQuant.cpp"
 ADD_SCALED = "op_package/htp/src/ops/AddScaled.cpp"
 
 # (file, exact text, its broken replacement)
 MUTATIONS = {
     "requantization off by one code": (
-        KERNELS,
+        ENGINE,
         "const int32_t code = static_cast<int32_t>(lpai_round_half_even(c)) + v.offset;",
         "const int32_t code = static_cast<int32_t>(lpai_round_half_even(c)) + v.offset + 1;",
     ),
     "broadcast dropped (a size-1 dim walked like any other)": (
-        KERNELS,
+        ENGINE,
         "stride[k][lead + d] = v[k].shape.dims[d] == 1u ? 0u : s;",
         "stride[k][lead + d] = s;",
     ),

@@ -277,6 +277,7 @@ def expected_files(spec: dict) -> set[str]:
             "tests/test_htp_executorch_builder.py",
             "docs/htp.md",
             "op_package/htp/include/htp_kernels.h",
+            "op_package/htp/include/htp_engine.h",
             "op_package/htp/host/test_htp.cpp",
         }
     for op in spec["ops"]:
