@@ -317,13 +317,32 @@ def why_it_failed(spec: str, model: torch.nn.Module, example: Sequence[torch.Ten
     return control_flow_problem(spec, exported)
 
 
+class _Reached(Exception):
+    """The edge program, raised from the partitioner's place to end the lowering there."""
+
+    def __init__(self, program):
+        super().__init__("the partitioner's input")
+        self.program = program
+
+
 def lower_to_edge(module: torch.nn.Module, example: tuple, backend: str = "lpai") -> torch.export.ExportedProgram:
-    """The edge program to_edge_transform_and_lower_to_qnn hands its partitioner: torch.export
-    (strict), the backend's pass manager's export passes and to_edge passes (all but
-    LpaiPartitionFallbackSupport, which asks the QNN backend)."""
+    """The edge program to_edge_transform_and_lower_to_qnn hands its QnnPartitioner:
+    torch.export (strict), the backend's pass manager's export passes, to_edge keeping the
+    ops QnnPartitioner.ops_to_not_decompose keeps (leaky_relu, linear, ...), and its
+    to_edge passes (all but LpaiPartitionFallbackSupport, which asks the QNN backend).
+    A partitioner of ours takes QnnPartitioner's place and ends the lowering there."""
+    from executorch.backends.qualcomm.partition.qnn_partitioner import QnnPartitioner
     from executorch.backends.qualcomm.serialization.qc_schema import QnnExecuTorchBackendType
     from executorch.backends.qualcomm.utils.utils import get_qnn_pass_manager_cls, qnn_edge_config
     from executorch.exir import to_edge_transform_and_lower
+    from executorch.exir.backend.partitioner import Partitioner
+
+    class InPlaceOfQnn(Partitioner):
+        def ops_to_not_decompose(self, program):
+            return QnnPartitioner.ops_to_not_decompose(self, program)  # reads nothing of self
+
+        def partition(self, program):
+            raise _Reached(program)
 
     backend_type = {"lpai": QnnExecuTorchBackendType.kLpaiBackend, "htp": QnnExecuTorchBackendType.kHtpBackend}
     exported = torch.export.export(module, tuple(example), strict=True)
@@ -332,6 +351,10 @@ def lower_to_edge(module: torch.nn.Module, example: tuple, backend: str = "lpai"
     passes = [
         p for p in manager.get_to_edge_transform_passes(exported) if type(p).__name__ != "LpaiPartitionFallbackSupport"
     ]
-    return to_edge_transform_and_lower(
-        aten, transform_passes=passes, compile_config=qnn_edge_config()
-    ).exported_program()
+    try:
+        to_edge_transform_and_lower(
+            aten, transform_passes=passes, partitioner=[InPlaceOfQnn()], compile_config=qnn_edge_config()
+        )
+    except _Reached as reached:
+        return reached.program
+    raise RuntimeError("to_edge_transform_and_lower never called the partitioner")
