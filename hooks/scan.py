@@ -71,6 +71,8 @@ EXPRS = {
     "softplus": "where(x * beta > threshold, x, log(1 + exp(x * beta)) / beta)",
 }
 INPUT_NAMES = ("x", "y", "z", "w")
+# An op every spec may hold: to validate a package's other keys alone.
+MINIMAL_OP = {"name": "op_a", "inputs": ["x"], "expr": "x"}
 
 
 class ScanError(Exception):
@@ -320,7 +322,7 @@ class Draft:
     swap: str
 
 
-def _draft(kind: Kind, ranges, backend: str, taken: set[str]) -> Draft | str:
+def _draft(kind: Kind, ranges, backend: str) -> Draft | str:
     """One op of the spec for an op kind that falls back, or why it is not drafted."""
     import torch
 
@@ -444,9 +446,7 @@ def _names_for(model: str) -> tuple[str, str]:
     namespace = f"{stem[:24]}_ops".replace("__", "_")
     package = "".join(part.capitalize() for part in stem.split("_") if part)[:30] + "OpPackage"
     try:
-        spec.validate(
-            {"package_name": package, "namespace": namespace, "ops": [{"name": "op_a", "inputs": ["x"], "expr": "x"}]}
-        )
+        spec.validate({"package_name": package, "namespace": namespace, "ops": [MINIMAL_OP]})
     except spec.SpecError:
         return "model_ops", "ModelOpPackage"
     return namespace, package
@@ -461,7 +461,7 @@ def draft_spec(kinds: list[Kind], ranges, model: str, example: str, backend: str
     for kind in kinds:
         if kind.verdict.kind != "falls back":
             continue
-        made = _draft(kind, ranges, backend, taken)
+        made = _draft(kind, ranges, backend)
         fitted = _fit(made.op, namespace, taken) if isinstance(made, Draft) else None
         if fitted is None:
             why = made if isinstance(made, str) else "the template's spec rules refuse every form tried"
@@ -590,9 +590,9 @@ def _quantize(exported, batches, backend: str):
     from executorch.backends.qualcomm.quantizer.quantizer import QuantDtype
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
-    quantizer = make_quantizer(
-        quant_dtype=QuantDtype.use_8a8w, backend=get_backend_type(backend), soc_model=spec_model.LPAI_SOCS[0]
-    )
+    # The spec's default SoC (hooks/spec.py), as a project rendered from the draft has it.
+    soc = spec.validate({"package_name": "ScanDraft", "namespace": "scan_draft", "ops": [MINIMAL_OP]}).soc_model
+    quantizer = make_quantizer(quant_dtype=QuantDtype.use_8a8w, backend=get_backend_type(backend), soc_model=soc)
     prepared = prepare_pt2e(exported.module(), quantizer)
     for batch in batches:
         prepared(*batch)
