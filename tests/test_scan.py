@@ -20,9 +20,10 @@ SCAN = ROOT / "scripts" / "scan"
 NEW = ROOT / "scripts" / "new"
 SHAPE = (1, 2, 4, 4)
 
-# A conv, then three ops without a QNN builder in ExecuTorch 1.5.1 (no visitor for
-# aten.erf, aten.exp2, aten.hypot: test_the_three_ops_have_no_builder pins it), then a
-# leaky_relu, which QnnPartitioner keeps from decomposing and the passes make a PReLU.
+# A conv, then four ops without a QNN builder in ExecuTorch 1.5.1 (no visitor for
+# aten.erf, aten.exp2, aten.hypot, aten.fmod.Scalar: test_the_ops_have_no_builder pins
+# it), fmod with a scalar argument (a param), then a leaky_relu, which QnnPartitioner
+# keeps from decomposing and the passes make a PReLU.
 MODELS = """
 import torch
 
@@ -38,7 +39,8 @@ class Net(torch.nn.Module):
         a = torch.erf(h)
         b = torch.exp2(a)
         c = torch.hypot(b, y)
-        return torch.nn.functional.leaky_relu(c * 2, 0.2)
+        d = torch.fmod(c, 1.5)
+        return torch.nn.functional.leaky_relu(d * 2, 0.2)
 
 
 class Branches(torch.nn.Module):
@@ -72,7 +74,8 @@ class Swapped(Net):
         a = {ns}.{erf}(h)  # was torch.erf(h)
         b = {ns}.{exp2}(a)  # was torch.exp2(a)
         c = {ns}.{hypot}(b, y)  # was torch.hypot(b, y)
-        return torch.nn.functional.leaky_relu(c * 2, 0.2)
+        d = {ns}.{fmod}(c, 1.5)  # was torch.fmod(c, 1.5)
+        return torch.nn.functional.leaky_relu(d * 2, 0.2)
 """
 
 
@@ -92,13 +95,16 @@ def run(argv, cwd, env=None):
     return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env, check=False)
 
 
-def test_the_three_ops_have_no_builder():
-    """ExecuTorch 1.5.1's own table of QNN builders has none of the three ops (the end to
+FALLBACKS = ("aten.erf.default", "aten.exp2.default", "aten.hypot.default", "aten.fmod.Scalar")
+
+
+def test_the_ops_have_no_builder():
+    """ExecuTorch 1.5.1's own table of QNN builders has none of the four ops (the end to
     end test's premise) and has the conv's and PReLU's."""
     from executorch.backends.qualcomm.builders import node_visitor_manager
 
     builders = set(node_visitor_manager._node_visitor_dict)
-    assert not builders & {"aten.erf.default", "aten.exp2.default", "aten.hypot.default"}
+    assert not builders & set(FALLBACKS)
     assert {"aten.convolution.default", "aten.prelu.default"} <= builders
 
 
@@ -125,18 +131,19 @@ def test_scan_names_every_op_kind_and_counts_what_reaches_the_backend(scanned):
     _, code, out, err = scanned
     assert code == 0, err
     assert err == ""
-    for op, node in (("erf", "aten_erf_default"), ("exp2", "aten_exp2_default"), ("hypot", "aten_hypot_default")):
-        line = _line(out, f"aten.{op}.default")
+    for op in FALLBACKS:
+        line = _line(out, op)
+        node = op.replace(".", "_").lower()
         assert "x1" in line and "FALLS BACK: ExecuTorch: No node visitor, unsupported" in line and node in line
     assert "delegated: QNN builder Conv2d" in _line(out, "aten.convolution.default")
     # leaky_relu is kept whole for QnnPartitioner (get_skip_decomp_table) and becomes a PReLU.
     assert "delegated: QNN builder PReLU" in _line(out, "aten.prelu.default")
     assert "leaky_relu" not in out and "aten.gt.Scalar" not in out
-    assert "3 fall back to the CPU" in out
+    assert "4 fall back to the CPU" in out
     summary = [line for line in out.splitlines() if "compute nodes reach the LPAI backend" in line]
     assert len(summary) == 1
     reach, total = summary[0].split(" compute")[0].split(" of ")
-    assert int(total) - int(reach) == 3
+    assert int(total) - int(reach) == 4
 
 
 def test_the_draft_passes_the_spec_check_and_says_the_math(scanned):
@@ -146,12 +153,16 @@ def test_the_draft_passes_the_spec_check_and_says_the_math(scanned):
 
     text = (folder / "draft.yaml").read_text()
     draft = yaml.safe_load(text)
-    ops = {op["doc"].split()[1]: op for op in draft["ops"]}
-    assert set(ops) == {"aten.erf.default,", "aten.exp2.default,", "aten.hypot.default,"}
-    erf, exp2, hypot = ops["aten.erf.default,"], ops["aten.exp2.default,"], ops["aten.hypot.default,"]
+    ops = {op["doc"].split()[1].rstrip(","): op for op in draft["ops"]}
+    assert set(ops) == set(FALLBACKS)
+    erf, exp2, hypot, fmod = (ops[op] for op in FALLBACKS)
     assert erf["kind"] == "custom" and "expr" not in erf  # the grammar has no erf
     assert exp2["expr"] == "pow(2, x)" and hypot["expr"] == "sqrt(x * x + y * y)"
     assert [i["name"] for i in hypot["inputs"]] == ["x", "y"]
+    # The scalar argument: a param, its default as the model calls fmod.
+    assert fmod["kind"] == "custom" and fmod["params"] == [{"name": "other", "type": "float", "default": 1.5}]
+    for op in FALLBACKS:
+        assert f"# {op}: 1 node(s)" in text
     # Each input's range holds the values the example inputs drive into it, recomputed here.
     net = {}
     exec(compile(MODELS, "net", "exec"), net)
@@ -164,9 +175,10 @@ def test_the_draft_passes_the_spec_check_and_says_the_math(scanned):
             ("exp2", 0): [torch.erf(h) for h in hs],
             ("hypot", 0): [torch.exp2(torch.erf(h)) for h in hs],
             ("hypot", 1): [y for _, y in batches],
+            ("fmod", 0): [torch.hypot(torch.exp2(torch.erf(h)), y) for h, (_, y) in zip(hs, batches)],
         }
     for (op, i), values in seen.items():
-        low, high = ops[f"aten.{op}.default,"]["inputs"][i]["range"]
+        low, high = next(o for k, o in ops.items() if k.startswith(f"aten.{op}."))["inputs"][i]["range"]
         got = torch.cat([v.flatten() for v in values])
         assert low <= float(got.min()) and float(got.max()) <= high, (op, i)
         assert high - low <= 1.02 * float(got.max() - got.min()) + 0.02, (op, i)  # rounded outward, not widened
@@ -184,11 +196,17 @@ def test_the_way_back_render_swap_and_check_model(scanned, tmp_path):
     draft = yaml.safe_load((folder / "draft.yaml").read_text())
     ns = draft["namespace"]
     names = {op["doc"].split()[1].split(".")[1]: op["name"] for op in draft["ops"]}
+    assert set(names) == {"erf", "exp2", "hypot", "fmod"}
     project = tmp_path / "project"
     result = run([str(NEW), str(folder / "draft.yaml"), str(project), "--vcs-ref", "HEAD", "--quiet"], tmp_path)
     assert result.returncode == 0, result.stderr
+    # The eager math of the two custom ops (check-model calibrates with it).
     (project / ns / "user" / f"{names['erf']}.py").write_text(
         f"import torch\n\n\ndef {names['erf']}(x: torch.Tensor) -> torch.Tensor:\n    return torch.erf(x)\n"
+    )
+    (project / ns / "user" / f"{names['fmod']}.py").write_text(
+        f"import torch\n\n\ndef {names['fmod']}(x: torch.Tensor, other: float) -> torch.Tensor:\n"
+        "    return torch.fmod(x, other)\n"
     )
     models = tmp_path / "models"
     write_user(models)
@@ -202,7 +220,7 @@ def test_the_way_back_render_swap_and_check_model(scanned, tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     package = draft["package_name"]
-    assert f"3 of 3 node(s) would reach the op package {package}" in result.stdout
+    assert f"4 of 4 node(s) would reach the op package {package}" in result.stdout
     for name in names.values():
         assert any(line.startswith(f"  {ns}::{name} ") and line.endswith("; accepted") for line in
                    result.stdout.splitlines()), (name, result.stdout)  # fmt: skip
