@@ -7,14 +7,13 @@ showing the swapped nodes reaching the op package.  Hostile input is one line.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import ROOT, once_per_run
+from conftest import ROOT, once_per_run, run_budgeted
 
 SCAN = ROOT / "scripts" / "scan"
 NEW = ROOT / "scripts" / "new"
@@ -92,7 +91,8 @@ def write_user(folder: Path) -> tuple[Path, list]:
 
 
 def run(argv, cwd, env=None):
-    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env, check=False)
+    """A command within a budget of idle-machine seconds (a hang ends, a slow machine passes)."""
+    return run_budgeted(argv, 600, cwd=cwd, env=env)
 
 
 FALLBACKS = ("aten.erf.default", "aten.exp2.default", "aten.hypot.default", "aten.fmod.Scalar")
