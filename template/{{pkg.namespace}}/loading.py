@@ -176,10 +176,10 @@ _LEGACY_MAGIC = b"\x80\x02\x8a\x0al\xfc\x9cF\xf9 j\xa8P\x19."
 
 
 def load_batches(
-    path, what: str, max_rank: int, backend: str = "LPAI", float32: bool = True
+    path, what: str, max_rank: int | None, backend: str = "LPAI", float32: bool = True
 ) -> list[tuple[torch.Tensor, ...]]:
     """A file saved with torch.save: a tensor, a tuple of tensors (one batch), or a list of
-    such tuples, each tensor of at most `max_rank` dims and, with `float32`, float32 when
+    such tuples, each tensor of at most `max_rank` dims (None: any) and, with `float32`, float32 when
     floating point (data to calibrate or export a model on: a float64 tensor would die in
     lowering, in a line about FakeTensors).  Read with torch.load(weights_only=True):
     nothing in the file runs."""
@@ -223,7 +223,7 @@ def load_batches(
     return batches
 
 
-def tensor_problem(t: torch.Tensor, max_rank: int, backend: str = "LPAI", float32: bool = True) -> str | None:
+def tensor_problem(t: torch.Tensor, max_rank: int | None, backend: str = "LPAI", float32: bool = True) -> str | None:
     """Why a tensor cannot be a model input of a program of `backend` (None: it can;
     `float32`: a floating-point tensor must be float32)."""
     shape = list(t.shape)
@@ -234,7 +234,7 @@ def tensor_problem(t: torch.Tensor, max_rank: int, backend: str = "LPAI", float3
         return f"{dtype}{shape}: the model's float inputs must be float32 (save tensor.float())"
     if t.numel() == 0:
         return f"empty ({dtype}{shape}, no element)"
-    if t.dim() > max_rank:
+    if max_rank is not None and t.dim() > max_rank:
         return f"{dtype}{shape}: {t.dim()} dims, {backend} tensors have at most {max_rank}"
     return None
 
