@@ -238,7 +238,9 @@ def _verdict(node, name, supported, asked, said, caught, support, common_defs) -
             return Verdict("delegated", f"{builder} (a constant: no validation)")
         namespace = getattr(node.target, "namespace", "")
         if namespace not in ("aten", ""):
-            return Verdict("sdk", f"a custom op of {namespace}: check-model in its project checks it")
+            return Verdict(
+                "sdk", f"a custom op of {namespace}: check-model in its project checks it against its op package"
+            )
         return Verdict("delegated", f"ExecuTorch passes it ({_said(said)})")
     if node.target in common_defs.not_supported_operator:
         return Verdict("falls back", "in ExecuTorch's not_supported_operator list")
@@ -246,7 +248,9 @@ def _verdict(node, name, supported, asked, said, caught, support, common_defs) -
         if "No node visitor" in said[-1]:
             namespace = getattr(node.target, "namespace", "aten")
             if namespace != "aten":
-                return Verdict("sdk", f"a custom op of {namespace}: its op package registers it (check-model)")
+                return Verdict(
+                    "sdk", f"a custom op of {namespace}: check-model in its project checks it against its op package"
+                )
             return Verdict("falls back", f"ExecuTorch: {_said(said)}")
         if "Skipped" in said[-1] or "Fallback" in said[-1]:
             return Verdict("falls back", f"ExecuTorch: {_said(said)}")
