@@ -3,12 +3,14 @@ PYTHON ?= python3
 SPEC ?= examples/scale.yaml
 DEST ?= build/example
 
-.PHONY: help setup tags release new example test golden lint format
+.PHONY: help setup tags release new scan example test golden lint format
 
 help:
 	@echo "make setup    install requirements.txt (torch from PyTorch's CPU index when it answers)"
 	@echo "make new SPEC=my_spec.yaml DEST=my-project"
 	@echo "              read SPEC strictly (one line per problem), then copier copy it into DEST (scripts/new)"
+	@echo "make scan MODEL=pkg.module:attr INPUTS=example.pt [BACKEND=lpai|htp] [SPEC_OUT=my_spec.yaml]"
+	@echo "              which ops of your model fall back to the CPU, and a spec draft for them (scripts/scan)"
 	@echo "make example [SPEC=examples/scale.yaml] [DEST=build/example]"
 	@echo "              install, render SPEC into DEST (replacing it) and run its tests"
 	@echo "make tags     recreate the release tags v1.0.0, ... from CHANGELOG.md and scripts/releases.txt (offline)"
@@ -47,6 +49,16 @@ release:
 COPIER_ARGS ?=
 new: tags
 	$(PYTHON) hooks/new.py "$(SPEC)" "$(DEST)" $(COPIER_ARGS)
+
+# Your model, before any spec (hooks/scan.py): which of its ops fall back to the CPU, by
+# ExecuTorch's own partitioner checks (no SDK), and with SPEC_OUT a spec draft for them.
+# MODEL is imported with the current folder first on sys.path.
+MODEL ?=
+INPUTS ?=
+BACKEND ?= lpai
+SPEC_OUT ?=
+scan:
+	$(PYTHON) hooks/scan.py --model "$(MODEL)" --example-inputs "$(INPUTS)" --backend "$(BACKEND)" $(if $(SPEC_OUT),--spec-out "$(SPEC_OUT)")
 
 # The absolute template path is recorded in DEST/.copier-answers.yml, so that
 # `copier update` works later (a relative path does not).

@@ -247,7 +247,18 @@ def expected_files(spec: dict) -> set[str]:
     }
     files |= {
         f"{ns}/{m}.py"
-        for m in ("__init__", "__main__", "cli", "delegation", "eager", "ops", "quant", "builder", "check_model")
+        for m in (
+            "__init__",
+            "__main__",
+            "cli",
+            "delegation",
+            "eager",
+            "ops",
+            "quant",
+            "builder",
+            "check_model",
+            "loading",
+        )
     }
     files.add(f"{ns}/user/__init__.py")
     op_pkg = f"op_package/{pkg}"

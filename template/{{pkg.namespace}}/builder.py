@@ -33,32 +33,12 @@ import torch
 
 from . import op_package_xml
 from ._package import DATATYPES, MAX_RANKS
-from .device_data import one_line
+from .loading import lower_to_edge, one_line  # noqa: F401 - lower_to_edge: builder's API
 from .ops import OPS, OpInfo
 
 # What the LPAI op package accepts for every input and output (lpai_compiler_info in
 # include/lpai_validate.h): an 8-bit activation, in either spelling of the two validations.
 ACTIVATION_TYPES = DATATYPES["lpai"]
-
-
-def lower_to_edge(module: torch.nn.Module, example: tuple, backend: str = "lpai") -> torch.export.ExportedProgram:
-    """The edge program to_edge_transform_and_lower_to_qnn hands its partitioner: torch.export
-    (strict), the backend's pass manager's export passes and to_edge passes (all but
-    LpaiPartitionFallbackSupport, which asks the QNN backend)."""
-    from executorch.backends.qualcomm.serialization.qc_schema import QnnExecuTorchBackendType
-    from executorch.backends.qualcomm.utils.utils import get_qnn_pass_manager_cls, qnn_edge_config
-    from executorch.exir import to_edge_transform_and_lower
-
-    backend_type = {"lpai": QnnExecuTorchBackendType.kLpaiBackend, "htp": QnnExecuTorchBackendType.kHtpBackend}
-    exported = torch.export.export(module, tuple(example), strict=True)
-    manager = get_qnn_pass_manager_cls(backend_type[backend])()
-    aten = manager.transform_for_export_pipeline(exported)
-    passes = [
-        p for p in manager.get_to_edge_transform_passes(exported) if type(p).__name__ != "LpaiPartitionFallbackSupport"
-    ]
-    return to_edge_transform_and_lower(
-        aten, transform_passes=passes, compile_config=qnn_edge_config()
-    ).exported_program()
 
 
 def package_infos(library: str, backend: str = "lpai") -> list:

@@ -22,13 +22,9 @@ OpDefs' data types and rank.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import logging
 import math
 import os
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,13 +33,12 @@ import torch
 
 from ._package import NAMESPACE, PACKAGE_NAME, SOC_MODEL
 from .builder import Built, TensorInfo
-from .device_data import as_outputs, one_line, run_model
+from .loading import as_outputs, one_line, run_model
+from .loading import quiet as _quiet
+from .loading import stage as _stage
 from .ops import OPS
 from .quant import HTP_FLOAT
 from .toolchain import Project, ToolchainError
-
-# An error of a stage that runs your model through torch and ExecuTorch, shortened to this.
-MAX_REASON = 300
 
 
 @dataclass
@@ -181,41 +176,6 @@ def check_json_path(text: str | None, inputs: Sequence[str | None] = ()) -> Path
     return path
 
 
-@contextlib.contextmanager
-def _quiet():
-    """ExecuTorch's and torch's warnings, log lines and prints while they quantize and lower
-    (deprecations, "No quant config is implemented for op" for each op of this package,
-    which this package's annotator quantizes; the graph torch.export logs before it
-    raises, which the error's one line replaces): nothing a user can act on."""
-    previous = logging.root.manager.disable
-    logging.disable(logging.CRITICAL)
-    try:
-        with (
-            warnings.catch_warnings(),
-            contextlib.redirect_stdout(io.StringIO()),
-            contextlib.redirect_stderr(io.StringIO()),
-        ):
-            warnings.simplefilter("ignore")
-            yield
-    finally:
-        logging.disable(previous)
-
-
-def _stage(what: str, spec: str, func, *args):
-    """func(*args); any failure of torch, ExecuTorch or your model's code is one line."""
-    try:
-        with _quiet():
-            return func(*args)
-    except ToolchainError:
-        raise
-    except (SystemExit, KeyboardInterrupt) as exc:
-        raise ToolchainError(f"--model {spec}: {what}: stopped ({type(exc).__name__})") from None
-    except Exception as exc:  # noqa: BLE001 - the model's, torch's or ExecuTorch's failure, one reason
-        raise ToolchainError(
-            f"--model {spec}: {what} failed: {type(exc).__name__}: {one_line(exc)[:MAX_REASON]}"
-        ) from None
-
-
 def _node_report(op, node, built: Built | None, reason: str | None, notes: list[str] = ()) -> NodeReport:
     if built is None:
         # No op config: the shapes of the graph, no quant params.
@@ -303,6 +263,7 @@ def check(
             SOC_MODEL,
             backend,
             quant,
+            cause=(model, example),
         )
     edge = _stage(
         f"lowering the {'float' if quant == HTP_FLOAT else 'quantized'} model to edge "
@@ -312,6 +273,7 @@ def check(
         quantized,
         example,
         backend,
+        cause=(model, example),
     )
     library = str(project.htp_host_lib if backend == "htp" else project.host_lib)
     nodes = _stage("ExecuTorch's CustomOp builder", spec, check_nodes, edge, declared, library, backend)

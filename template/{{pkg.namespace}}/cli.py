@@ -268,7 +268,7 @@ def _inputs_file(args) -> tuple | None:
 
     if not getattr(args, "inputs", None):
         return None
-    batches = device_data.load_batches(Path(args.inputs), "--inputs")
+    batches = device_data.load_batches(Path(args.inputs), "--inputs", float32=False)
     if len(batches) != 1:
         raise CommandError(f"--inputs {args.inputs}: holds {len(batches)} batches, run takes one")
     return batches[0]
@@ -292,7 +292,7 @@ def _inputs(args, pte: Path, shape, given: tuple | None = None):
             return device_data.constant_inputs(value, shape)
         return device_data.constant_like(device.read_sidecar(pte, _target_of(pte)).inputs, value)
     if model is not None:
-        return device_data.load_batches(device.example_file(pte), "the saved example inputs")[0]
+        return device_data.load_batches(device.example_file(pte), "the saved example inputs", float32=False)[0]
     return device_data.random_inputs(1000, shape)
 
 
