@@ -200,17 +200,23 @@ def test_the_entry_point_commits_with_the_users_identity_and_not_inside_their_re
 def test_the_entry_point_without_git_writes_nothing(tmp_path):
     """Without git, copier rendered a project that records no template version (exit 0,
     "Copying from template version None"), which no update can ever reach: refused in
-    one line, nothing written. `--check` needs no git."""
+    one line (and no line before it about release tags), nothing written. `--check`
+    needs no git."""
     import subprocess
     import sys
 
     from conftest import EXAMPLES, ROOT
 
-    empty = tmp_path / "bin"
-    empty.mkdir()
+    import shutil
+
+    # scripts/new itself (it makes the release tags first, with git): a PATH of the one
+    # tool it needs besides git and Python (PYTHON).
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    (tools / "dirname").symlink_to(shutil.which("dirname"))
     dest = tmp_path / "project"
-    new = [sys.executable, str(ROOT / "hooks" / "new.py")]
-    env = {"PATH": str(empty), "HOME": str(tmp_path)}
+    new = ["/bin/sh", str(ROOT / "scripts" / "new")]
+    env = {"PATH": str(tools), "HOME": str(tmp_path), "PYTHON": sys.executable}
     result = subprocess.run([*new, str(EXAMPLES / "scale.yaml"), str(dest)], capture_output=True, text=True, env=env)
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stderr.startswith("scripts/new: git is not on PATH: ") and result.stderr.count("\n") == 1
