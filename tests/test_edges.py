@@ -202,12 +202,11 @@ def test_the_entry_point_without_git_writes_nothing(tmp_path):
     "Copying from template version None"), which no update can ever reach: refused in
     one line (and no line before it about release tags), nothing written. `--check`
     needs no git."""
+    import shutil
     import subprocess
     import sys
 
     from conftest import EXAMPLES, ROOT
-
-    import shutil
 
     # scripts/new itself (it makes the release tags first, with git): a PATH of the one
     # tool it needs besides git and Python (PYTHON).

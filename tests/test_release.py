@@ -323,7 +323,9 @@ def test_release_refuses_bad_input_and_changes_nothing(clone):
     # HEAD not the branch main: a detached HEAD, another branch (the commits and the tag
     # would reach no branch main gets).
     refused_when(
-        "on a detached HEAD", lambda: git(clone, "checkout", "-q", "--detach"), lambda: git(clone, "checkout", "-q", "main")
+        "on a detached HEAD",
+        lambda: git(clone, "checkout", "-q", "--detach"),
+        lambda: git(clone, "checkout", "-q", "main"),
     )
     refused_when(
         "on the branch topic",
