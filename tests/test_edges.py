@@ -542,3 +542,21 @@ def test_the_oracle_quantizes_like_the_exported_graph_at_odd_zero_point_ties(tmp
     for zp in (1, 125, 131, 255):
         graph = torch.ops.quantized_decomposed.quantize_per_tensor(values, 1.0, zp, 0, 255, torch.uint8)
         assert torch.equal(host.quantize(values, 1.0, zp), graph)
+
+
+def test_one_strict_yaml_reader_for_scripts_new_and_a_project_s_update(tmp_path):
+    """A spec nested deeper than PyYAML's recursion: one line from scripts/new, and from
+    a project's `update --spec`, which ended in "unexpected RecursionError" with its own
+    reading. Both read with the one file every project ships."""
+    from pathlib import Path
+
+    from hooks import spec_file
+
+    from conftest import ROOT
+
+    shipped = ROOT / "template" / "{{pkg.namespace}}" / "toolchain" / "spec_yaml.py"
+    assert Path(spec_file.spec_yaml.__file__).resolve() == shipped.resolve()
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("package_name: P\nops: " + "[" * 5000 + "]" * 5000 + "\n")
+    result = run_new("--check", str(deep))
+    assert (result.returncode, result.stderr) == (1, "Invalid op spec: spec: is nested too deeply to be a spec\n")
