@@ -33,7 +33,8 @@ def test_generated_calls_fit_or_explode_as_ruff_format_leaves_them():
     short = spec.validate(minimal(params=[{"name": "n", "type": "int", "default": 2}], expr="input * n")).ops[0]
     assert short.py.eager_return == "eager.mul3(input, n)"
     assert short.py.int_check_call == '_check_int_params("my_ops::mul3", n=n)'
-    assert short.py.new_outputs_return == '_new_outputs("my_ops::mul3", RULES["mul3"], input)[0]'
+    assert short.py.new_outputs_return == '_new_outputs("my_ops::mul3", RULES["mul3"], _dtype, input)[0]'
+    assert short.py.dtype_assign == 'output_dtype("my_ops::mul3", input=input)'
     names = [f"p{k}_" + "x" * 29 for k in range(4)]  # 32 characters each
     params = [{"name": n, "type": "int", "default": 1} for n in names]
     long = spec.validate(minimal(params=params, expr="input * " + " * ".join(names))).ops[0]
