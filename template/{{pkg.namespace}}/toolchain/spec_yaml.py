@@ -1,6 +1,6 @@
 # This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
 """The strict reading of a spec file's YAML: the one reader of the template's
-`scripts/new` (its hooks/spec_file.py loads this very file) and of this project's
+`scripts/new` (qnn-op-template/hooks/spec_file.py loads this very file) and of this project's
 `update --spec` (template.py), so that a file one refuses the other refuses alike.
 
 PyYAML's safe loader, refusing what a spec never holds, each in one line (SpecYamlError,
