@@ -40,9 +40,14 @@ tags:
 # A release (docs/releasing.md): the checks, then "Release X.Y.Z" (CHANGELOG.md's
 # [Unreleased] dated), the commit after it recording it in scripts/releases.txt, and the
 # tags (scripts/release.py).  Every refusal is one line and changes nothing.
+# VERSION reaches it through the environment, unexpanded ($(value ...); not exported
+# itself, which would expand it): written into the recipe, a VERSION holding a quote
+# would be shell code the recipe's shell runs.
 VERSION ?=
+unexport VERSION
+release: export QNN_RELEASE_VERSION = $(value VERSION)
 release:
-	@$(PYTHON) scripts/release.py "$(VERSION)"
+	@$(PYTHON) scripts/release.py --version-from-env QNN_RELEASE_VERSION
 
 # A new project: the spec read strictly and checked first (hooks/new.py), then
 # `copier copy --trust --defaults`; COPIER_ARGS go to copier (e.g. --vcs-ref v1.0.0).

@@ -444,28 +444,47 @@ FLT_MAX = 3.4028234663852886e38
 FLT_MIN_NORMAL = 1.1754943508222875e-38
 
 
+def _constant_value(node: Node) -> float | None:
+    """The value of a subtree that reads no name (numbers, operators, functions of them),
+    in float64 IEEE arithmetic (NaN and infinities, never an exception): the exact value
+    the kernel's float32 folding of it approximates; None when it reads a name."""
+    if isinstance(node, Num):
+        return node.value
+    if isinstance(node, Var):
+        return None
+    if isinstance(node, Neg):
+        inner = _constant_value(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, (Bin, Cmp)):
+        a, b = _constant_value(node.left), _constant_value(node.right)
+        if a is None or b is None:
+            return None
+        if isinstance(node, Cmp):
+            return float({"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[node.op])
+        return _divide(a, b) if node.op == "/" else {"+": a + b, "-": a - b, "*": a * b}[node.op]
+    args = [_constant_value(a) for a in node.args]
+    if any(a is None for a in args):
+        return None
+    return _BY_NAME[node.func].python(*args)
+
+
+def _spec_text(node: Node) -> str:
+    """A subtree as a spec writes it (`(10.0 ** 400.0)`, `exp(100.0)`), for a message."""
+
+    def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
+        return f"({args[0]} ** {args[1]})" if func == POW else f"{func}({', '.join(args)})"
+
+    return _render(node, lambda v: v.name, py_float, call)
+
+
 def _check_constant_range(node: Node) -> None:
-    """Every constant subexpression, each step of it, within float32's normal range (or
-    0): the kernel folds `1e30 * 1e30` in float to inf and `1e-30 * 1e-30` to 0 (then
-    `x / 0` is inf), where Python, torch and numpy fold in float64 to finite values."""
-    if isinstance(node, Bin):
-        _check_constant_range(node.left)
-        _check_constant_range(node.right)
-        value = _python_constant(node)
-        if value is None:
-            return
-        text = _shown(to_torch(node), 50).strip("'")
-        if math.isnan(value) or math.isinf(value) or abs(value) > FLT_MAX:
-            raise ExprError(
-                f"the constant {text} = {value:g} overflows float32 (largest {FLT_MAX:.3g}), in which the "
-                "kernel computes it; write the value meant"
-            )
-        if value != 0 and abs(value) < FLT_MIN_NORMAL:
-            raise ExprError(
-                f"the constant {text} = {value:g} underflows float32 (smallest normal {FLT_MIN_NORMAL:.3g}), "
-                "in which the kernel computes it (to 0 or a denormal); write the value meant"
-            )
-    elif isinstance(node, Cmp):
+    """Every constant subexpression, each step of it (`*`, `/`, `**` and every function
+    of constants), within float32's normal range (or 0), and a number: the kernel folds
+    `1e30 * 1e30` and `1e30 ** 2` in float to inf, `1e-30 * 1e-30` and `2.0 ** -140` to 0
+    or a denormal (then `x / 0` is inf) and `(-8) ** (1 / 3)` to NaN, where Python,
+    torch and numpy fold `*` in float64 to finite values.  The innermost step that leaves
+    the range is named (the spec's own mistake, not its inputs')."""
+    if isinstance(node, (Bin, Cmp)):
         _check_constant_range(node.left)
         _check_constant_range(node.right)
     elif isinstance(node, Neg):
@@ -473,6 +492,42 @@ def _check_constant_range(node: Node) -> None:
     elif isinstance(node, Call):
         for arg in node.args:
             _check_constant_range(arg)
+    if not isinstance(node, (Bin, Call)):
+        return
+    value = _constant_value(node)
+    if value is None:
+        return
+    text = _shown(_spec_text(node), 50).strip("'")
+    kernel = "in which the kernel computes it; write the value meant"
+    if math.isnan(value):
+        raise ExprError(f"the constant {text} is NaN (not a number) in float32, {kernel}")
+    if math.isinf(value):
+        raise ExprError(f"the constant {text} is infinite in float32 (largest {FLT_MAX:.3g}), {kernel}")
+    if abs(value) > FLT_MAX:
+        raise ExprError(f"the constant {text} = {value:g} overflows float32 (largest {FLT_MAX:.3g}), {kernel}")
+    if value != 0 and abs(value) < FLT_MIN_NORMAL:
+        raise ExprError(
+            f"the constant {text} = {value:g} underflows float32 (smallest normal {FLT_MIN_NORMAL:.3g}), "
+            "in which the kernel computes it (to 0 or a denormal); write the value meant"
+        )
+
+
+# The largest whole number below which float32 holds every whole number exactly: an
+# expr computes in float32 (eager: params are 0-d float32 tensors; the kernels: float),
+# so an int param read by an expr above it is rounded (16777217 becomes 16777216).
+MAX_EXACT_INT = 2**24
+
+
+def int_param_problem(value: int) -> str | None:
+    """Why an int param an expr reads cannot take `value`, in one line (the caller names
+    the field: a default, a bound of a declared range), or None when it can."""
+    if value > MAX_EXACT_INT:
+        return (
+            f"{value} is above 2^24 = {MAX_EXACT_INT}: the expr computes in float32, which holds whole numbers "
+            f"exactly only up to 2^24 ({value} would be {int(_f32(float(value)))}); keep it at most {MAX_EXACT_INT}, "
+            "or read the param in a custom op's C math (uint32_t, exact)"
+        )
+    return None
 
 
 def _f32(value: float) -> float:

@@ -6,82 +6,42 @@ traceback, and two readings it accepts lose information without a word: a key gi
 twice (the last one wins) and a key starting with `_` (copier drops a typo'd
 `_soc_model` as one of its own settings).  `read()` refuses each of those in one line,
 and reads nothing copier would read differently: a file it accepts, `yaml.safe_load`
-reads to the same values.  `hooks/new.py` (`scripts/new`, `make new`) runs it, then the
+reads to the same values: the YAML reading every project ships for its `update --spec`
+(template/<namespace>/toolchain/spec_yaml.py, loaded from here), one reader for both.
+`hooks/new.py` (`scripts/new`, `make new`) runs it, then the
 spec's own rules (hooks/spec.py), then copier.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import stat
+import sys
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from .names import shown
 from .spec import TOP_KEYS, SpecError
 
 # A spec is a few kilobytes; ten thousand lines of YAML stay far below this.
 MAX_FILE_BYTES = 1_000_000
-# Digits of an integer: Python refuses more than 4300 in int() (a ValueError inside
-# copier's reading); the spec rules refuse anything beyond a uint32 in one line.
-MAX_INT_DIGITS = 1000
-# The tags a spec's values may carry: the YAML core schema as PyYAML's safe loader
-# resolves plain values, and the merge key.  `!!binary`, `!!set`, `!!timestamp`,
-# `!!python/...` and local tags (`!foo`) are no spec values.
-_CORE = "tag:yaml.org,2002:"
-ALLOWED_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "merge"))
 
 
-def _line(node: yaml.Node) -> str:
-    mark = node.start_mark
-    return f"line {mark.line + 1}, column {mark.column + 1}"
+def _shared_reader():
+    """The strict YAML reader every project ships (its `update --spec` reads a spec with
+    it): one reader for both, loaded from the template's own copy of that file."""
+    name = "qnn_op_template_spec_yaml"
+    if name not in sys.modules:
+        path = Path(__file__).resolve().parent.parent / "template" / "{{pkg.namespace}}" / "toolchain" / "spec_yaml.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
-def _tag(tag: str) -> str:
-    return "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, refusing what a spec never holds."""
-
-    def construct_object(self, node, deep=False):
-        if node.tag not in ALLOWED_TAGS:
-            what = "a date" if node.tag == _CORE + "timestamp" else f"tag {shown(_tag(node.tag), 40)}"
-            raise SpecError(
-                "spec",
-                f"{_line(node)}: {what} is not a spec value (a spec holds strings, numbers, "
-                "booleans, lists and mappings; quote the value to make it a string)",
-            )
-        return super().construct_object(node, deep=deep)
-
-    def construct_mapping(self, node, deep=False):
-        if isinstance(node, yaml.MappingNode):
-            seen: dict[Any, yaml.Node] = {}
-            for key_node, _ in node.value:
-                if key_node.tag == _CORE + "merge":
-                    continue
-                key = self.construct_object(key_node, deep=True)
-                if not isinstance(key, str):
-                    raise SpecError("spec", f"{_line(key_node)}: key {shown(key, 40)} must be a string")
-                if key in seen:
-                    raise SpecError(
-                        "spec",
-                        f"{_line(key_node)}: key {shown(key, 40)} is given twice (also at "
-                        f"{_line(seen[key])}); YAML readers keep only the last one",
-                    )
-                seen[key] = key_node
-        return super().construct_mapping(node, deep=deep)
-
-    def construct_yaml_int(self, node):
-        digits = sum(ch.isdigit() for ch in str(node.value))
-        if digits > MAX_INT_DIGITS:
-            raise SpecError("spec", f"{_line(node)}: a number of {digits} digits is not a spec value")
-        return super().construct_yaml_int(node)
-
-
-_StrictLoader.add_constructor(_CORE + "int", _StrictLoader.construct_yaml_int)
+spec_yaml = _shared_reader()
 
 
 def _check_regular_file(path: Path) -> None:
@@ -101,21 +61,9 @@ def _check_regular_file(path: Path) -> None:
 def loads(data: bytes | str) -> dict[str, Any]:
     """The spec mapping in `data`, read strictly (see the module's docstring)."""
     try:
-        raw = yaml.load(data, Loader=_StrictLoader)  # noqa: S506 (a safe loader, stricter)
-    except SpecError:
-        raise
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or getattr(exc, "reason", None) or type(exc).__name__
-        if isinstance(exc, yaml.reader.ReaderError):  # bytes that are not UTF-8 (or UTF-16 with a BOM)
-            char = f"0x{exc.character:02x}" if isinstance(exc.character, int) else repr(exc.character)
-            problem = f"byte {char} at position {exc.position} is not {exc.encoding} ({exc.reason})"
-        raise SpecError("spec", f"is not valid YAML{where}: {shown(str(problem), 80)[1:-1]}") from None
-    except RecursionError:
-        raise SpecError("spec", "is nested too deeply to be a spec") from None
-    except ValueError as exc:  # an integer beyond Python's digit limit, in a merge or key
-        raise SpecError("spec", f"cannot be read: {shown(str(exc).splitlines()[0], 80)}") from None
+        raw = spec_yaml.load(data)
+    except spec_yaml.SpecYamlError as exc:
+        raise SpecError("spec", str(exc)) from None
     if raw is None:
         raise SpecError("spec", "is empty: a spec is a mapping with package_name, namespace and ops (docs/spec.md)")
     if not isinstance(raw, dict):

@@ -229,10 +229,25 @@ def _validate_op(path: str, raw: Any, namespace: str | None) -> Op:
     problems.raise_any()
     model = Op(namespace, name, qnn_type, kind, doc, tuple(inputs), tuple(params), expr_text, tree, outputs, rowwise)
     if tree is not None:
+        _check_exact_int_params(path, model)
         _check_finite(path, model)  # on the op's input domains: every other check passed
     if kind == "custom":
         _check_shape_members(model, used)
     return model
+
+
+def _check_exact_int_params(path: str, op: Op) -> None:
+    """Every int param the expr reads exact in its float32 arithmetic
+    (expr.int_param_problem), at its default; every such param named, one line each."""
+    problems = Problems()
+    read = expr_mod.names_used(op.tree)
+    for p in op.params:
+        if p.type == "int" and p.name in read:
+            with problems.check():
+                problem = expr_mod.int_param_problem(p.default)
+                if problem:
+                    raise SpecError(f"{path}.params[{p.index}].default", problem)
+    problems.raise_any()
 
 
 def _check_finite(path: str, op: Op) -> None:

@@ -208,11 +208,27 @@ class PyOp:
         return _py_call("output_shapes", self._output_shapes_args, 4, "_expected = ")
 
     @property
+    def _dtype_call(self) -> tuple[str, list[str]]:
+        return "output_dtype", [f'"{self.op.qualified_name}"', *(f"{n}={n}" for n in self.op.input_names)]
+
+    @property
+    def dtype_assign(self) -> str:
+        """`output_dtype("<ns>::<op>", x=x, ...)` after `_dtype = ` (eager.py, the fake
+        kernel): the outputs' dtype, and the refusal of a non-float input naming it."""
+        return _py_call(*self._dtype_call, 4, "_dtype = ")
+
+    @property
+    def dtype_check(self) -> str:
+        """`output_dtype("<ns>::<op>", x=x, ...)` as a statement (eager.py, a custom op:
+        the refusal of a non-float input before the user's math runs)."""
+        return _py_call(*self._dtype_call, 4)
+
+    @property
     def fresh_return(self) -> str:
         """eager.py, an elementwise op: `torch.empty(...).copy_(_result)` after `return `
-        (a fresh tensor in the first input's dtype and device)."""
+        (a fresh tensor in `_dtype`, shapes.output_dtype's, on the first input's device)."""
         x = self.op.inputs[0].name
-        args = ["_shape", f"dtype={x}.dtype", f"device={x}.device"]
+        args = ["_shape", "dtype=_dtype", f"device={x}.device"]
         return _py_call("torch.empty", args, 4, "return ", ".copy_(_result)") + ".copy_(_result)"
 
     @property
@@ -244,7 +260,7 @@ class PyOp:
         """The fake kernel's `_new_outputs(...)` after `return `: the one tensor (`[0]`) of a
         one-output op, the tuple of several."""
         first = "[0]" if self.op.n_outputs == 1 else ""
-        args = [f'"{self.op.qualified_name}"', f'RULES["{self.op.name}"]', *self.op.input_names]
+        args = [f'"{self.op.qualified_name}"', f'RULES["{self.op.name}"]', "_dtype", *self.op.input_names]
         return _py_call("_new_outputs", args, 4, "return ", first) + first
 
     @property

@@ -7,6 +7,8 @@ Checks first, and changes nothing when one fails (one line, exit 1):
   heading or tag has it yet;
 - `## [Unreleased]` is the changelog's first section and holds at least one entry, and
   its entries say "Conventions" and "Update needs action" (the changelog's header);
+- HEAD is the branch main (a release on a detached HEAD or another branch would commit
+  and tag on no branch main ever gets);
 - the working tree is clean (nothing staged, changed or untracked) and git can commit;
 - scripts/releases.txt reads, and the release tags there agree with it (`make tags`).
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 import re
 import subprocess
 import sys
@@ -37,6 +40,8 @@ import tags  # noqa: E402  (scripts/tags.py: the releases and their commits)
 VERSION = re.compile(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)")
 UNRELEASED = "## [Unreleased]"
 RECORDS = "scripts/releases.txt"
+# The branch releases are cut on (docs/releasing.md, "How").
+BRANCH = "main"
 
 
 class ReleaseError(Exception):
@@ -97,6 +102,13 @@ def check(repo: Path, version: str) -> str:
         raise ReleaseError(f"VERSION {version}: a first release is 0.1.0 or 1.0.0")
     if tags.git(repo, "rev-parse", "-q", "--verify", f"refs/tags/v{version}", check=False).stdout.strip():
         raise ReleaseError(f"VERSION {version}: the tag v{version} exists already (git tag -d v{version} if stray)")
+    branch = tags.git(repo, "symbolic-ref", "-q", "HEAD", check=False).stdout.strip()
+    if branch != f"refs/heads/{BRANCH}":
+        where = f"on the branch {branch.removeprefix('refs/heads/')}" if branch else "on a detached HEAD"
+        raise ReleaseError(
+            f"HEAD is {where}: a release is cut on {BRANCH} (git switch {BRANCH}), or its commits and tag "
+            f"reach no branch {BRANCH} gets"
+        )
     status = tags.git(repo, "status", "--porcelain", "--untracked-files=all").stdout
     if status.strip():
         first = status.splitlines()[0][3:]
@@ -151,7 +163,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("version", metavar="VERSION", nargs="?", default="", help="X.Y.Z, the release to cut")
     ap.add_argument("--repo", type=Path, default=Path.cwd(), help="the template repository (default: here)")
+    ap.add_argument(
+        "--version-from-env",
+        metavar="NAME",
+        help="read VERSION from the environment variable NAME (the Makefile: no shell ever parses it)",
+    )
     args = ap.parse_args(argv)
+    if args.version_from_env:
+        args.version = os.environ.get(args.version_from_env, "")
     if not args.version:
         print("make release: give the version: make release VERSION=X.Y.Z", file=sys.stderr)
         return 1

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -98,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dry-run", action="store_true", help="print the tags, write none")
     ap.add_argument("--force", action="store_true", help="move a release tag that points elsewhere")
     args = ap.parse_args(argv)
+    if shutil.which("git") is None:
+        print("error: git is not on PATH: the release tags are git tags (install git and run again)", file=sys.stderr)
+        return 1
     repo = Path(git(args.repo, "rev-parse", "--show-toplevel").stdout.strip())
     try:
         tags = resolve(repo)

@@ -200,17 +200,22 @@ def test_the_entry_point_commits_with_the_users_identity_and_not_inside_their_re
 def test_the_entry_point_without_git_writes_nothing(tmp_path):
     """Without git, copier rendered a project that records no template version (exit 0,
     "Copying from template version None"), which no update can ever reach: refused in
-    one line, nothing written. `--check` needs no git."""
+    one line (and no line before it about release tags), nothing written. `--check`
+    needs no git."""
+    import shutil
     import subprocess
     import sys
 
     from conftest import EXAMPLES, ROOT
 
-    empty = tmp_path / "bin"
-    empty.mkdir()
+    # scripts/new itself (it makes the release tags first, with git): a PATH of the one
+    # tool it needs besides git and Python (PYTHON).
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    (tools / "dirname").symlink_to(shutil.which("dirname"))
     dest = tmp_path / "project"
-    new = [sys.executable, str(ROOT / "hooks" / "new.py")]
-    env = {"PATH": str(empty), "HOME": str(tmp_path)}
+    new = ["/bin/sh", str(ROOT / "scripts" / "new")]
+    env = {"PATH": str(tools), "HOME": str(tmp_path), "PYTHON": sys.executable}
     result = subprocess.run([*new, str(EXAMPLES / "scale.yaml"), str(dest)], capture_output=True, text=True, env=env)
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stderr.startswith("scripts/new: git is not on PATH: ") and result.stderr.count("\n") == 1
@@ -537,3 +542,21 @@ def test_the_oracle_quantizes_like_the_exported_graph_at_odd_zero_point_ties(tmp
     for zp in (1, 125, 131, 255):
         graph = torch.ops.quantized_decomposed.quantize_per_tensor(values, 1.0, zp, 0, 255, torch.uint8)
         assert torch.equal(host.quantize(values, 1.0, zp), graph)
+
+
+def test_one_strict_yaml_reader_for_scripts_new_and_a_project_s_update(tmp_path):
+    """A spec nested deeper than PyYAML's recursion: one line from scripts/new, and from
+    a project's `update --spec`, which ended in "unexpected RecursionError" with its own
+    reading. Both read with the one file every project ships."""
+    from pathlib import Path
+
+    from hooks import spec_file
+
+    from conftest import ROOT
+
+    shipped = ROOT / "template" / "{{pkg.namespace}}" / "toolchain" / "spec_yaml.py"
+    assert Path(spec_file.spec_yaml.__file__).resolve() == shipped.resolve()
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("package_name: P\nops: " + "[" * 5000 + "]" * 5000 + "\n")
+    result = run_new("--check", str(deep))
+    assert (result.returncode, result.stderr) == (1, "Invalid op spec: spec: is nested too deeply to be a spec\n")

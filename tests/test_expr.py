@@ -273,7 +273,7 @@ def test_division_by_a_constant_zero_is_refused(text):
         parse(text)
 
 
-@pytest.mark.parametrize("text", ["x / 0", "x / (x - x)", "1 / relu(-1) + x", "1 / sqrt(0) + x", "x / (k * 0)"])
+@pytest.mark.parametrize("text", ["x / 0", "x / (x - x)", "1 / relu(-x) + x", "1 / sqrt(x * 0) + x", "x / (k * 0)"])
 def test_division_by_a_tensor_that_may_be_zero_is_allowed(text):
     # Tensors divide to inf or NaN in torch and numpy alike: nothing raises.
     node = parse(text)
@@ -559,3 +559,46 @@ def test_power_is_checked_for_finiteness_like_log_and_sqrt(text, finite):
     node = parse(text)
     # The positive default domain: these ops are not finite on [-2, 2].
     assert (expr.first_non_finite(node, ["x"], {"k": 2.5}, [(0.1, 2.0)]) is None) == finite
+
+
+@pytest.mark.parametrize(
+    ("text", "named", "why"),
+    [
+        # Built with ** or a function of constants, as the same step written with * is:
+        # the constant and what float32 makes of it, not the input domain.
+        ("x * 10.0 ** 400", "(10.0 ** 400.0)", "is infinite in float32"),
+        ("x * 1e30 ** 2", "(1e+30 ** 2.0) = 1e+60", "overflows float32"),
+        ("x + (-8) ** (1/3)", "((-8.0) ** (1.0 / 3.0))", "is NaN"),
+        ("x + 0 ** -1", "(0.0 ** (-1.0))", "is infinite in float32"),
+        ("x * 9 ** 9 ** 9", "(9.0 ** (9.0 ** 9.0))", "is infinite in float32"),
+        ("x * exp(100)", "exp(100.0) = 2.68812e+43", "overflows float32"),
+        ("x + sqrt(-1)", "sqrt((-1.0))", "is NaN"),
+        ("1 / relu(-1) + x", "(1.0 / relu((-1.0)))", "is infinite in float32"),
+        ("1 / sqrt(0) + x", "(1.0 / sqrt(0.0))", "is infinite in float32"),
+        # Underflow to 0 or a denormal: docs/spec.md's rule for a constant's steps.
+        ("x * 1e-30 ** 2", "(1e-30 ** 2.0) = 1e-60", "underflows float32"),
+        ("x * 2.0 ** -140", "(2.0 ** (-140.0)) = 7.17465e-43", "underflows float32"),
+        ("x * 2.0 ** -127", "(2.0 ** (-127.0)) = 5.87747e-39", "underflows float32"),
+        ("x * exp(-100)", "exp((-100.0)) = 3.72008e-44", "underflows float32"),
+    ],
+)
+def test_a_constant_power_or_function_out_of_float32_is_named(text, named, why):
+    with pytest.raises(expr.ExprError, match=rf"^the constant {re.escape(named)} {why}"):
+        parse(text)
+
+
+@pytest.mark.parametrize("text", ["x * 2 ** 3", "x * 2.0 ** -126", "x * 0 ** 2", "x * exp(1) ** 2", "x ** 0.5"])
+def test_a_constant_power_within_float32_is_allowed(text):
+    parse(text)
+
+
+def test_an_int_param_an_expr_reads_is_exact_in_float32_up_to_2_24():
+    """float32 holds every whole number up to 2^24 = 16777216; 16777217 is the first it
+    rounds (to 16777216), so that `x + (n - 16777216)` at n = 16777217 would be x."""
+    assert torch.tensor(16777217, dtype=torch.int64).float().item() == 16777216.0  # the fact itself
+    for fine in (0, 1, 255, 16777215, 16777216):
+        assert expr.int_param_problem(fine) is None, fine
+    for lost in (16777217, 16777219, 2**32 - 1):
+        problem = expr.int_param_problem(lost)
+        assert problem is not None and problem.startswith(f"{lost} is above 2^24 = 16777216"), problem
+    assert "(16777217 would be 16777216)" in expr.int_param_problem(16777217)

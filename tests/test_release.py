@@ -199,6 +199,9 @@ def clone(tmp_path) -> Path:
     changelog.write_text(changelog.read_text().replace("## [Unreleased]\n", f"## [Unreleased]\n\n{TEST_ENTRY}\n", 1))
     git(dest, "add", "-A")
     git(dest, "commit", "-q", "--allow-empty", "-m", "this working tree's changelog and scripts")
+    # Releases are cut on main: the clone's branch is main whatever this checkout's is
+    # (a feature branch, CI's detached HEAD).
+    git(dest, "checkout", "-q", "-B", "main")
     return dest
 
 
@@ -317,6 +320,18 @@ def test_release_refuses_bad_input_and_changes_nothing(clone):
     refused_when(
         f"tag v{last} is at", lambda: git(clone, "tag", f"v{last}", "HEAD"), lambda: git(clone, "tag", "-d", f"v{last}")
     )
+    # HEAD not the branch main: a detached HEAD, another branch (the commits and the tag
+    # would reach no branch main gets).
+    refused_when(
+        "on a detached HEAD",
+        lambda: git(clone, "checkout", "-q", "--detach"),
+        lambda: git(clone, "checkout", "-q", "main"),
+    )
+    refused_when(
+        "on the branch topic",
+        lambda: git(clone, "checkout", "-q", "-b", "topic"),
+        lambda: (git(clone, "checkout", "-q", "main"), git(clone, "branch", "-q", "-D", "topic")),
+    )
     # scripts/releases.txt unreadable.
     records_file = clone / "scripts/releases.txt"
     good_records = records_file.read_text()
@@ -376,6 +391,13 @@ def test_make_release_runs_the_script(clone):
     run = subprocess.run(["make", "-s", "release", "VERSION=0.0.1"], cwd=clone, capture_output=True, text=True)
     assert run.returncode != 0 and "VERSION 0.0.1: the release after" in run.stderr, run.stderr
     assert state(clone) == before
+    # A VERSION no shell may see: make writes a recipe's variables into the shell's
+    # command line, and a quote in VERSION ended the argument there.
+    for version in ('2.1.5" ; touch INJECTED ; echo "', "2.1.5' ; touch INJECTED ; echo '", "$(shell touch INJECTED)"):
+        run = subprocess.run(["make", "-s", "release", f"VERSION={version}"], cwd=clone, capture_output=True, text=True)
+        assert run.returncode != 0 and f"make release: VERSION {version!r}: expected X.Y.Z" in run.stderr, run.stderr
+        assert not (clone / "INJECTED").exists(), f"VERSION={version}: the shell ran it"
+        assert state(clone) == before
 
 
 # --- a user's project of v1.2.0 updates to a release cut by make release ---------------------

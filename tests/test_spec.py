@@ -33,7 +33,8 @@ def test_generated_calls_fit_or_explode_as_ruff_format_leaves_them():
     short = spec.validate(minimal(params=[{"name": "n", "type": "int", "default": 2}], expr="input * n")).ops[0]
     assert short.py.eager_return == "eager.mul3(input, n)"
     assert short.py.int_check_call == '_check_int_params("my_ops::mul3", n=n)'
-    assert short.py.new_outputs_return == '_new_outputs("my_ops::mul3", RULES["mul3"], input)[0]'
+    assert short.py.new_outputs_return == '_new_outputs("my_ops::mul3", RULES["mul3"], _dtype, input)[0]'
+    assert short.py.dtype_assign == 'output_dtype("my_ops::mul3", input=input)'
     names = [f"p{k}_" + "x" * 29 for k in range(4)]  # 32 characters each
     params = [{"name": n, "type": "int", "default": 1} for n in names]
     long = spec.validate(minimal(params=params, expr="input * " + " * ".join(names))).ops[0]
@@ -179,12 +180,31 @@ def test_argument_lists_per_language():
 
 
 def test_int_defaults_are_uint32():
+    # An expr that reads n holds it exact only up to 2^24 (the next test); one that does
+    # not read it passes it on as ExecuTorch sends it.
     for value in (0, 2**32 - 1):
-        pkg = spec.validate(minimal(params=[{"name": "n", "type": "int", "default": value}], expr="input * n"))
+        pkg = spec.validate(minimal(params=[{"name": "n", "type": "int", "default": value}], expr="input"))
         assert pkg.ops[0].params[0].default == value
     for value in (-1, 2**32):
         with pytest.raises(spec.SpecError, match=r"must be in \[0, 4294967295\].*UINT_32"):
             spec.validate(minimal(params=[{"name": "n", "type": "int", "default": value}], expr="input * n"))
+
+
+def test_an_int_default_an_expr_reads_is_at_most_2_24():
+    """float32 rounds 16777217 to 16777216: `x + (n - 16777216)` would be x, in eager,
+    LPAI and HTP alike. A custom op's C math reads n as uint32_t, exact: no limit there."""
+    params = [{"name": "k", "type": "float", "default": 1.0}, {"name": "n", "type": "int", "default": 16777216}]
+    assert spec.validate(minimal(params=params, expr="input + (n - 16777216) * k")).ops[0].params[1].default == 2**24
+    params[1]["default"] = 16777217
+    with pytest.raises(spec.SpecError) as caught:
+        spec.validate(minimal(params=params, expr="input + (n - 16777216) * k"))
+    assert list(caught.value.lines) == [
+        "ops[0].params[1].default: 16777217 is above 2^24 = 16777216: the expr computes in float32, which holds "
+        "whole numbers exactly only up to 2^24 (16777217 would be 16777216); keep it at most 16777216, or read "
+        "the param in a custom op's C math (uint32_t, exact)"
+    ]
+    custom = minimal(name="my_norm", kind="custom", inputs=["x"], params=params, expr=None)
+    assert spec.validate(custom).ops[0].params[1].default == 16777217
 
 
 def test_int_default_given_as_whole_float_is_accepted():
