@@ -146,6 +146,8 @@ def load_model(spec: str | None, root: Path | None = None) -> torch.nn.Module:
     arguments), imported with `root` (the project) first on sys.path.  None: PackageModel."""
     if spec is None:
         return PackageModel()
+    if spec.endswith(".pt2"):
+        return _load_program(spec)
     if not _MODEL_SPEC.match(spec):
         raise ToolchainError(f"--model {spec!r}: expected package.module:attribute, e.g. my_models.net:build")
     module_name, _, attr = spec.partition(":")
@@ -172,7 +174,40 @@ def load_model(spec: str | None, root: Path | None = None) -> torch.nn.Module:
         raise ToolchainError(f"--model {spec}: is a {type(target).__name__}, not an nn.Module, class or factory")
     if not isinstance(model, torch.nn.Module):
         raise ToolchainError(f"--model {spec}: returned a {type(model).__name__}, not an nn.Module")
-    return model.eval()
+    return _eval(model)
+
+
+def _eval(model: torch.nn.Module) -> torch.nn.Module:
+    """The model in eval mode; a module of torch.export (a QAT model after convert_pt2e) refuses
+    .eval(), torchao's move_exported_model_to_eval does it."""
+    try:
+        return model.eval()
+    except NotImplementedError:
+        if not isinstance(model, torch.fx.GraphModule):
+            raise
+        from torchao.quantization.pt2e import move_exported_model_to_eval
+
+        return move_exported_model_to_eval(model)
+
+
+def _load_program(spec: str) -> torch.nn.Module:
+    """`--model FILE.pt2`: a program torch.export.save wrote (e.g. README.md's QAT model), its module."""
+    path = Path(spec)
+    if not path.is_file():
+        raise ToolchainError(f"--model {spec}: no such file")
+    import logging
+
+    import torchao.quantization.pt2e.quantize_pt2e  # noqa: F401 - registers quantized_decomposed, which it calls
+
+    previous = logging.root.manager.disable
+    logging.disable(logging.WARNING)  # torch.export.load logs each node it cannot read, then raises
+    try:
+        program = torch.export.load(path)
+    except Exception as exc:  # noqa: BLE001 - any unreadable file is one reason
+        raise ToolchainError(f"--model {spec}: cannot load it with torch.export.load: {one_line(exc)[:300]}") from None
+    finally:
+        logging.disable(previous)
+    return _eval(program.module())
 
 
 def _stopped(exc: BaseException) -> str:
