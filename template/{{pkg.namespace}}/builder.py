@@ -290,6 +290,11 @@ def _recording_params(added: list):
         op_custom_op.PyQnnManager = real
 
 
+# What to do when ExecuTorch's builder itself fails on a node: it takes the node's args as
+# the op's schema lists them (every param given, of the schema's types).
+BUILDER_FIX = "call the op as its schema says, every param a Python value of its type (not a tensor)"
+
+
 class Builder:
     """ExecuTorch's node visitors of an edge program, with this package's ops registered."""
 
@@ -309,10 +314,12 @@ class Builder:
             try:
                 wrapper = self.visitors[node.target.__name__].define_node(node, collections.defaultdict(dict))
             except Exception as exc:  # noqa: BLE001 - ExecuTorch's refusal, as one reason
-                return None, f"ExecuTorch's CustomOp builder failed: {type(exc).__name__}: {one_line(exc)}"
+                return None, (
+                    f"ExecuTorch's CustomOp builder failed: {type(exc).__name__}: {one_line(exc)}; {BUILDER_FIX}"
+                )
         if wrapper is None:
             said = " ".join(str(w.message) for w in caught) or "no reason given"
-            return None, f"ExecuTorch's CustomOp builder refused it: {said}"
+            return None, f"ExecuTorch's CustomOp builder refused it: {said}; {BUILDER_FIX}"
         config = wrapper.GetOpWrapper().GetOpConfig()
         inputs = config["inputTensors"]
         return Built(
@@ -423,6 +430,10 @@ def output_ranges(node: torch.fx.Node, built: Built, names: tuple[str, ...]) -> 
     return ranges
 
 
+# The fix of an op config that disagrees with the project's own OpDef XML.
+REBUILD = f"the OpDef XML is not this project's: run `python -m {NAMESPACE} update` (or copier update), then build"
+
+
 def _mixed_types(tensors: list[tuple[str, str, TensorInfo]]) -> str | None:
     """A float32 tensor beside fixed-point ones in one HTP node: the OpDef takes either
     type for each tensor, but this package's HTP kernels are generated and tested for one
@@ -446,7 +457,7 @@ def refusal(op: OpInfo, built: Built, opdef: op_package_xml.OpDef, backend: str 
     if len(built.inputs) != len(opdef.inputs) or len(built.outputs) != len(opdef.outputs):
         return (
             f"{len(built.inputs)} inputs and {len(built.outputs)} outputs, the OpDef declares "
-            f"{len(opdef.inputs)} and {len(opdef.outputs)}"
+            f"{len(opdef.inputs)} and {len(opdef.outputs)}; {REBUILD}"
         )
     tensors = [("input", name, t) for name, t in zip(opdef.inputs, built.inputs)]
     tensors += [("output", name, t) for name, t in zip(opdef.outputs, built.outputs)]
@@ -461,9 +472,15 @@ def refusal(op: OpInfo, built: Built, opdef: op_package_xml.OpDef, backend: str 
                     "float tensor in and out of the op"
                 )
             takes = ", ".join(a.removeprefix("QNN_DATATYPE_") for a in accepted)
-            return f"{role} {name} is {t.dtype}: the {backend.upper()} OpDefs declare {takes}"
+            return (
+                f"{role} {name} is {t.dtype}: the {backend.upper()} OpDefs declare {takes}; quantize the model "
+                f"with {NAMESPACE}.quant.make_htp_quantizer (8a8w or 16a8w), or check it unquantized with --quant fp16"
+            )
         if len(t.shape) > max_rank:
-            return f"{role} {name} has rank {len(t.shape)}: {backend.upper()} tensors have at most {max_rank} dims"
+            return (
+                f"{role} {name} has rank {len(t.shape)}: {backend.upper()} tensors have at most {max_rank} dims; "
+                f"reshape it in your model to at most {max_rank} dims around the op (merge leading dims)"
+            )
     if backend == "htp":
         mixed = _mixed_types(tensors)
         if mixed:
@@ -474,9 +491,12 @@ def refusal(op: OpInfo, built: Built, opdef: op_package_xml.OpDef, backend: str 
         return one_line(exc)
     for name, t, shape in zip(opdef.outputs, built.outputs, want):
         if t.shape != tuple(shape):
-            return f"output {name} has shape {list(t.shape)}, the op's shape rule gives {list(shape)}"
+            return (
+                f"output {name} has shape {list(t.shape)}, the op's shape rule gives {list(shape)}; "
+                f"make the eager math return its rule's shape ({NAMESPACE}/user/{op.name}.py)"
+            )
     try:
         op_package_xml.check_params(opdef, [(name, dtype) for name, dtype, _ in built.params])
     except op_package_xml.OpDefError as exc:
-        return one_line(exc)
+        return f"{one_line(exc)}; {REBUILD}"
     return None

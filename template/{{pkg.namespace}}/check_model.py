@@ -152,14 +152,16 @@ class Report:
             which = ", ".join(f"{n.op} (node {n.node})" for n in self.refused)
             return f"{len(self.refused)} of {len(self.nodes)} node(s) would not reach the op package {PACKAGE_NAME}: {which}"
         if self.clipped:
-            which = ", ".join(
-                f"output {r.name} of {n.op} (node {n.node}) loses {r.lost_percent:.1f}% of its calibrated range"
+            which = "; ".join(
+                f"output {r.name} of {n.op} (node {n.node}) would lose {r.lost_percent:.1f}% of its calibrated "
+                "range on the device"
                 for n, r in self.clipped
             )
             return (
-                f"the device would clip {which}: ExecuTorch's CustomOp builder sends every output of a node with "
-                f"one set of quant params; quantize with {NAMESPACE}.quant's quantizers (for QAT, prepare with "
-                "make_lpai_quantizer(is_qat=True) or make_htp_quantizer(is_qat=True)), which give the outputs one range"
+                f"{which} (ExecuTorch's CustomOp builder sends every output of a node with one set of quant "
+                f"params): quantize the model with {NAMESPACE}.quant's quantizers, which give the outputs one "
+                "range (for QAT: prepare_qat_pt2e with make_lpai_quantizer(is_qat=True) or "
+                "make_htp_quantizer(is_qat=True))"
             )
         return f"{len(self.nodes)} of {len(self.nodes)} node(s) would reach the op package {PACKAGE_NAME}"
 
@@ -445,7 +447,7 @@ def run(
     quant: str = "8a8w",
 ) -> Report:
     """check(), printed (and written to `json_path`); ToolchainError unless every node is accepted."""
-    steps = "export, to_edge" if quant == HTP_FLOAT else "quantize, export, to_edge"
+    steps = "export, to_edge" if quant == HTP_FLOAT or is_quantized(model) else "quantize, export, to_edge"
     print(
         f"checking {spec} ({type(model).__name__}) with {len(calibration)} calibration batch(es) from {what}: "
         f"{steps}, ExecuTorch's Qualcomm CustomOp builder (no QNN SDK)"

@@ -63,7 +63,6 @@ def annotator(is_qat: bool = False, act_dtype: torch.dtype = torch.uint8):
         get_ptq_per_channel_quant_config,
         get_qat_per_channel_quant_config,
     )
-
     from torchao.quantization.pt2e import MinMaxObserver
 
     # Asymmetric activations; uint8 is the only width LPAI custom ops handle correctly.
