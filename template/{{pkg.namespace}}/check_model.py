@@ -307,6 +307,18 @@ def is_quantized(model: torch.nn.Module) -> bool:
     return isinstance(graph, torch.fx.Graph) and any(_is(n, _QUANTIZE) for n in graph.nodes)
 
 
+def _require_converted(model: torch.nn.Module, spec: str) -> None:
+    """A model still prepared for quantization (observers or fake quantization in it, e.g.
+    right after QAT's training) is refused, naming the step it misses."""
+    from torchao.quantization.pt2e import FakeQuantizeBase, ObserverBase
+
+    if any(isinstance(m, (FakeQuantizeBase, ObserverBase)) for m in model.modules()):
+        raise ToolchainError(
+            f"--model {spec}: holds observers or fake quantization (prepared, not converted): "
+            'convert it first, quantized = convert_pt2e(prepared) (README.md, "Train with the ops")'
+        )
+
+
 def _output_quantizes(node: torch.fx.Node, index: int, several: bool) -> list[torch.fx.Node]:
     """The quantize nodes of output `index` of an op node in a quantized graph."""
     outputs = [u for u in node.users if u.target is operator.getitem and u.args[1] == index] if several else [node]
@@ -395,6 +407,7 @@ def check(
     require_backend(project, backend)
     declared = opdefs(project, backend)  # the op package's OpDef XML, checked first
     example = tuple(example) if example is not None else tuple(calibration[0])
+    _require_converted(model, spec)
     prequantized = is_quantized(model)
     if prequantized and quant == HTP_FLOAT:
         raise ToolchainError(
