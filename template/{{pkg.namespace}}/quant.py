@@ -16,7 +16,8 @@ other op still shows, since that op really is left unquantized.  After annotatin
 asks every node for its output's quantization (QnnQuantizer._replace_inf) and logs
 `Could not resolve quant range for node: <node>` for an op of several outputs, which
 this package quantizes on each output's getitem: dropped too, for this package's nodes
-only (own_node_warnings).
+only (own_node_warnings).  Those outputs share one observer (share_outputs): ExecuTorch's
+CustomOp builder sends them all with one set of params.
 
 For HTP (a project with op_package/htp/): make_htp_quantizer, 8-bit (8a8w) or 16-bit
 (16a8w) activations on every tensor of this package's ops, which reach the op package as
