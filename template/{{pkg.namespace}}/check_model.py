@@ -335,7 +335,8 @@ def with_sent_params(quantized: torch.fx.GraphModule, configs: list) -> torch.fx
     nodes = [n for n in model.graph.nodes if n.op == "call_function" and n.target in ops]
     if len(nodes) != len(configs):
         raise ToolchainError(
-            f"the quantized model has {len(nodes)} node(s) of {NAMESPACE}'s ops, its edge program {len(configs)}"
+            f"the quantized model has {len(nodes)} node(s) of {NAMESPACE}'s ops, its edge program {len(configs)}: "
+            "make the result of every call of the ops reach the model's outputs (export drops an unused one)"
         )
     for node, built in zip(nodes, configs):
         if built is None:
