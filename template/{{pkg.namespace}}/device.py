@@ -317,6 +317,7 @@ def export(
     from executorch.backends.qualcomm.export_utils import build_executorch_binary
     from executorch.backends.qualcomm.quantizer.quantizer import QuantDtype
 
+    from .builder import edge_passes
     from .quant import HTP_FLOAT, HTP_QUANTS, make_htp_quantizer, make_lpai_quantizer
 
     if backend == "htp" and quant == HTP_FLOAT:
@@ -326,6 +327,7 @@ def export(
     else:
         quant_dtype, quantizer = QuantDtype.use_8a8w, make_lpai_quantizer(SOC_MODEL)
 
+    passes_job, passes_dependency = edge_passes(backend)
     staging = pte.with_name(f".{pte.stem}.partial")
     written = staging.with_name(staging.name + ".pte")  # build_executorch_binary appends .pte
     what = f"{model_spec} ({type(model).__name__})" if model_spec else f"the package model ({len(OPS)} op(s))"
@@ -340,6 +342,9 @@ def export(
                 quant_dtype=quant_dtype,
                 custom_quantizer=quantizer,
                 op_package_options=options,
+                # ExecuTorch's to_edge passes and QuantizedConstantInputs, as check-model lowers.
+                passes_job=passes_job,
+                passes_dependency=passes_dependency,
             )
         except SystemExit as exc:
             # compile_only: build_executorch_binary calls sys.exit(0) after writing the program.

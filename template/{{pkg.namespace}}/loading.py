@@ -108,6 +108,8 @@ _MODEL_SPEC = re.compile(
 def load_model(spec: str, root=None) -> torch.nn.Module:
     """`package.module:attr` -> the nn.Module (an instance, or a class/factory called with no
     arguments), imported with `root` (a folder: the project, or the current one) first on sys.path."""
+    if (spec or "").endswith(".pt2"):
+        return _load_program(spec)
     if not _MODEL_SPEC.match(spec or ""):
         raise ToolchainError(f"--model {spec!r}: expected package.module:attribute, e.g. my_models.net:build")
     module_name, _, attr = spec.partition(":")
@@ -134,7 +136,40 @@ def load_model(spec: str, root=None) -> torch.nn.Module:
         raise ToolchainError(f"--model {spec}: is a {type(target).__name__}, not an nn.Module, class or factory")
     if not isinstance(model, torch.nn.Module):
         raise ToolchainError(f"--model {spec}: returned a {type(model).__name__}, not an nn.Module")
-    return model.eval()
+    return _eval(model)
+
+
+def _eval(model: torch.nn.Module) -> torch.nn.Module:
+    """The model in eval mode; a module of torch.export (a QAT model after convert_pt2e) refuses
+    .eval(), torchao's move_exported_model_to_eval does it."""
+    try:
+        return model.eval()
+    except NotImplementedError:
+        if not isinstance(model, torch.fx.GraphModule):
+            raise
+        from torchao.quantization.pt2e import move_exported_model_to_eval
+
+        return move_exported_model_to_eval(model)
+
+
+def _load_program(spec: str) -> torch.nn.Module:
+    """`--model FILE.pt2`: a program torch.export.save wrote (e.g. README.md's QAT model), its module."""
+    from pathlib import Path
+
+    path = Path(spec)
+    if not path.is_file():
+        raise ToolchainError(f"--model {spec}: no such file")
+    import torchao.quantization.pt2e.quantize_pt2e  # noqa: F401 - registers quantized_decomposed, which it calls
+
+    previous = logging.root.manager.disable
+    logging.disable(logging.WARNING)  # torch.export.load logs each node it cannot read, then raises
+    try:
+        program = torch.export.load(path)
+    except Exception as exc:  # noqa: BLE001 - any unreadable file is one reason
+        raise ToolchainError(f"--model {spec}: cannot load it with torch.export.load: {one_line(exc)[:300]}") from None
+    finally:
+        logging.disable(previous)
+    return _eval(program.module())
 
 
 def _stopped(exc: BaseException) -> str:
@@ -325,12 +360,16 @@ class _Reached(Exception):
         self.program = program
 
 
-def lower_to_edge(module: torch.nn.Module, example: tuple, backend: str = "lpai") -> torch.export.ExportedProgram:
+def lower_to_edge(
+    module: torch.nn.Module, example: tuple, backend: str = "lpai", passes_job=None, dep_table=None
+) -> torch.export.ExportedProgram:
     """The edge program to_edge_transform_and_lower_to_qnn hands its QnnPartitioner:
     torch.export (strict), the backend's pass manager's export passes, to_edge keeping the
     ops QnnPartitioner.ops_to_not_decompose keeps (leaky_relu, linear, ...), and its
     to_edge passes (all but LpaiPartitionFallbackSupport, which asks the QNN backend).
-    A partitioner of ours takes QnnPartitioner's place and ends the lowering there."""
+    A partitioner of ours takes QnnPartitioner's place and ends the lowering there.
+    `passes_job`, `dep_table`: the to_edge passes' table and their order, as
+    build_executorch_binary takes them (None: the backend's own)."""
     from executorch.backends.qualcomm.partition.qnn_partitioner import QnnPartitioner
     from executorch.backends.qualcomm.serialization.qc_schema import QnnExecuTorchBackendType
     from executorch.backends.qualcomm.utils.utils import get_qnn_pass_manager_cls, qnn_edge_config
@@ -349,7 +388,9 @@ def lower_to_edge(module: torch.nn.Module, example: tuple, backend: str = "lpai"
     manager = get_qnn_pass_manager_cls(backend_type[backend])()
     aten = manager.transform_for_export_pipeline(exported)
     passes = [
-        p for p in manager.get_to_edge_transform_passes(exported) if type(p).__name__ != "LpaiPartitionFallbackSupport"
+        p
+        for p in manager.get_to_edge_transform_passes(exported, passes_job=passes_job, dep_table=dep_table)
+        if type(p).__name__ != "LpaiPartitionFallbackSupport"
     ]
     try:
         to_edge_transform_and_lower(
