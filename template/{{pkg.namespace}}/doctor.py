@@ -583,7 +583,7 @@ def check_htp(project: Project, env: Mapping[str, str]) -> list[Check]:
             "QNN SDK HTP op package headers",
             not missing,
             detail,
-            "use a QAIRT SDK with its HTP headers (include/QNN/HTP/core/) and export QNN_SDK_ROOT=<sdk>",
+            "use a QNN (QAIRT) SDK 2.44 or later, whose HTP headers have QHPI (include/QNN/HTP/core/qhpi.h), and export QNN_SDK_ROOT=<sdk>",
             (HTP_BUILD,),
         ),
         Check(

@@ -27,9 +27,9 @@ MIN_SDK_BUILD = (2, 48)
 MIN_SDK_DEVICE = (2, 49)
 LPAI_HEADER = f"include/{LPAI_SDK_HEADER}"
 LPAI_MAKEFILES = "share/QNN/OpPackageGenerator/makefiles/LPAI"
-# The SDK headers op_package/htp builds against (include/htp_sdk.h includes them from
-# include/QNN/): the HTP core op registration and the op package interface.
-HTP_HEADERS = ("include/QNN/HTP/core/op_register_ext.h", "include/QNN/QnnOpPackage.h")
+# The SDK headers op_package/htp builds against (from include/QNN/): QHPI, the HTP op
+# interface its ops register through (QNN SDK 2.44 and later), and the op package interface.
+HTP_HEADERS = ("include/QNN/HTP/core/qhpi.h", "include/QNN/QnnOpPackage.h")
 # Hexagon SDK
 SIGNER = "tools/elfsigner/elfsigner.py"
 HEXAGON_TOOLS = "tools/HEXAGON_Tools"
