@@ -160,9 +160,18 @@ def _cmd_doctor(args: argparse.Namespace) -> None:
 
 
 def _cmd_build(args: argparse.Namespace) -> None:
-    from .toolchain import build
+    from .toolchain import build, build_htp
 
     project = _project(args)
+    if getattr(args, "backend", "lpai") == "htp":
+        from .registration import require_backend
+
+        require_backend(project, "htp")
+        what = "the x86_64 library" + ("" if args.host_only else ", the skel for the SoC's HTP and the aarch64 library")
+        print(f"building {what} of {project.htp_dir}")
+        for path in build_htp(project, host_only=args.host_only):
+            print(f"built {path}")
+        return
     what = "the host library" + ("" if args.host_only else ", the DSP library and the island library")
     print(f"building {what} of {project.op_dir}")
     for path in build(project, host_only=args.host_only):
@@ -617,6 +626,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p = command("build", _cmd_build, "build the op package libraries with make")
     p.add_argument("--host-only", action="store_true", help="only the x86_64 host library (simulator)")
+    if "htp" in BACKENDS:
+        p.add_argument(
+            "--backend",
+            choices=BACKENDS,
+            default="lpai",
+            help="the op package to build (default: lpai); htp: the x86_64 library, the skel for the SoC's HTP "
+            "and the aarch64 Android library",
+        )
     command("sign", _cmd_sign, "sign both DSP libraries into build/signed/")
     p = command("export", _cmd_export, "lower the package's model (or yours) with the op package registered")
     p.add_argument("--target", choices=["device", "simulator"], default="device")

@@ -30,6 +30,7 @@ LPAI_MAKEFILES = "share/QNN/OpPackageGenerator/makefiles/LPAI"
 # The SDK headers op_package/htp builds against (from include/QNN/): QHPI, the HTP op
 # interface its ops register through (QNN SDK 2.44 and later), and the op package interface.
 HTP_HEADERS = ("include/QNN/HTP/core/qhpi.h", "include/QNN/QnnOpPackage.h")
+MIN_SDK_HTP = (2, 44)
 # Hexagon SDK
 SIGNER = "tools/elfsigner/elfsigner.py"
 HEXAGON_TOOLS = "tools/HEXAGON_Tools"
