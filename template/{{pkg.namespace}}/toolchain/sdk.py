@@ -49,6 +49,9 @@ SIGNER_PYTHON_ENV = "LPAI_SIGNER_PYTHON"
 DIRECT_RUNNER = "examples/qualcomm/direct_executor_runner/qnn_executor_direct_runner"
 DIRECT_STUB = "examples/qualcomm/direct_executor_runner/libqnn_executorch_stub.so"
 X86_RUNNER = "examples/qualcomm/executor_runner/qnn_executor_runner"
+# The same runner built for Android (in build-android): what an HTP program runs with on
+# the device, as ExecuTorch's HTP custom op example runs it (SimpleADB, not direct mode).
+HTP_RUNNER = X86_RUNNER
 # What ExecuTorch's build.sh --build_direct_mode 0 leaves in <executorch>/build-direct
 # (unsigned; sign_library.sh signs copies of them into the SDK, see below).
 DIRECT_BUILD_OUTPUTS = (
