@@ -627,6 +627,8 @@ def check_htp(project: Project, env: Mapping[str, str]) -> list[Check]:
         ok = not absent
     except ToolchainError as exc:
         ok, detail = False, str(exc)
+    except ImportError as exc:  # the SoC's HTP comes from ExecuTorch's table
+        ok, detail = False, f"the SoC's HTP arch is ExecuTorch's to say: cannot import it ({exc})"
     checks.append(
         Check("HTP device libraries built", ok, detail, f"python -m {NAMESPACE} build --backend htp", (HTP_RUN,))
     )
