@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._package import HTP_ARCHS, SOC_MODEL
+from .._package import SOC_MODEL
 from .project import Project
 from .sdk import (
     HTP_HEADERS,
@@ -130,6 +130,8 @@ def build(project: Project, host_only: bool, environ: Mapping[str, str] | None =
 def soc_htp_arch(soc_model: str = SOC_MODEL, schema=None) -> str:
     """The Hexagon version of the SoC's HTP (`v81` for SM8850), from ExecuTorch's own SoC
     table (qc_schema._soc_info_table): the arch `build --backend htp` builds the skel for."""
+    from .._package import HTP_ARCHS  # a project with op_package/htp/ only
+
     schema = schema or qc_schema()
     chipset = getattr(schema.QcomChipset, soc_model, None)
     info = schema._soc_info_table.get(chipset) if chipset is not None else None
