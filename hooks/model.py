@@ -78,7 +78,7 @@ LAYOUT_SUPPORTS = ("shape_ne_layout", "default")
 # The backends a package is built for (spec key `backends`), and what each takes of a
 # spec, one line each: docs/spec.md "Backends" and the rendered README print these lines.
 # Hexagon targets of the HTP package (makefiles of op_package/htp): one object set each.
-HTP_ARCHS = ("v68", "v69", "v73", "v75", "v79")
+HTP_ARCHS = ("v68", "v69", "v73", "v75", "v79", "v81")
 BACKENDS = ("lpai", "htp")
 DEFAULT_BACKENDS = ("lpai",)
 BACKEND_RULES = {

@@ -147,39 +147,49 @@ class COp:
         """1 for a `rowwise: true` custom op, else 0 (a C int flag)."""
         return "1" if self.op.rowwise else "0"
 
-    # ------------------------------------------------------------ the HTP op (C++)
-    @property
-    def htp_impl_params(self) -> str:
-        """The parameters of `<QnnType>_impl` (op_package/htp/src/ops/<QnnType>.cpp) in the
-        order HTP passes them: outputs (non-const), inputs, params (core/template_help.h)."""
-        args = [f"TensorType &out_{o.name}" for o in self.op.outputs]
-        args += [f"const TensorType &in_{i.name}" for i in self.op.inputs]
-        args += [f"const Tensor &p_{p.name}" for p in self.op.params]
-        return join(args)
-
-    @property
-    def htp_outputs(self) -> str:
-        return join([f"&out_{o.name}" for o in self.op.outputs])
-
-    @property
-    def htp_inputs(self) -> str:
-        return join([f"&in_{i.name}" for i in self.op.inputs])
+    # ------------------------------------------------------------ the HTP op (C++, QHPI)
+    def _htp_param(self, k: int) -> str:
+        return f"inputs[kInputs + {k}u]"
 
     @property
     def htp_params_f32(self) -> str:
-        """Every param as float, in OpDef order (the math's params[])."""
-        return join([f"htp_param(p_{p.name})" for p in self.op.params])
+        """Every param as float, in OpDef order (the math's params[]): a float param as
+        sent, an int or bool one (UINT_32, read exactly) converted."""
+        return join(
+            [
+                f"htp_param_f32({self._htp_param(k)})"
+                if p.type == "float"
+                else f"static_cast<float>(htp_param_u32({self._htp_param(k)}))"
+                for k, p in enumerate(self.op.params)
+            ]
+        )
 
     @property
     def htp_params_u32(self) -> str:
-        """Every param as uint32, in OpDef order (a custom op's params_u32[])."""
-        return join([f"htp_param_u32(p_{p.name})" for p in self.op.params])
+        """Every param as uint32, in OpDef order (a custom op's params_u32[]): an int or
+        bool one exact, a float one converted as the LPAI kernel converts it."""
+        return join(
+            [
+                f"htp_u32_of_f32(htp_param_f32({self._htp_param(k)}))"
+                if p.type == "float"
+                else f"htp_param_u32({self._htp_param(k)})"
+                for k, p in enumerate(self.op.params)
+            ]
+        )
 
     @property
-    def htp_param_order(self) -> str:
-        """DEF_PACKAGE_PARAM_ORDER's arguments after the op: (name, mandatory, default) per
-        param in OpDef order; every param is mandatory (the torch schema has no defaults)."""
-        return join([f'"{p.name}", true, nullptr' for p in self.op.params])
+    def htp_param_types(self) -> str:
+        """The QHPI element type of each param's input, in OpDef order: Float32 for a float,
+        Int32 for an int or bool (ExecuTorch sends both as QNN_DATATYPE_UINT_32)."""
+        return join(["QHPI_Float32" if p.type == "float" else "QHPI_Int32" for p in self.op.params])
+
+    @property
+    def htp_cost(self) -> str:
+        """The scheduler's cycles per element of the op's kernel (a rough figure: a custom op
+        dequantizes to float and back, an expression calling exp, log, ... costs more)."""
+        if self.op.kind == "custom":
+            return "40.0f"
+        return "20.0f" if expr_mod.cost(self.op.tree).libm else f"{2 + self.op.n_inputs}.0f"
 
     # ------------------------------------------------------------ a custom op's C API
     @property

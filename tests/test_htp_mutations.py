@@ -4,8 +4,8 @@ Each case applies one edit to the rendered HTP op package (never to the template
 runs the project's tests/test_htp_kernels.py (every op against torch eager, each element
 type, through the host driver); at least one test must fail. The unmodified project
 passes the same tests in test_render.py (the activations-and-shapes variant renders both
-backends). The fourth case calls a member of the HTP API the template never declared:
-the stand-in, like the SDK's headers, does not compile it (`make sdk-check` catches a
+backends). One case calls a QHPI function the template never declared: the stand-in
+does not declare it, so the package does not compile (`make sdk-check` catches a
 call to a function nothing provides with the real headers: tests/test_htp_standin.py).
 """
 
@@ -20,6 +20,7 @@ from conftest import load_example, run_project_tests
 ENGINE = "op_package/htp/include/htp_engine.h"
 FAKE_QUANT = "op_package/htp/src/ops/FakeQuant.cpp"
 ADD_SCALED = "op_package/htp/src/ops/AddScaled.cpp"
+KERNELS = "op_package/htp/include/htp_kernels.h"
 
 # (file, exact text, its broken replacement)
 MUTATIONS = {
@@ -35,13 +36,23 @@ MUTATIONS = {
     ),
     "params in the wrong order": (
         FAKE_QUANT,
-        'DEF_PACKAGE_PARAM_ORDER("FakeQuant", "steps", true, nullptr, "limit", true, nullptr)',
-        'DEF_PACKAGE_PARAM_ORDER("FakeQuant", "limit", true, nullptr, "steps", true, nullptr)',
+        "    const float params[] = {static_cast<float>(htp_param_u32(inputs[kInputs + 0u])), htp_param_f32(inputs[kInputs + 1u])};",
+        "    const float params[] = {static_cast<float>(htp_param_u32(inputs[kInputs + 1u])), htp_param_f32(inputs[kInputs + 0u])};",
     ),
-    "a call the HTP API does not declare": (
+    "an int param's UINT_32 bits read as a float": (
+        FAKE_QUANT,
+        "static_cast<float>(htp_param_u32(inputs[kInputs + 0u]))",
+        "htp_param_f32(inputs[kInputs + 0u])",
+    ),
+    "a kernel that takes crouton (indirect) tensors": (
+        KERNELS,
+        "    s.storage = QHPI_Storage_Direct;",
+        "    s.storage = 1; // QHPI_Storage_Indirect",
+    ),
+    "a call QHPI does not declare": (
         ADD_SCALED,
-        "    const Tensor *inputs[kInputs] = {&in_a, &in_b};",
-        "    (void)in_a.get_raw_addr(0, 0, 0, 0);\n    const Tensor *inputs[kInputs] = {&in_a, &in_b};",
+        "    (void)handle;",
+        "    (void)handle;\n    (void)qhpi_tensor_block_table(inputs[0]);",
     ),
 }
 MUTATED_OPS = ("add_scaled", "fake_quant", "hard_swish_ish")

@@ -1,15 +1,15 @@
-"""The HTP package's stand-in of Qualcomm's HTP API keeps the SDK's facts.
+"""The HTP package's stand-in of QHPI (Qualcomm's HTP op interface) keeps the SDK's facts.
 
-`host/htp_facts.cpp` pins, as static_asserts, every name, type, enum value and
-signature of the HTP API that the generated sources call (measured on the public copy
-of QNN SDK 2.43's HTP core headers). It must compile against the stand-in
+`host/htp_facts.cpp` pins, as static_asserts, every name, type, enum value, struct
+member order and signature of QHPI that the generated sources use (read in the public
+`HTP/core/qhpi.h`, QNN SDK 2.44 and later). It must compile against the stand-in
 (`standin/htp_standin.h`) as the template ships it, and fail when any one pinned fact
 of the stand-in changes: each case below edits one declaration in a copy and expects
 the compile to fail naming the fact. Plain files of the template, compiled straight
 from template/ (no render).
 
-With QNN_SDK_ROOT pointing to a folder laid out as the SDK, with the HTP core headers
-(include/QNN/HTP/core/), the same check runs against those headers, and a render with
+With QNN_SDK_ROOT pointing to a folder laid out as the SDK, with QHPI's header
+(include/QNN/HTP/core/qhpi.h) and the core QNN headers, the same check runs against those headers, and a render with
 `backends: [lpai, htp]` must pass `make sdk-check` there, and fail it when a kernel
 calls a function nothing provides; skipped otherwise.
 """
@@ -33,26 +33,39 @@ COMPILERS = [cxx for cxx in ("g++", "clang++") if shutil.which(cxx)]
 
 # (name: one pinned fact, the stand-in's text, the changed text, what the failure names)
 MUTATIONS = {
-    "QUInt16 renumbered": ("    QUInt16 = 2,", "    QUInt16 = 3,", "DType::QUInt16"),
-    "Float32 renumbered": ("    Float32 = 4,", "    Float32 = 5,", "DType::Float32"),
-    "DType of another width": ("enum class DType : uint32_t {", "enum class DType : int {", "DType is a uint32_t"),
-    "ErrorDimensions renumbered": ("        ErrorDimensions = 2,", "        ErrorDimensions = 3,", "ErrorDimensions"),
-    "scale and offset swapped": ("    float scale;\n    int offset;", "    int offset;\n    float scale;", "order"),
-    "offset as float": ("    int offset;\n};", "    float offset;\n};", "DTypeScaleOff::offset"),
-    "raw_data const": (
-        "    virtual void *raw_data() noexcept = 0;",
-        "    virtual void *raw_data() const noexcept = 0;",
-        "raw_data",
+    "Float32 renumbered": ("    QHPI_Float32 = 4,", "    QHPI_Float32 = 3,", "QHPI_Float32"),
+    "Int32 renumbered": ("    QHPI_Int32 = 5,", "    QHPI_Int32 = 6,", "QHPI_Int32"),
+    "QUInt16 renumbered": ("    QHPI_QUInt16 = 2,", "    QHPI_QUInt16 = 3,", "QHPI_QUInt16"),
+    "Flat4 renumbered": ("    QHPI_Layout_Flat4 = 2,", "    QHPI_Layout_Flat4 = 1,", "QHPI_Layout_Flat4"),
+    "Direct renumbered": ("    QHPI_Storage_Direct = 0,", "    QHPI_Storage_Direct = 1,", "QHPI_Storage_Direct"),
+    "ErrorFatal renumbered": ("    QHPI_ErrorFatal = 2,", "    QHPI_ErrorFatal = 3,", "QHPI_ErrorFatal"),
+    "zero point and step swapped": (
+        "    int32_t zero_offset;\n    float stepsize;",
+        "    float stepsize;\n    int32_t zero_offset;",
+        "member order: zero_offset before stepsize",
     ),
-    "dim taking an int": (
-        "    virtual size_t dim(size_t index) const noexcept = 0;",
-        "    virtual size_t dim(int index) const noexcept = 0;",
-        "Tensor::dim",
+    "zero point as unsigned": ("    int32_t zero_offset;", "    uint32_t zero_offset;", "zero_offset is int32_t"),
+    "signature storage widened": ("    unsigned char storage;", "    uint32_t storage;", "storage is unsigned char"),
+    "kernel members reordered": (
+        "    uint32_t min_outputs;\n    QHPI_Tensor_Signature_v1 *output_signature;\n    QHPI_Cost_Function cost_function;",
+        "    uint32_t min_outputs;\n    QHPI_Cost_Function cost_function;\n    QHPI_Tensor_Signature_v1 *output_signature;",
+        "output_signature before cost_function",
     ),
-    "interface_offset as unsigned": (
-        "    int32_t interface_offset() const",
-        "    uint32_t interface_offset() const",
-        "interface_offset",
+    "op info without tile_output": ("    unsigned tile_output;\n", "", "tile_output"),
+    "raw data const": (
+        "void *qhpi_tensor_raw_data(const QHPI_Tensor *tensor);",
+        "const void *qhpi_tensor_raw_data(const QHPI_Tensor *tensor);",
+        "qhpi_tensor_raw_data",
+    ),
+    "cost function in double": (
+        "typedef float (*QHPI_Cost_Function)",
+        "typedef double (*QHPI_Cost_Function)",
+        "QHPI_Cost_Function",
+    ),
+    "registration without the package": (
+        "QHPI_StatusCode qhpi_register_ops_v1(uint32_t num_ops, QHPI_OpInfo_v1 *operators, const char *package);",
+        "QHPI_StatusCode qhpi_register_ops_v1(uint32_t num_ops, QHPI_OpInfo_v1 *operators);",
+        "qhpi_register_ops_v1",
     ),
 }
 
@@ -66,6 +79,7 @@ def compile_facts(cxx: str, root: Path, *flags: str) -> subprocess.CompletedProc
             "-Wall",
             "-Wextra",
             "-Werror",
+            "-DTHIS_PKG_NAME=Facts",
             *flags,
             f"-I{root / 'include'}",
             str(root / "host" / "htp_facts.cpp"),
@@ -103,30 +117,16 @@ def test_changing_a_pinned_fact_fails_the_facts_check(name, tmp_path):
 
 SDK = os.environ.get("QNN_SDK_ROOT", "")
 needs_sdk = pytest.mark.skipif(
-    not (SDK and Path(SDK, "include/QNN/HTP/core/op_register_ext.h").is_file() and shutil.which("clang++")),
-    reason="QNN_SDK_ROOT is not set to a folder with include/QNN/HTP/core/op_register_ext.h (or no clang++)",
+    not (SDK and Path(SDK, "include/QNN/HTP/core/qhpi.h").is_file() and shutil.which("clang++")),
+    reason="QNN_SDK_ROOT is not set to a folder with include/QNN/HTP/core/qhpi.h (QNN SDK 2.44+; or no clang++)",
 )
 
 
 @needs_sdk
 def test_the_sdk_headers_have_the_pinned_facts(tmp_path):
     root = copy_check(tmp_path, STANDIN.read_text())
-    (root / "protos").mkdir()
-    protos = subprocess.run(
-        [sys.executable, str(HTP / "standin" / "x86" / "hexagon_protos.py"), f"{SDK}/include/QNN/HTP/core"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    (root / "protos" / "hexagon_protos.h").write_text(protos)
     inc = Path(SDK, "include", "QNN")
-    flags = [
-        "-stdlib=libc++",
-        "-D__HVXDBL__",
-        f"-isystem{inc}",
-        f"-isystem{inc / 'HTP' / 'core'}",
-        f"-I{root / 'protos'}",
-    ]
+    flags = ["-stdlib=libc++", f"-isystem{inc}", f"-isystem{inc / 'HTP' / 'core'}"]
     run = compile_facts("clang++", root, *flags)
     assert run.returncode == 0, run.stdout + run.stderr
 
@@ -166,10 +166,11 @@ def test_a_render_passes_sdk_check_and_fails_it_on_a_call_nothing_provides(tmp_p
 
     good = sdk_check()
     assert good.returncode == 0, good.stdout + good.stderr
-    assert good.stdout.count("sdk-check: ok") >= 5 and "builds" in good.stdout, good.stdout
+    assert good.stdout.count("sdk-check: ok") >= 7 and "builds" in good.stdout, good.stdout
+    assert "Hexagon v81" in good.stdout, good.stdout
     source = htp / "src" / "ops" / "AddScaled.cpp"
     text = source.read_text()
-    call = "    const Tensor *inputs[kInputs] = {&in_a, &in_b};"
+    call = "    (void)handle;"
     assert text.count(call) == 1
     source.write_text(
         'extern "C" void qnn_template_no_such_function(void);\n'

@@ -281,7 +281,13 @@ def expected_files(spec: dict) -> set[str]:
     if htp:
         files |= {
             f"op_package/htp/{f}"
-            for f in ("Makefile", "makefiles/package.mk", f"config/{pkg}.xml", f"src/{pkg}Interface.cpp")
+            for f in (
+                "Makefile",
+                "makefiles/package.mk",
+                f"config/{pkg}.xml",
+                f"src/{pkg}Interface.cpp",
+                "src/qhpi_init.cpp",
+            )
         }
         files |= {
             "tests/test_htp_kernels.py",
