@@ -501,14 +501,20 @@ static LPAI_ALWAYS_INLINE void lpai_gather_tile_words(uint8_t *d, const uint8_t 
  * transposed (1,32,28,28) by tiles cost 1.80 packets per element with byte loads and
  * stores, 0.72 with words. */
 #define LPAI_TILE_ALIGN 128
-/* C11's _Alignas; alignas in C++ (the HTP package includes this file from C++). */
+/* C11's _Alignas; alignas in C++ (the HTP package includes this file from C++, and
+ * an op there may use neither function below: LPAI_MAYBE_UNUSED). */
 #if defined(__cplusplus)
 #define LPAI_ALIGNAS(n) alignas(n)
 #else
 #define LPAI_ALIGNAS(n) _Alignas(n)
 #endif
-static inline LPAI_NOINLINE void lpai_gather_tile(uint8_t (*tile)[LPAI_BLOCK], const uint8_t *src, ptrdiff_t step,
-                                                  uint32_t len)
+#if defined(__GNUC__)
+#define LPAI_MAYBE_UNUSED __attribute__((unused))
+#else
+#define LPAI_MAYBE_UNUSED
+#endif
+static LPAI_NOINLINE LPAI_MAYBE_UNUSED void lpai_gather_tile(uint8_t (*tile)[LPAI_BLOCK], const uint8_t *src,
+                                                             ptrdiff_t step, uint32_t len)
 {
     uint8_t *d = tile[0];
     const uint8_t *const whole = tile[0] + (len & ~7u);
@@ -541,8 +547,8 @@ static inline LPAI_NOINLINE void lpai_gather_tile(uint8_t (*tile)[LPAI_BLOCK], c
  * padded rows of qnn-op-template/bench/), mul3 strided (1,32,28,28) went from 4.08 to
  * 1.77 packets per element with the masked vector, and to 1.24 with the row loop;
  * transposed, by tiles, from 2.51 to 0.72 (HVX build, table build included). */
-static inline LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out,
-                                                   const uint8_t *table)
+static LPAI_NOINLINE LPAI_MAYBE_UNUSED void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out,
+                                                              const uint8_t *table)
 {
     const uint32_t last = w->ndim - 1u;
     const uint64_t n = w->n[last];
