@@ -1,25 +1,31 @@
 """Benchmark of the generated HTP kernels against a per-element HTP-style baseline.
 
-    python bench/htp.py [--specs examples/scale.yaml ...] [--no-count]
+    python bench/htp.py [--specs examples/scale.yaml ...] [--shapes 1,32,28,28 ...] [--no-count]
 
 Renders each example spec with `backends: [lpai, htp]` into a temporary folder, builds
-one driver (bench/htp_driver.cpp) per project from its HTP op sources and the template's
-stand-in of the HTP API, once for x86_64 (the system C++ compiler, -O2) and once as
-scalar Hexagon v79 code (zig's clang, run under qemu-hexagon), and prints, for every
-elementwise op, element type and shape:
+one driver (bench/htp_driver.cpp) per project from its HTP op sources (compiled against
+the template's stand-in of the HTP API) for x86_64 (the system C++ compiler, -O2) and
+twice as Hexagon v79 code (zig's clang: scalar, and with integer HVX v66, run under
+qemu-hexagon). The driver calls the package's engine (include/htp_engine.h,
+htp_elementwise_run) on views of its buffers with the op's own <Op>_math_v, and the
+baseline, and prints, for every elementwise op, element type and shape (1, 8, 64, 512
+and 25,088 elements unless --shapes):
 
-    BENCH_HTP op=<name> inputs=<n> dtype=<uint8|uint16|float32> shape=<b>x<h>x<w>x<d>
-              x86_instr_per_elem=<k> x86_baseline_per_elem=<b> x86_ratio=<b/k>
-              hex_packets_per_elem=<k> hex_baseline_per_elem=<b> hex_ratio=<b/k>
+    BENCH_HTP op=<name> inputs=<n> dtype=<uint8|uint16|float32> shape=<b>x<h>x<w>x<d> elems=<n>
+              math=<vector|libm> x86_instr_per_elem=<k> x86_baseline_per_elem=<b> x86_ratio=<b/k>
+              x86=<met|missed> hex_packets_per_elem=<scalar build> hex_hvx_packets_per_elem=<k>
+              hex_baseline_per_elem=<b, HVX build> hex_ratio=<b/k> hex=<met|missed|device>
 
-Before any count, every case is checked: the kernel and the baseline must write the same
-bytes (CHECK lines), or the run fails. The baseline (bench/htp_bench_ops.h) is the op's
-own generated math called once per element with every input read through the API's
-element accessor t(b, h, w, d) and the result quantized and stored element by element,
-as ExecuTorch's HTP example and Qualcomm's examples write an op. Counts: callgrind
-client requests on x86 (one call each), bench/qemu_count.c on Hexagon, as bench/run.py
-counts the LPAI kernels. Custom ops are not measured here (their cost is the user's
-math). No targets yet: docs/benchmark.md records the figures.
+then HTPDEVICE (the Hexagon misses of float math, judged on a device) and `HTPTARGETS
+met` or the misses (the targets: docs/benchmark.md, "HTP"). Before any count, every case
+is checked: the kernel and the baseline must write the same bytes (CHECK lines), on
+x86_64 and in both Hexagon builds, or the run fails. The baseline (bench/htp_bench_ops.h)
+is the op's own generated math called once per element with every input read through a
+per-element accessor t(b, h, w, d) and the result quantized and stored element by
+element, as ExecuTorch's HTP example and Qualcomm's examples write an op. Counts:
+callgrind client requests on x86 (one call each), bench/qemu_count.c on Hexagon, as
+bench/run.py counts the LPAI kernels. Custom ops are not measured here (their cost is
+the user's math).
 """
 
 from __future__ import annotations
