@@ -2,7 +2,8 @@
 
 Each case applies one edit to the rendered HTP op package (never to the template) and
 runs the project's tests/test_htp_kernels.py (every op against torch eager, each element
-type, through the host driver); at least one test must fail. The unmodified project
+type, through the host driver) and tests/test_htp_paths.py (every path of the engine
+forced, against eager and the reference path's bytes); at least one test must fail. The unmodified project
 passes the same tests in test_render.py (the activations-and-shapes variant renders both
 backends). One case calls a QHPI function the template never declared: the stand-in
 does not declare it, so the package does not compile (`make sdk-check` catches a
@@ -33,6 +34,28 @@ MUTATIONS = {
         ENGINE,
         "stride[k][lead + d] = v[k].shape.dims[d] == 1u ? 0u : s;",
         "stride[k][lead + d] = s;",
+    ),
+    # The fast paths of htp_engine.h (tests/test_htp_paths.py forces each; the kernel
+    # tests take the blocked ones by themselves).
+    "the 8-bit table built from the wrong codes": (
+        ENGINE,
+        "const unsigned char *codes = lpai_all_bytes + b;",
+        "const unsigned char *codes = lpai_all_bytes + (b ^ 128u);",
+    ),
+    "blocked requantization off by one code": (
+        ENGINE,
+        "codes[j] = static_cast<code_t>(lpai_bits_from_f32(c + 12582912.0f) + zp);",
+        "codes[j] = static_cast<code_t>(lpai_bits_from_f32(c + 12582912.0f) + zp + 1u);",
+    ),
+    "blocked 16-bit dequantization off by one code": (
+        ENGINE,
+        "x[j] = static_cast<float>(static_cast<int32_t>(c[j]) - offset) * scale;",
+        "x[j] = static_cast<float>(static_cast<int32_t>(c[j]) + 1 - offset) * scale;",
+    ),
+    "broadcast walk over flat strides": (
+        ENGINE,
+        "        lv->stride[d] = s;\n",
+        "        lv->stride[d] = bytes;\n",
     ),
     "params in the wrong order": (
         FAKE_QUANT,
@@ -78,6 +101,6 @@ def test_breaking_the_htp_package_fails_its_kernel_tests(name, project, tmp_path
     text = path.read_text()
     assert text.count(original) == 1, f"{rel} no longer holds the text this test breaks"
     path.write_text(text.replace(original, broken))
-    run = run_project_tests(copy, "tests/test_htp_kernels.py", "-k", "not hexagon")
+    run = run_project_tests(copy, "tests/test_htp_kernels.py", "tests/test_htp_paths.py", "-k", "not hexagon")
     assert run.returncode != 0, f"the HTP kernel tests pass with '{name}':\n{run.stdout[-3000:]}"
     assert " failed" in run.stdout or " error" in run.stdout, run.stdout[-3000:]
