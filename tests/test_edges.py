@@ -298,6 +298,18 @@ def test_the_entry_point_notes_a_param_the_expr_never_reads(tmp_path):
         assert quiet.returncode == 0 and quiet.stderr == "", (example.name, quiet.stderr)
 
 
+def test_the_entry_point_s_check_says_ok_in_one_line():
+    """`--check` of a valid spec: one line on stdout naming the file, what was checked and ok."""
+    from conftest import EXAMPLES
+
+    spec = EXAMPLES / "custom.yaml"
+    result = run_new("--check", str(spec))
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    [line] = result.stdout.splitlines()
+    assert line.startswith(f"scripts/new --check: {spec}: ok (") and "NormOpPackage" in line, line
+    assert "2 ops: my_norm, double_it" in line, line
+
+
 def test_the_entry_point_says_how_to_call_it():
     for args in ([], ["only-a-spec.yaml"], ["--check"], ["--check", "a", "b"]):
         result = run_new(*args)
