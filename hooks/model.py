@@ -617,7 +617,11 @@ class Package:
             }
             if op.params:
                 entry["params"] = [
-                    {k: (list(v) if k == "range" else v) for k, v in asdict(p).items() if k != "index" and v is not None}
+                    {
+                        k: (list(v) if k == "range" else v)
+                        for k, v in asdict(p).items()
+                        if k != "index" and v is not None
+                    }
                     for p in op.params
                 ]
             if op.expr is not None:

@@ -1367,7 +1367,9 @@ def test_a_param_range_round_trips_through_the_canonical_spec():
     raw = minimal(params=[{"name": "a", "type": "float", "default": 0.5, "range": [0, 1]}], expr="input * a")
     pkg = spec.validate(raw)
     text = pkg.yaml.spec
-    assert yaml.safe_load(text)["ops"][0]["params"] == [{"name": "a", "type": "float", "default": 0.5, "range": [0.0, 1.0]}]
+    assert yaml.safe_load(text)["ops"][0]["params"] == [
+        {"name": "a", "type": "float", "default": 0.5, "range": [0.0, 1.0]}
+    ]
     assert spec.validate(yaml.safe_load(text)).ops[0].params == pkg.ops[0].params
 
 
