@@ -21,7 +21,13 @@ ADVICE = (
 
 
 def note(op=None, params=None, inputs: str | None = None) -> None:
-    """Record what a test feeds `op`: `params` (one value per param), `inputs` (in words)."""
+    """Record what a test feeds `op`: `params` (one value per param), `inputs` (in words).
+    Nothing while torch traces a model that calls it (export, torch.compile): that is
+    the test's model, not a side effect for the tracer to warn about."""
+    import torch
+
+    if torch.compiler.is_compiling():
+        return
     if op is not None:
         CURRENT["op"] = op
     if params is not None:
