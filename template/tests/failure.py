@@ -13,7 +13,7 @@ from __future__ import annotations
 # What the running test has used so far; emptied before each test.
 CURRENT: dict = {}
 
-# What a user can do when an op fails on values its spec allows (docs/spec.md, "Ranges").
+# What a user can do when an op fails on values its spec allows (qnn-op-template/docs/spec.md, "Param ranges").
 ADVICE = (
     "if the op is not meant for these values, declare where it works (a param's or an input's "
     "`range: [low, high]` in the spec), else guard the math (e.g. clamp before sqrt or log)"
