@@ -9,6 +9,7 @@ op `agc` whose math is NaN outside its param's declared range, and an elementwis
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -100,3 +101,18 @@ def test_the_gitignore_ignores_what_pip_install_e_writes(tmp_path_factory, templ
     (root / "agc_ops.egg-info").mkdir()
     (root / "agc_ops.egg-info" / "PKG-INFO").write_text("Name: agc_ops\n")
     assert git(root, "status", "--porcelain", "--untracked-files=all", "agc_ops.egg-info") == ""
+
+
+def test_the_readme_is_one_screen_of_commands_and_links(tmp_path_factory, template_repo, tmp_path):
+    """What the project has and the commands in the order a user runs them; the rest one
+    link away, each link a page of the project."""
+
+    root = project(tmp_path_factory, template_repo, tmp_path)
+    readme = (root / "README.md").read_text()
+    assert len(readme.splitlines()) <= 60
+    order = ["pip install -e .", "make test ", "make test OP=NAME", "check-model --model", "doctor", "export --model"]
+    at = [readme.index(command) for command in order]
+    assert at == sorted(at), order
+    links = re.findall(r"\]\(([^)]+)\)", readme)
+    assert {"docs/using.md", "docs/testing.md", "docs/device.md", "docs/updating.md"} <= set(links)
+    assert all((root / link).exists() for link in links), links
