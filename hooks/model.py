@@ -59,6 +59,15 @@ LPAI_ROW_MAX = 256
 # when the op is not finite on that (log(x + eps), sqrt, a division by an input).
 DEFAULT_DOMAIN = (-2.0, 2.0)
 POSITIVE_DOMAIN = (0.1, 2.0)
+# Where a param without a declared `range` of an elementwise op is varied in the tests
+# (Op.param_spans), when the spec check finds the expr finite on all of it: a float
+# from a third to three times its default (same sign; [0.25, 1] from 0), an int from
+# half its default to twice it plus 4.  A custom op's math is the user's, unknown here:
+# its params stay at their defaults unless the spec declares a range.
+FLOAT_SPAN_FACTOR = 3.0
+ZERO_FLOAT_SPAN = (0.25, 1.0)
+# Points of a span the spec check evaluates the expr at (ends included).
+SPAN_SAMPLES = 9
 # Fixed by the QNN SDK: its LPAI makefiles name the island library so, whatever the package.
 ISLAND_LIBRARY_NAME = "libLpaiOpPackageIsland.so"
 LPAI_SDK_HEADER = "QNN/LPAI/QnnLpaiOpPackage.h"
@@ -124,6 +133,10 @@ class Param:
     type: str
     default: float | int | bool
     index: int
+    # The spec's `range: [low, high]` (float and int params), or None: the values the op
+    # is meant for; the default lies in it and every generated test draws other values
+    # from it (Op.param_spans).
+    range: tuple[float, float] | tuple[int, int] | None = None
 
     # The views (hooks/view_*.py).
     @property
@@ -313,6 +326,60 @@ class Op:
     def param_defaults(self) -> dict[str, float | int | bool]:
         return {p.name: p.default for p in self.params}
 
+    @cached_property
+    def param_spans(self) -> tuple[tuple[Any, Any] | None, ...]:
+        """Per param, the (low, high) every generated test draws its other values from, or
+        None: the param stays at its default in every test.  The one source of the
+        project's OpInfo.param_spans and of other_params.
+
+        - a declared `range`: that range (the spec check required an elementwise op finite on it);
+        - a bool: (False, True), both values;
+        - an elementwise op's float or int param without a range: around the default
+          (FLOAT_SPAN_FACTOR, ZERO_FLOAT_SPAN, half to twice plus 4), when the expr is finite
+          at SPAN_SAMPLES points of it on the input domains, else None;
+        - a custom op's float or int param without a range: None (its math is unknown here:
+          only the default is known to work)."""
+        spans: list[tuple[Any, Any] | None] = []
+        for p in self.params:
+            if p.range is not None:
+                spans.append(p.range)
+            elif p.type == "bool":
+                spans.append((False, True))
+            elif self.tree is None:
+                spans.append(None)
+            else:
+                span = _span_around(p)
+                spans.append(span if self.first_non_finite_on_span(p, span) is None else None)
+        return tuple(spans)
+
+    @cached_property
+    def other_params(self) -> tuple[float | int | bool, ...]:
+        """One value per param other than its default where its span allows (a bool
+        flipped; an int one step away; a float half way to the far end of its span,
+        three significant digits when that stays inside): what the generated tests call
+        the op with so that a dropped param cannot go unnoticed."""
+        return tuple(_other_value(p, span) for p, span in zip(self.params, self.param_spans))
+
+    def span_points(self, p: Param, span: tuple[Any, Any]) -> list[float | int]:
+        """SPAN_SAMPLES values of `span` for `p` (ints: whole numbers), ends included."""
+        lo, hi = span
+        points = [lo + (hi - lo) * k / (SPAN_SAMPLES - 1) for k in range(SPAN_SAMPLES)]
+        if p.type == "int":
+            return sorted({int(round(v)) for v in points})
+        return points
+
+    def first_non_finite_on_span(self, p: Param, span: tuple[Any, Any]) -> dict[str, float] | None:
+        """A point (the param's value and the inputs') where the expr is NaN or inf with `p`
+        anywhere in `span` and the other params at their defaults, or None."""
+        from .expr import first_non_finite
+
+        for value in self.span_points(p, span):
+            params = {**self.param_defaults, p.name: value}
+            bad = first_non_finite(self.tree, self.input_names, params, self.input_domains)
+            if bad is not None:
+                return {p.name: value, **bad}
+        return None
+
     @property
     def unread_params(self) -> list[Param]:
         """The params an elementwise op's expr never reads (valid: the kernel takes them
@@ -374,6 +441,32 @@ class Op:
         counts = [math.prod(s) for s in shapes]
         counts += [math.prod(self.output_shape_for(o, shapes)) for o in self.outputs]
         return 4 * sum(counts)
+
+
+def _span_around(p: Param) -> tuple[Any, Any]:
+    """The span a float or int param without a declared range is tried on (Op.param_spans)."""
+    d = p.default
+    if p.type == "int":
+        return (d // 2, min(2 * d + 4, UINT32_MAX))
+    if d == 0:
+        return ZERO_FLOAT_SPAN
+    a, b = d / FLOAT_SPAN_FACTOR, d * FLOAT_SPAN_FACTOR
+    return (min(a, b), max(a, b))
+
+
+def _other_value(p: Param, span: tuple[Any, Any] | None) -> float | int | bool:
+    """A value of `span` other than the default (Op.other_params); the default without a span."""
+    if span is None:
+        return p.default
+    if p.type == "bool":
+        return not p.default
+    lo, hi = span
+    if p.type == "int":
+        return p.default + 1 if p.default + 1 <= hi else p.default - 1
+    far = hi if hi - p.default >= p.default - lo else lo
+    exact = p.default + (far - p.default) / 2
+    short = float(f"{exact:.3g}")
+    return short if lo <= short <= hi and short != p.default else exact
 
 
 @dataclass(frozen=True)
@@ -523,7 +616,14 @@ class Package:
                 "inputs": [i.name if i.range is None else {"name": i.name, "range": list(i.range)} for i in op.inputs],
             }
             if op.params:
-                entry["params"] = [{k: v for k, v in asdict(p).items() if k != "index"} for p in op.params]
+                entry["params"] = [
+                    {
+                        k: (list(v) if k == "range" else v)
+                        for k, v in asdict(p).items()
+                        if k != "index" and v is not None
+                    }
+                    for p in op.params
+                ]
             if op.expr is not None:
                 entry["expr"] = op.expr
             if op.kind == "custom" and not op.outputs_are_default:

@@ -75,6 +75,16 @@ def notes(pkg: spec.Package) -> list[str]:
     return out
 
 
+def ok_line(path: str, pkg: spec.Package) -> str:
+    """What `--check` says of a valid spec, one line: what it checked, ok."""
+    ops = ", ".join(op.name for op in pkg.ops)
+    return (
+        f"scripts/new --check: {path}: ok (package {pkg.package_name}, namespace {pkg.namespace}, "
+        f"backends {', '.join(pkg.backends)}; {pkg.n_ops} op{'s' if pkg.n_ops != 1 else ''}: {ops}; every rule of "
+        "docs/spec.md)"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] in (["-h"], ["--help"]):
@@ -104,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     for line in notes(pkg):
         print(line, file=sys.stderr)
     if only_check:
+        print(ok_line(args[0], pkg))
         return 0
     if shutil.which("git") is None:
         print(

@@ -31,7 +31,7 @@ from .model import (
 from .reserved import argument_reserved, op_name_reserved
 
 OP_KEYS = ("name", "qnn_type", "kind", "doc", "inputs", "params", "expr", "outputs", "rowwise")
-PARAM_KEYS = ("name", "type", "default")
+PARAM_KEYS = ("name", "type", "default", "range")
 INPUT_KEYS = ("name", "range")
 UNSUPPORTED_INPUT_KEYS = ("shape", "dtype")
 OUTPUT_KEYS = ("name", "shape")
@@ -196,14 +196,28 @@ def _validate_op(path: str, raw: Any, namespace: str | None) -> Op:
                 raise SpecError(f"{fp}.default", "is required")
             if ptype is not None:  # a default is judged by its type
                 default = _param_default(f"{fp}.default", ptype, p["default"])
+        declared = None
+        if "range" in p:
+            with problems.check():
+                if ptype is not None:  # bounds are judged by the type, like a default
+                    declared = _param_range(f"{fp}.range", ptype, p["range"])
+            if declared is not None and default is not None and not declared[0] <= default <= declared[1]:
+                with problems.check():
+                    lo, hi = (names.shown(v) for v in declared)
+                    raise SpecError(
+                        f"{fp}.default",
+                        f"{names.shown(default)} is outside the param's range [{lo}, {hi}] (the values the op is "
+                        "meant for): move the default into it or widen the range",
+                    )
+                default = None
         if n is None:
             param_names = None
         elif param_names is not None:
             param_names.append(n)
-        if None in (n, ptype, default):
+        if None in (n, ptype, default) or ("range" in p and declared is None):
             params = None
         elif params is not None:
-            params.append(Param(n, ptype, default, j))
+            params.append(Param(n, ptype, default, j, declared))
 
     expr_text = op.get("expr")
     tree = None
@@ -252,9 +266,24 @@ def _check_exact_int_params(path: str, op: Op) -> None:
 
 def _check_finite(path: str, op: Op) -> None:
     """The op finite on its input domains (Op.input_domains): the values its generated
-    tests feed and its calibration draws from."""
+    tests feed and its calibration draws from; with each param anywhere in its declared
+    range too (the tests draw other values from it, Op.param_spans)."""
     domains = op.input_domains
     bad = expr_mod.first_non_finite(op.tree, op.input_names, op.param_defaults, domains)
+    if bad is None:
+        for p in op.params:
+            if p.range is None:
+                continue
+            at_range = op.first_non_finite_on_span(p, p.range)
+            if at_range is not None:
+                at = ", ".join(f"{k}={v:.4g}" for k, v in at_range.items())
+                where = ", ".join(f"{i.name} in [{lo:g}, {hi:g}]" for i, (lo, hi) in zip(op.inputs, domains))
+                raise SpecError(
+                    f"{path}.params[{p.index}].range",
+                    f"the expr is not finite (NaN or inf) at {at} (the other params at their defaults, "
+                    f"{where}): the generated tests draw {p.name} from its range; narrow the range "
+                    "or guard the math (e.g. sqrt(max(x - 1, 0)), log(abs(x) + 1e-3))",
+                )
     if bad is not None:
         at = ", ".join(f"{k}={v:.4g}" for k, v in bad.items())
         where = ", ".join(f"{i.name} in [{lo:g}, {hi:g}]" for i, (lo, hi) in zip(op.inputs, domains))
@@ -290,6 +319,29 @@ def _input_range(fp: str, raw: Any) -> tuple[float, float]:
     lo, hi = values
     if not expr_mod._f32(lo) < expr_mod._f32(hi):
         raise SpecError(fp, f"must be [low, high] with low < high (as float32 values), got {raw!r:.60}")
+    return (lo, hi)
+
+
+def _param_range(fp: str, ptype: str, raw: Any) -> tuple[Any, Any]:
+    """A param's declared `range: [low, high]`: for float and int params, each bound a
+    valid value of the param's type (_param_default: the same rules as a default, so a
+    rule on a param's values applies to both), low < high (as float32 values for a float
+    param).  The caller checks the default inside it."""
+    if ptype == "bool":
+        raise SpecError(fp, "is only for float and int params (a bool param takes both values)")
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise SpecError(fp, f"must be a list of two numbers [low, high], got {raw!r:.40}")
+    bounds = []
+    for k, v in enumerate(raw):
+        try:
+            bounds.append(_param_default(fp, ptype, v))
+        except SpecError as exc:
+            raise SpecError(fp, f"{('low', 'high')[k]}: {exc.rule}") from None
+    lo, hi = bounds
+    ordered = expr_mod._f32(lo) < expr_mod._f32(hi) if ptype == "float" else lo < hi
+    if not ordered:
+        as32 = " (as float32 values)" if ptype == "float" else ""
+        raise SpecError(fp, f"must be [low, high] with low < high{as32}, got {raw!r:.60}")
     return (lo, hi)
 
 

@@ -9,6 +9,7 @@ import re
 
 from .layout import join
 from .model import DEFAULT_DOMAIN, LPAI_ROW_MAX, POSITIVE_DOMAIN, Op, Package, Param
+from .view_py import py_number
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~])")
 
@@ -28,7 +29,8 @@ class MdParam:
     def cell(self) -> str:
         """`name: type = default`, as README's op table lists it."""
         p = self.param
-        return f"{p.name}: {p.type} = {p.py.default}"
+        within = "" if p.range is None else f" in [{py_number(p.range[0])}, {py_number(p.range[1])}]"
+        return f"{p.name}: {p.type} = {p.py.default}{within}"
 
 
 class MdOp:

@@ -360,6 +360,31 @@ class PyOp:
         return _py_tuple(self._domain_items, "domains=")
 
     @property
+    def _span_items(self) -> list[str]:
+        return ["None" if s is None else f"({py_number(s[0])}, {py_number(s[1])})" for s in self.op.param_spans]
+
+    @property
+    def param_spans(self) -> str:
+        """`param_spans=` of the op's row in ops.py's OPS table: per param, the (low, high)
+        the tests draw other values from, or None (Op.param_spans)."""
+        return _py_tuple(self._span_items, "param_spans=")
+
+    @property
+    def other_params(self) -> str:
+        """`other_params=` of the op's row in ops.py's OPS table (Op.other_params)."""
+        return _py_tuple([py_number(v) for v in self.op.other_params], "other_params=")
+
+    @property
+    def spec_param_spans(self) -> str:
+        """tests/spec_values.py: the value of the op's entry in SPEC_PARAM_SPANS."""
+        return _py_seq("(", self._span_items, ")", 4, f'"{self.op.name}": ', single_comma=True)
+
+    @property
+    def spec_other_params(self) -> str:
+        """tests/spec_values.py: the value of the op's entry in SPEC_OTHER_PARAMS (a list)."""
+        return _py_seq("[", [py_number(v) for v in self.op.other_params], "]", 4, f'"{self.op.name}": ')
+
+    @property
     def spec_domains(self) -> str:
         """tests/spec_values.py: the op's input domains as the spec gives them (the value
         of its entry in SPEC_DOMAINS)."""

@@ -57,6 +57,6 @@ def test_what_the_workflow_names_exists(name):
     makefile = (project / "op_package" / pkg / "Makefile").read_text()
     assert re.search(r"^host-test:", makefile, re.MULTILINE)
     assert re.search(r"^\s*test = \[", (project / "pyproject.toml").read_text(), re.MULTILINE)
-    readme = (project / "README.md").read_text()
+    readme = "\n".join(p.read_text() for p in [project / "README.md", *sorted((project / "docs").glob("*.md"))])
     for command in (f"make -C op_package/{pkg} host-test", f"make -C op_package/{pkg} host-test SAN=1"):
         assert command in readme, command

@@ -207,7 +207,9 @@ def test_breaking_a_convention_fails_the_kernel_tests(name, activations, tmp_pat
 
 # A custom op with a param, its math written by the user: the kernel either uses the
 # param or bakes its default in (the mistake that passed the whole suite when the
-# kernel tests ran at the defaults only).
+# kernel tests ran at the defaults only).  The param declares its range: the tests vary a
+# custom op's param only there (without one only the default is known to work, and the
+# random-params test skips, saying so; docs/spec.md "Param ranges").
 GAIN_SPEC = {
     "package_name": "GainOpPackage",
     "namespace": "gain_ops",
@@ -217,7 +219,7 @@ GAIN_SPEC = {
             "kind": "custom",
             "doc": "x times gain.",
             "inputs": ["x"],
-            "params": [{"name": "gain", "type": "float", "default": 2.0}],
+            "params": [{"name": "gain", "type": "float", "default": 2.0, "range": [0.5, 4.0]}],
         }
     ],
 }

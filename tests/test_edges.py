@@ -303,6 +303,18 @@ def test_the_entry_point_notes_a_param_the_expr_never_reads(tmp_path):
         assert quiet.returncode == 0 and quiet.stderr == "", (example.name, quiet.stderr)
 
 
+def test_the_entry_point_s_check_says_ok_in_one_line():
+    """`--check` of a valid spec: one line on stdout naming the file, what was checked and ok."""
+    from conftest import EXAMPLES
+
+    spec = EXAMPLES / "custom.yaml"
+    result = run_new("--check", str(spec))
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    [line] = result.stdout.splitlines()
+    assert line.startswith(f"scripts/new --check: {spec}: ok (") and "NormOpPackage" in line, line
+    assert "2 ops: my_norm, double_it" in line, line
+
+
 def test_the_entry_point_says_how_to_call_it():
     for args in ([], ["only-a-spec.yaml"], ["--check"], ["--check", "a", "b"]):
         result = run_new(*args)
@@ -486,6 +498,7 @@ def test_a_doc_is_stripped_of_surrounding_spaces():
 def _rendered_module(rel: str, tmp_path):
     """A template file rendered for examples/scale.yaml and imported from `tmp_path`."""
     import importlib.util
+    import shutil
     import sys
 
     import jinja2
@@ -505,6 +518,8 @@ def _rendered_module(rel: str, tmp_path):
     (ns / "emulator.py").write_text((source / "emulator.py").read_text())
     # It re-exports the package's ops for tests/user/ (host.OPS); these tests read none.
     (ns / "ops.py").write_text("OPS = ()\n")
+    # And the tests' own helper it records the values of a test in.
+    shutil.copy(ROOT / "template" / "tests" / "failure.py", tmp_path / "failure.py")
     sys.path.insert(0, str(tmp_path))
     for name in [m for m in sys.modules if m == pkg.namespace or m.startswith(f"{pkg.namespace}.")]:
         del sys.modules[name]
@@ -520,6 +535,7 @@ def _rendered_module(rel: str, tmp_path):
 def test_int_params_are_sampled_from_a_bounded_set(tmp_path):
     """An int default of 4294967295 built a list of 4.3e9 ints (tests/op_package_host.py)."""
     import time
+    from types import SimpleNamespace
 
     import torch
 
@@ -527,9 +543,15 @@ def test_int_params_are_sampled_from_a_bounded_set(tmp_path):
     gen = torch.Generator().manual_seed(0)
     start = time.perf_counter()
     for default in (0, 1, 7, 2**31, 2**32 - 2, 2**32 - 1):
-        for _ in range(20):
-            [value] = host.random_params([("n", "int", default)], gen)
-            assert isinstance(value, int) and 0 <= value <= 2**32 - 1 and value != default
+        # A range over all of uint32, and the span around the default (half to twice plus 4).
+        for span in ((0, 2**32 - 1), (default // 2, min(2 * default + 4, 2**32 - 1))):
+            op = SimpleNamespace(params=(("n", "int", default),), param_spans=(span,))
+            for _ in range(20):
+                [value] = host.random_params(op, gen)
+                assert isinstance(value, int) and span[0] <= value <= span[1] and value != default
+    # A param without a span keeps its default.
+    held = SimpleNamespace(params=(("n", "int", 7), ("a", "float", 0.5)), param_spans=(None, None))
+    assert host.random_params(held, gen) == [7, 0.5]
     assert time.perf_counter() - start < 2.0
 
 

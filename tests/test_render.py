@@ -238,6 +238,7 @@ def expected_files(spec: dict) -> set[str]:
         "tests/test_delegation.py",
         "tests/user/README.md",
         "tests/spec_values.py",
+        "tests/failure.py",
         "tests/test_executorch_builder.py",
         "tests/test_check_model.py",
         "docs/conventions/README.md",

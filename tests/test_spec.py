@@ -1331,6 +1331,102 @@ def test_no_template_file_picks_its_own_input_range():
     assert not found, found
 
 
+def _custom(*params):
+    raw = minimal(kind="custom", params=list(params))
+    del raw["ops"][0]["expr"]
+    return spec.validate(raw).ops[0]
+
+
+def test_a_param_range_is_where_the_tests_vary_it():
+    """A declared range is the param's span; the other value lies inside it, half way
+    from the default to the far end (worked by hand: 0.9 -> 0.45 in [0, 1]; 2 -> 3 in
+    [1, 4]; at the top of its range an int steps down)."""
+    op = _custom(
+        {"name": "alpha", "type": "float", "default": 0.9, "range": [0, 1]},
+        {"name": "order", "type": "int", "default": 2, "range": [1, 4]},
+        {"name": "top", "type": "int", "default": 4, "range": [1, 4]},
+    )
+    assert [p.range for p in op.params] == [(0.0, 1.0), (1, 4), (1, 4)]
+    assert op.param_spans == ((0.0, 1.0), (1, 4), (1, 4))
+    assert op.other_params == (0.45, 3, 3)
+    assert ast.literal_eval(op.py.param_spans.removeprefix("param_spans=")) == op.param_spans
+    assert ast.literal_eval(op.py.other_params.removeprefix("other_params=")) == op.other_params
+    assert op.md.params == "alpha: float = 0.9 in [0.0, 1.0], order: int = 2 in [1, 4], top: int = 4 in [1, 4]"
+
+
+def test_a_custom_op_param_without_range_stays_at_its_default():
+    """The issue's agc: `alpha` 0.9 tried at 0.9 * 1.5 + 0.25 = 1.6 made the user's math NaN.
+    Without a range a custom op's float and int params are never moved; a bool flips."""
+    op = _custom(
+        {"name": "alpha", "type": "float", "default": 0.9},
+        {"name": "order", "type": "int", "default": 2},
+        {"name": "invert", "type": "bool", "default": False},
+    )
+    assert op.param_spans == (None, None, (False, True))
+    assert op.other_params == (0.9, 2, True)
+
+
+def test_an_elementwise_param_without_range_is_varied_only_where_the_expr_is_finite():
+    """Around the default (a third to three times a float, half to twice plus 4 an int)
+    when the expr is finite on all of it; `sqrt(1 - a)` at a = 0.5 is NaN from a = 1 on,
+    inside [1/6, 1.5]: only the default."""
+    free = spec.validate(minimal(params=[{"name": "a", "type": "float", "default": 0.5}], expr="input * a")).ops[0]
+    assert free.param_spans == ((0.5 / 3, 1.5),) and free.other_params == (1.0,)  # half way to 1.5
+    ints = spec.validate(minimal(params=[{"name": "n", "type": "int", "default": 3}], expr="input * n")).ops[0]
+    assert ints.param_spans == ((1, 10),) and ints.other_params == (4,)
+    raw = minimal(
+        inputs=[{"name": "input", "range": [0.5, 1.0]}],
+        params=[{"name": "a", "type": "float", "default": 0.5}],
+        expr="sqrt(1 - a) * input",
+    )
+    held = spec.validate(raw).ops[0]
+    assert held.param_spans == (None,) and held.other_params == (0.5,)
+
+
+def test_a_param_range_round_trips_through_the_canonical_spec():
+    raw = minimal(params=[{"name": "a", "type": "float", "default": 0.5, "range": [0, 1]}], expr="input * a")
+    pkg = spec.validate(raw)
+    text = pkg.yaml.spec
+    assert yaml.safe_load(text)["ops"][0]["params"] == [
+        {"name": "a", "type": "float", "default": 0.5, "range": [0.0, 1.0]}
+    ]
+    assert spec.validate(yaml.safe_load(text)).ops[0].params == pkg.ops[0].params
+
+
+@pytest.mark.parametrize(
+    "param, field, rule",
+    [
+        ({"type": "float", "default": 1.6, "range": [0, 1]}, "default", "1.6 is outside the param's range [0.0, 1.0]"),
+        ({"type": "int", "default": 0, "range": [1, 4]}, "default", "0 is outside the param's range [1, 4]"),
+        ({"type": "bool", "default": True, "range": [0, 1]}, "range", "is only for float and int params"),
+        ({"type": "float", "default": 0.5, "range": [1, 0]}, "range", "must be [low, high] with low < high"),
+        ({"type": "float", "default": 0.5, "range": [0.5, 0.5]}, "range", "must be [low, high] with low < high"),
+        ({"type": "int", "default": 2, "range": [1, 2**32]}, "range", "high: must be in [0, 4294967295]"),
+        ({"type": "int", "default": 2, "range": [1, "4"]}, "range", "high: must be a whole number (int param)"),
+        ({"type": "float", "default": 0.5, "range": [0, "x"]}, "range", "high: must be a number (float param)"),
+        ({"type": "float", "default": 0.5, "range": 1}, "range", "must be a list of two numbers [low, high]"),
+    ],
+)
+def test_a_bad_param_range_is_one_line_naming_the_field(param, field, rule):
+    raw = minimal(params=[{"name": "a", **param}], expr="input * a")
+    with pytest.raises(spec.SpecError) as info:
+        spec.validate(raw)
+    assert info.value.lines == (f"ops[0].params[0].{field}: {info.value.rule}",), info.value.lines
+    assert info.value.rule.startswith(rule), info.value.rule
+
+
+def test_an_elementwise_op_must_be_finite_on_its_param_range():
+    raw = minimal(
+        inputs=[{"name": "input", "range": [0.5, 1.0]}],
+        params=[{"name": "a", "type": "float", "default": 0.1, "range": [0, 2]}],
+        expr="sqrt(1 - a) * input",
+    )
+    with pytest.raises(spec.SpecError) as info:
+        spec.validate(raw)
+    assert info.value.field == "ops[0].params[0].range"
+    assert "not finite (NaN or inf) at a=1.25" in info.value.rule, info.value.rule
+
+
 def test_the_spec_view_is_ascii_and_reads_back_the_same():
     """`python -m <ns> spec` prints spec.yaml; to an ASCII-only stdout a doc's "×" ended in
     an UnicodeEncodeError. The view spells it as a YAML escape ("\\xD7"), read back as "×"."""

@@ -244,7 +244,7 @@ def check_laptop(env: Mapping[str, str], has_module: Callable[[str], bool] = _ha
             "Python packages of the tests (torch, pytest)",
             not absent,
             f"{sys.executable} lacks {', '.join(absent)}" if absent else sys.executable,
-            "python -m pip install -e '.[test]' (or the packages the README's Quick start names)",
+            "python -m pip install -e '.[test]' (or the packages README's install line names)",
             (PYTEST,),
         )
     )

@@ -150,7 +150,7 @@ def no_sdk_download():
 def make_lpai_quantizer(soc_model: str = SOC_MODEL, is_qat: bool = False):
     """The QnnQuantizer for LPAI (8a8w) that also knows this package's ops (and does not
     print that its own table lacks them: own_op_notices); `is_qat`:
-    for quantization-aware training (torchao's prepare_qat_pt2e, README.md "Train with
+    for quantization-aware training (torchao's prepare_qat_pt2e, docs/using.md "Train with
     the ops"), fake quantization on every tensor, this package's ops included."""
     return _make_quantizer("lpai", "use_8a8w", torch.uint8, soc_model, is_qat)
 
