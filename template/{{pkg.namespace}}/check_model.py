@@ -261,7 +261,7 @@ def _is(node: torch.fx.Node, names: tuple[str, ...]) -> bool:
 
 
 def is_quantized(model: torch.nn.Module) -> bool:
-    """The model came quantized (convert_pt2e's output, e.g. README.md's QAT model): it
+    """The model came quantized (convert_pt2e's output, e.g. docs/using.md's QAT model): it
     has quantize nodes of its own, so check-model takes its ranges as they are."""
     graph = getattr(model, "graph", None)
     return isinstance(graph, torch.fx.Graph) and any(_is(n, _QUANTIZE) for n in graph.nodes)
@@ -275,7 +275,7 @@ def _require_converted(model: torch.nn.Module, spec: str) -> None:
     if any(isinstance(m, (FakeQuantizeBase, ObserverBase)) for m in model.modules()):
         raise ToolchainError(
             f"--model {spec}: holds observers or fake quantization (prepared, not converted): "
-            'convert it first, quantized = convert_pt2e(prepared) (README.md, "Train with the ops")'
+            'convert it first, quantized = convert_pt2e(prepared) (docs/using.md, "Train with the ops")'
         )
 
 

@@ -153,7 +153,7 @@ def _eval(model: torch.nn.Module) -> torch.nn.Module:
 
 
 def _load_program(spec: str) -> torch.nn.Module:
-    """`--model FILE.pt2`: a program torch.export.save wrote (e.g. README.md's QAT model), its module."""
+    """`--model FILE.pt2`: a program torch.export.save wrote (e.g. docs/using.md's QAT model), its module."""
     from pathlib import Path
 
     path = Path(spec)
