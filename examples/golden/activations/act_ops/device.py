@@ -55,8 +55,11 @@ from .toolchain import (
     DIRECT_RUNNER,
     DIRECT_STUB,
     EXECUTORCH_SOURCE_HINT,
+    HTP_RUNNER,
+    HTP_SKEL_NAME,
     MIN_SDK_BUILD,
     MIN_SDK_DEVICE,
+    MIN_SDK_HTP,
     SERIAL_ENV,
     X86_BUILD_FOLDER_ENV,
     X86_RUNNER,
@@ -71,6 +74,7 @@ from .toolchain import (
     require_host_runtime,
     require_qnn_sdk,
     run_command,
+    soc_htp_arch,
 )
 
 DEVICE = "device"
@@ -317,6 +321,7 @@ def export(
     from executorch.backends.qualcomm.export_utils import build_executorch_binary
     from executorch.backends.qualcomm.quantizer.quantizer import QuantDtype
 
+    from .builder import edge_passes
     from .quant import HTP_FLOAT, HTP_QUANTS, make_htp_quantizer, make_lpai_quantizer
 
     if backend == "htp" and quant == HTP_FLOAT:
@@ -326,6 +331,7 @@ def export(
     else:
         quant_dtype, quantizer = QuantDtype.use_8a8w, make_lpai_quantizer(SOC_MODEL)
 
+    passes_job, passes_dependency = edge_passes(backend)
     staging = pte.with_name(f".{pte.stem}.partial")
     written = staging.with_name(staging.name + ".pte")  # build_executorch_binary appends .pte
     what = f"{model_spec} ({type(model).__name__})" if model_spec else f"the package model ({len(OPS)} op(s))"
@@ -340,6 +346,9 @@ def export(
                 quant_dtype=quant_dtype,
                 custom_quantizer=quantizer,
                 op_package_options=options,
+                # ExecuTorch's to_edge passes and QuantizedConstantInputs, as check-model lowers.
+                passes_job=passes_job,
+                passes_dependency=passes_dependency,
             )
         except SystemExit as exc:
             # compile_only: build_executorch_binary calls sys.exit(0) after writing the program.
@@ -689,6 +698,69 @@ def run_device(
     return _comparison(prepared, inputs, outputs_dir, steps), prepared.delegates
 
 
+def run_device_htp(
+    project: Project,
+    pte: Path,
+    inputs: tuple[torch.Tensor, ...],
+    folders: Folders,
+    serial: str,
+    host: str | None = None,
+    debug: bool = False,
+    steps: float | None = None,
+    prepared: Prepared | None = None,
+) -> tuple[Comparison, dict[str, list[str]]]:
+    """Run an HTP program as ExecuTorch's HTP custom op example runs one
+    (examples/qualcomm/custom_op/custom_ops_1.py): SimpleADB/Device pushes the .pte, the
+    inputs, qnn_executor_runner and the SDK's HTP runtime, and with them the package's
+    skel for the SoC's HTP, under the name the program registered (HTP_SKEL_NAME), and its
+    aarch64 Android library; the runner runs on the CPU and hands the graph to the HTP
+    (ADSP_LIBRARY_PATH=. finds the skel). Then pull and compare, as for LPAI."""
+    prepared = prepared or prepare_run(project, pte, inputs, DEVICE)
+    require_op_package_support(for_device=True, backend="htp")
+    sdk = require_qnn_sdk(minimum=MIN_SDK_HTP)
+    # ExecuTorch's QnnConfig loads libQnnHtp.so to read the SDK version (and aborts without it).
+    require_host_runtime(sdk, lowering=False)
+    arch = soc_htp_arch()
+    skel, aarch64 = project.htp_hexagon_lib(arch), project.htp_aarch64_lib
+    missing = [str(p) for p in (skel, aarch64) if not p.is_file()]
+    if missing:
+        raise ToolchainError(f"{', '.join(missing)} missing: run `python -m {NAMESPACE} build --backend htp`")
+    # The program registered <workspace>/HTP_SKEL_NAME (registration.py): a copy of that name.
+    staged = project.htp_dir / "build" / "device" / HTP_SKEL_NAME
+    staged.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(skel, staged)
+    config = qnn_config(DEVICE, folders, serial, host, backend="htp")
+    device_cls = device_class()
+    outputs_dir = pte.parent / "outputs"
+    # Outputs of an earlier run must not be compared as if this run wrote them.
+    shutil.rmtree(outputs_dir, ignore_errors=True)
+    log_dir = project.root / "build" / "logs"
+    try:
+        adb = device_cls(qnn_config=config, pte_path=str(pte), workspace=WORKSPACE)
+        libs = [staged, aarch64]
+        print(
+            f"pushing {pte.name}, the inputs, {staged.name} (hexagon-{arch}) and {aarch64.name} (aarch64) "
+            f"to {serial}:{WORKSPACE}",
+            flush=True,
+        )
+        adb.push(inputs=[tuple(inputs)], files=[str(p) for p in libs])
+        check_workspace(adb, [pte, *libs, folders.build / HTP_RUNNER])
+        runner = Path(adb.runner).name
+        if debug:
+            adb.execute(custom_runner_cmd="logcat -c")
+        print(f"running {runner} on the device, the graph on its HTP (ADSP_LIBRARY_PATH=.)", flush=True)
+        _, failure = _run_once(adb, False, 0)
+        if failure is not None:
+            raise ToolchainError(f"{runner} failed on the device: {one_line(failure)}")
+        adb.pull(host_output_path=str(pte.parent))
+    except (AssertionError, RuntimeError, ValueError) as exc:
+        raise ToolchainError(one_line(exc)) from None
+    finally:
+        if debug and "adb" in locals():
+            _capture_logcat(adb, log_dir)
+    return _comparison(prepared, inputs, outputs_dir, steps), prepared.delegates
+
+
 def _capture_logcat(adb, log_dir: Path) -> None:
     captured: list[str] = []
     try:
@@ -762,10 +834,11 @@ def simulator_folders(build: str | None) -> Folders:
     return Folders(_folder(X86_BUILD_FOLDER_ENV, build, X86_RUNNER))
 
 
-def htp_build_folder(build: str | None) -> Path:
+def htp_build_folder(build: str | None, run: bool = False) -> Path:
     """The ExecuTorch Android build folder an HTP export is configured with (QnnConfig
-    checks only that it is given: compile_only runs nothing there)."""
-    return _folder(BUILD_FOLDER_ENV, build)
+    checks only that it is given: compile_only runs nothing there), and that `run` of an
+    HTP program takes qnn_executor_runner from."""
+    return _folder(BUILD_FOLDER_ENV, build, HTP_RUNNER if run else None)
 
 
 def adb_devices() -> list[str]:

@@ -7,20 +7,25 @@ Plain torch: nothing here imports ExecuTorch.
 
 from __future__ import annotations
 
-import importlib
-import io
 import math
-import os
-import re
-import stat
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
+from . import loading
 from ._package import MAX_RANKS, NAMESPACE
+
+# Your model and data, loaded (loading.py, shared with the template's scripts/scan).
+from .loading import (  # noqa: F401 - the names device.py, check_model.py and the tests import from here
+    MAX_ELEMENTS,
+    MAX_FILE_BYTES,
+    as_outputs,
+    one_line,
+    read_file,
+    run_model,
+)
 from .ops import OPS
 from .toolchain import (
     ToolchainError,
@@ -32,11 +37,6 @@ DEFAULT_SHAPE = (1, 32, 28, 28)
 # spec check required the op finite.  Generated data only shows the op package works;
 # calibrate your model on your data.
 CALIBRATION_BATCHES = 4
-# The largest tensor the command line generates or accepts (elements per tensor).
-MAX_ELEMENTS = 1 << 26
-# The largest file the command line reads (a .pte, a torch.save'd file, a sidecar): a
-# bound, so that a device or an endless file cannot be read until memory runs out.
-MAX_FILE_BYTES = 1 << 31
 # LPAI tensors have at most this many dims (LPAI_MAX_RANK, QNN_LPAI_CUSTOM_OP_MAX_LAYOUT_RANK):
 # the model's, as _package.MAX_RANKS has it.
 MAX_RANK = MAX_RANKS["lpai"]
@@ -45,62 +45,6 @@ MAX_RANK = MAX_RANKS["lpai"]
 # adds its own rounding, so its default is wider.
 PACKAGE_TOLERANCE_STEPS = 4.0
 MODEL_TOLERANCE_STEPS = 8.0
-
-
-def one_line(exc: BaseException) -> str:
-    """An exception as one line of text (the command line's errors are one line)."""
-    text = " ".join(str(exc).split())
-    return text or type(exc).__name__
-
-
-_FILE_KINDS = (
-    (stat.S_ISDIR, "a directory"),
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
-def _kind(mode: int) -> str:
-    return next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
-
-
-def read_file(path: Path, what: str, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of `path`, unless it is not a regular file of at most `limit` bytes (one line).
-
-    Opened without blocking (a FIFO is refused, not waited on) and checked on the open
-    file itself; at most `limit` + 1 bytes are ever read, so a file that grows or never
-    ends (a /proc file, /dev/zero behind a symlink) is refused instead of filling memory."""
-    label = f"{what} {path}" if what else str(path)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise ToolchainError(f"{label}: no such file") from None
-    except IsADirectoryError:
-        raise ToolchainError(f"{label}: is a directory, expected a file") from None
-    except OSError as exc:
-        raise ToolchainError(f"{label}: cannot open it: {exc.strerror or one_line(exc)}") from None
-    with os.fdopen(fd, "rb", buffering=0) as f:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = _kind(info.st_mode)
-            raise ToolchainError(f"{label}: is {kind}, expected a regular file")
-        if info.st_size > limit:
-            raise ToolchainError(f"{label}: {info.st_size} bytes, more than the {limit} this command reads")
-        chunks, size = [], 0
-        try:
-            while size <= limit:
-                chunk = f.read(min(1 << 24, limit + 1 - size))
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-        except OSError as exc:
-            raise ToolchainError(f"{label}: cannot read it: {exc.strerror or one_line(exc)}") from None
-    if size > limit:
-        raise ToolchainError(f"{label}: more than the {limit} bytes this command reads")
-    return b"".join(chunks)
 
 
 class PackageModel(torch.nn.Module):
@@ -136,71 +80,11 @@ def package_shapes(shape: Sequence[int]) -> list[tuple[int, ...]]:
 
 # --------------------------------------------------------------------------- the model
 
-_MODEL_SPEC = re.compile(
-    r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$"
-)
-
 
 def load_model(spec: str | None, root: Path | None = None) -> torch.nn.Module:
-    """`package.module:attr` -> the nn.Module (an instance, or a class/factory called with no
-    arguments), imported with `root` (the project) first on sys.path.  None: PackageModel."""
-    if spec is None:
-        return PackageModel()
-    if not _MODEL_SPEC.match(spec):
-        raise ToolchainError(f"--model {spec!r}: expected package.module:attribute, e.g. my_models.net:build")
-    module_name, _, attr = spec.partition(":")
-    if root is not None and str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    try:
-        target = importlib.import_module(module_name)
-        for part in attr.split("."):
-            target = getattr(target, part)
-    except (SystemExit, KeyboardInterrupt) as exc:
-        raise ToolchainError(f"--model {spec}: importing it {_stopped(exc)}") from None
-    except Exception as exc:  # noqa: BLE001 - the user's code: any failure is one reason
-        raise ToolchainError(f"--model {spec}: cannot load it: {one_line(exc)}") from None
-    if isinstance(target, torch.nn.Module):
-        model = target
-    elif callable(target):
-        try:
-            model = target()
-        except (SystemExit, KeyboardInterrupt) as exc:
-            raise ToolchainError(f"--model {spec}: calling it {_stopped(exc)}") from None
-        except Exception as exc:  # noqa: BLE001
-            raise ToolchainError(f"--model {spec}: calling it failed: {one_line(exc)}") from None
-    else:
-        raise ToolchainError(f"--model {spec}: is a {type(target).__name__}, not an nn.Module, class or factory")
-    if not isinstance(model, torch.nn.Module):
-        raise ToolchainError(f"--model {spec}: returned a {type(model).__name__}, not an nn.Module")
-    return model.eval()
-
-
-def _stopped(exc: BaseException) -> str:
-    """What a SystemExit or KeyboardInterrupt raised by the user's code did, for one line."""
-    if isinstance(exc, SystemExit):
-        return f"called sys.exit({exc.code!r})"
-    return "was interrupted (KeyboardInterrupt)"
-
-
-def run_model(model: torch.nn.Module, batch: Sequence[torch.Tensor], what: str):
-    """model(*batch) without gradients; any failure of the model's code is one line naming `what`."""
-    try:
-        with torch.no_grad():
-            return as_outputs(model(*batch))
-    except ToolchainError:
-        raise
-    except (SystemExit, KeyboardInterrupt) as exc:
-        raise ToolchainError(f"{what}: the model {_stopped(exc)}") from None
-    except Exception as exc:  # noqa: BLE001 - the model's code: any failure is one reason
-        raise ToolchainError(f"{what}: the model fails on it: {type(exc).__name__}: {one_line(exc)[:300]}") from None
-
-
-def as_outputs(result) -> tuple[torch.Tensor, ...]:
-    """A model's result as a tuple of tensors (one tensor, or a tuple/list of them)."""
-    outputs = result if isinstance(result, (tuple, list)) else (result,)
-    if not all(isinstance(t, torch.Tensor) for t in outputs):
-        raise ToolchainError("the model must return a tensor or a tuple of tensors")
-    return tuple(outputs)
+    """`package.module:attr` -> the nn.Module (loading.load_model, with `root`, the project,
+    first on sys.path).  None: PackageModel."""
+    return PackageModel() if spec is None else loading.load_model(spec, root)
 
 
 # --------------------------------------------------------------------------- input specs
@@ -303,50 +187,14 @@ def random_inputs(seed: int, shape: Sequence[int] = DEFAULT_SHAPE) -> tuple[torc
     )
 
 
-def load_batches(path: Path, what: str = "--calibration") -> list[tuple[torch.Tensor, ...]]:
-    """A file saved with torch.save: a tensor, a tuple of tensors (one batch), or a list of such tuples."""
-    if path.is_dir():
+def load_batches(path: Path, what: str = "--calibration", float32: bool = True) -> list[tuple[torch.Tensor, ...]]:
+    """A file saved with torch.save: a tensor, a tuple of tensors (one batch), or a list of
+    such tuples (loading.load_batches: tensors of at most LPAI's rank; with `float32`, data
+    to calibrate or export on, float32 when floating point; without, inputs of a program,
+    checked against its own dtypes)."""
+    if Path(path).is_dir():
         raise ToolchainError(f"{what} {path}: is a directory, expected a file saved with torch.save")
-    raw = read_file(path, what)
-    try:
-        data = torch.load(io.BytesIO(raw), weights_only=True)
-    except Exception as exc:  # noqa: BLE001 - any unreadable file is one reason
-        raise ToolchainError(f"{what} {path}: cannot load it with torch.load: {one_line(exc)}") from None
-    if isinstance(data, torch.Tensor):
-        data = [(data,)]
-    elif isinstance(data, (tuple, list)) and data and all(isinstance(t, torch.Tensor) for t in data):
-        data = [tuple(data)]
-    rule = "expected a tensor, a tuple of tensors (one batch) or a list of such tuples"
-    if not isinstance(data, (tuple, list)) or not data:
-        raise ToolchainError(f"{what} {path}: holds {type(data).__name__}{' (empty)' if not data else ''}: {rule}")
-    batches = []
-    for b, batch in enumerate(data):
-        if isinstance(batch, torch.Tensor):
-            batch = (batch,)
-        if not isinstance(batch, (tuple, list)) or not batch or not all(isinstance(t, torch.Tensor) for t in batch):
-            raise ToolchainError(f"{what} {path}: batch {b} is not a tuple of tensors: {rule}")
-        for i, t in enumerate(batch):
-            if t.numel() > MAX_ELEMENTS:
-                raise ToolchainError(
-                    f"{what} {path}: batch {b} input {i} has {t.numel()} elements, more than {MAX_ELEMENTS}"
-                )
-            problem = tensor_problem(t)
-            if problem:
-                raise ToolchainError(f"{what} {path}: batch {b} input {i} is {problem}")
-        batches.append(tuple(batch))
-    return batches
-
-
-def tensor_problem(t: torch.Tensor) -> str | None:
-    """Why a tensor cannot be a model input of an 8-bit LPAI program (None: it can)."""
-    shape = list(t.shape)
-    if t.is_complex():
-        return f"complex ({str(t.dtype).removeprefix('torch.')}{shape}): the quantizer takes real tensors"
-    if t.numel() == 0:
-        return f"empty ({str(t.dtype).removeprefix('torch.')}{shape}, no element)"
-    if t.dim() > MAX_RANK:
-        return f"{str(t.dtype).removeprefix('torch.')}{shape}: {t.dim()} dims, LPAI tensors have at most {MAX_RANK}"
-    return None
+    return loading.load_batches(path, what, MAX_RANK, float32=float32)
 
 
 def check_package_batch(batch: Sequence[torch.Tensor], what: str) -> None:

@@ -14,7 +14,7 @@ import inspect
 
 import torch
 
-from .shapes import RULES, output_shapes
+from .shapes import RULES, output_dtype, output_shapes
 
 
 def _scalar(value: float) -> torch.Tensor:
@@ -92,19 +92,22 @@ def hard_swish_ish(x: torch.Tensor) -> torch.Tensor:
     """x times relu6(x + 3) / 6."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     (_shape,) = output_shapes("act_ops::hard_swish_ish", RULES["hard_swish_ish"], [x.shape])
+    _dtype = output_dtype("act_ops::hard_swish_ish", x=x)
     # expr: x * clamp(x + 3.0, 0.0, 6.0) / 6.0
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = ((x * torch.clamp((x + 3.0), torch.as_tensor(0.0, dtype=torch.float32), torch.as_tensor(6.0, dtype=torch.float32))) / 6.0)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
+    # In output_dtype's dtype (the inputs' promoted), whatever the expression's constants.
+    return torch.empty(_shape, dtype=_dtype, device=x.device).copy_(_result)
 
 
 def scaled_tanh(x: torch.Tensor, gain: float = 2.0, shift: int = 1) -> torch.Tensor:
     """Scaled and shifted tanh."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     (_shape,) = output_shapes("act_ops::scaled_tanh", RULES["scaled_tanh"], [x.shape])
+    _dtype = output_dtype("act_ops::scaled_tanh", x=x)
     gain = _scalar(gain)
     shift = _scalar(shift)
     # expr: gain * tanh(x) + shift
@@ -113,13 +116,15 @@ def scaled_tanh(x: torch.Tensor, gain: float = 2.0, shift: int = 1) -> torch.Ten
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = ((gain * torch.tanh(x)) + shift)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
+    # In output_dtype's dtype (the inputs' promoted), whatever the expression's constants.
+    return torch.empty(_shape, dtype=_dtype, device=x.device).copy_(_result)
 
 
 def add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float = 0.5) -> torch.Tensor:
     """a + alpha * b."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     (_shape,) = output_shapes("act_ops::add_scaled", RULES["add_scaled"], [a.shape, b.shape])
+    _dtype = output_dtype("act_ops::add_scaled", a=a, b=b)
     alpha = _scalar(alpha)
     # expr: a + alpha * b
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
@@ -127,26 +132,30 @@ def add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float = 0.5) -> torch.Te
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = (a + (alpha * b))  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)
+    # In output_dtype's dtype (the inputs' promoted), whatever the expression's constants.
+    return torch.empty(_shape, dtype=_dtype, device=a.device).copy_(_result)
 
 
 def soft_min(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """The smaller of two inputs, softened by a sigmoid gate."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     (_shape,) = output_shapes("act_ops::soft_min", RULES["soft_min"], [a.shape, b.shape])
+    _dtype = output_dtype("act_ops::soft_min", a=a, b=b)
     # expr: min(a, b) + 0.1 * sigmoid(a - b)
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = (torch.minimum(a, b) + (0.1 * torch.sigmoid((a - b))))  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)
+    # In output_dtype's dtype (the inputs' promoted), whatever the expression's constants.
+    return torch.empty(_shape, dtype=_dtype, device=a.device).copy_(_result)
 
 
 def fake_quant(x: torch.Tensor, steps: int = 4, limit: float = 1.5) -> torch.Tensor:
     """x on a grid of 1 / steps (round half to even, as torch.round), clamped to [-limit, limit]."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     (_shape,) = output_shapes("act_ops::fake_quant", RULES["fake_quant"], [x.shape])
+    _dtype = output_dtype("act_ops::fake_quant", x=x)
     steps = _scalar(steps)
     limit = _scalar(limit)
     # expr: clamp(round(x * steps) / steps, -limit, limit)
@@ -155,26 +164,30 @@ def fake_quant(x: torch.Tensor, steps: int = 4, limit: float = 1.5) -> torch.Ten
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = torch.clamp((torch.round((x * steps)) / steps), (-limit), limit)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
+    # In output_dtype's dtype (the inputs' promoted), whatever the expression's constants.
+    return torch.empty(_shape, dtype=_dtype, device=x.device).copy_(_result)
 
 
 def pick_floor(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """floor(a) where a >= b, else ceil(b); plus the sign of a - b."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     (_shape,) = output_shapes("act_ops::pick_floor", RULES["pick_floor"], [a.shape, b.shape])
+    _dtype = output_dtype("act_ops::pick_floor", a=a, b=b)
     # expr: where(a >= b, floor(a), ceil(b)) + sign(a - b)
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = (torch.where((a >= b), torch.floor(a), torch.ceil(b)) + torch.sign((a - b)))  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)
+    # In output_dtype's dtype (the inputs' promoted), whatever the expression's constants.
+    return torch.empty(_shape, dtype=_dtype, device=a.device).copy_(_result)
 
 
 def power_compress(x: torch.Tensor, eps: float = 1e-06, p: float = 0.3) -> torch.Tensor:
     """Power-law compression of a magnitude, (|x| + eps) ** p, as in PCEN front ends."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     (_shape,) = output_shapes("act_ops::power_compress", RULES["power_compress"], [x.shape])
+    _dtype = output_dtype("act_ops::power_compress", x=x)
     eps = _scalar(eps)
     p = _scalar(p)
     # expr: (abs(x) + eps) ** p
@@ -183,4 +196,5 @@ def power_compress(x: torch.Tensor, eps: float = 1e-06, p: float = 0.3) -> torch
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = torch.pow((torch.abs(x) + eps), p)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
+    # In output_dtype's dtype (the inputs' promoted), whatever the expression's constants.
+    return torch.empty(_shape, dtype=_dtype, device=x.device).copy_(_result)

@@ -31,7 +31,7 @@ import torch
 
 from . import eager
 from ._package import NAMESPACE
-from .shapes import RULES, output_shapes
+from .shapes import RULES, output_dtype, output_shapes
 
 # ExecuTorch sends an int param to QNN as UINT_32 (and fails on a negative one).
 UINT32_MAX = 2**32 - 1
@@ -58,6 +58,13 @@ class OpInfo:
     # Calibration of the package model, every generated test and `report` draw the
     # input values from it; the spec check required the op finite on it.
     domains: tuple[tuple[float, float], ...] = ()
+    # Per param, (low, high): where the tests vary it (the spec's `range`; a bool's two
+    # values; around the default of an elementwise op's param where its expr is finite),
+    # or None: only the default is known to work (a custom op's param without a range).
+    param_spans: tuple[tuple[object, object] | None, ...] = ()
+    # One value per param other than its default where its span allows: what the tests
+    # call the op with so that a dropped param cannot go unnoticed.
+    other_params: tuple = ()
 
     @property
     def qualified_name(self) -> str:
@@ -108,16 +115,13 @@ class OpInfo:
         return self.function(*args, **kwargs)
 
 
-def _new_outputs(op: str, rules: tuple[tuple, ...], *inputs: torch.Tensor) -> tuple[torch.Tensor, ...]:
-    """Empty outputs of the shapes the rules give (the fake kernels' result)."""
+def _new_outputs(
+    op: str, rules: tuple[tuple, ...], dtype: torch.dtype, *inputs: torch.Tensor
+) -> tuple[torch.Tensor, ...]:
+    """Empty outputs of the shapes the rules give, each in `dtype` (shapes.py
+    output_dtype, the eager op's), on the first input's device: the fake kernels' result."""
     shapes = output_shapes(op, rules, [t.shape for t in inputs])
-    first = inputs[0]
-    return tuple(
-        torch.empty_like(inputs[rule[1]])
-        if rule[0] == "like"
-        else torch.empty(shape, dtype=first.dtype, device=first.device)
-        for rule, shape in zip(rules, shapes)
-    )
+    return tuple(torch.empty(shape, dtype=dtype, device=inputs[0].device) for shape in shapes)
 
 
 def _check_int_params(op: str, **values: int) -> None:
@@ -143,7 +147,7 @@ class _Backward:
     through that math recomputed on the saved inputs.
 
     So an op's gradient is exactly plain torch's for the same math, with torch's
-    conventions where the math has kinks (README.md, "Train with the ops"): broadcast
+    conventions where the math has kinks (docs/using.md, "Train with the ops"): broadcast
     inputs get their gradient summed back to their shape, params (float, int, bool) get
     none.  A custom op's eager math is yours (user/<op>.py): it must be written in
     differentiable torch, or its backward fails and names your file.
@@ -208,7 +212,8 @@ def _hard_swish_ish(x: torch.Tensor) -> torch.Tensor:
 
 @_hard_swish_ish.register_fake
 def _hard_swish_ish_fake(x: torch.Tensor) -> torch.Tensor:
-    return _new_outputs("act_ops::hard_swish_ish", RULES["hard_swish_ish"], x)[0]
+    _dtype = output_dtype("act_ops::hard_swish_ish", x=x)
+    return _new_outputs("act_ops::hard_swish_ish", RULES["hard_swish_ish"], _dtype, x)[0]
 
 
 # The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
@@ -267,7 +272,8 @@ def _scaled_tanh(x: torch.Tensor, gain: float, shift: int) -> torch.Tensor:
 @_scaled_tanh.register_fake
 def _scaled_tanh_fake(x: torch.Tensor, gain: float, shift: int) -> torch.Tensor:
     _check_int_params("act_ops::scaled_tanh", shift=shift)
-    return _new_outputs("act_ops::scaled_tanh", RULES["scaled_tanh"], x)[0]
+    _dtype = output_dtype("act_ops::scaled_tanh", x=x)
+    return _new_outputs("act_ops::scaled_tanh", RULES["scaled_tanh"], _dtype, x)[0]
 
 
 # The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
@@ -334,7 +340,8 @@ def _add_scaled(a: torch.Tensor, b: torch.Tensor, alpha: float) -> torch.Tensor:
 
 @_add_scaled.register_fake
 def _add_scaled_fake(a: torch.Tensor, b: torch.Tensor, alpha: float) -> torch.Tensor:
-    return _new_outputs("act_ops::add_scaled", RULES["add_scaled"], a, b)[0]
+    _dtype = output_dtype("act_ops::add_scaled", a=a, b=b)
+    return _new_outputs("act_ops::add_scaled", RULES["add_scaled"], _dtype, a, b)[0]
 
 
 # The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
@@ -400,7 +407,8 @@ def _soft_min(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 @_soft_min.register_fake
 def _soft_min_fake(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    return _new_outputs("act_ops::soft_min", RULES["soft_min"], a, b)[0]
+    _dtype = output_dtype("act_ops::soft_min", a=a, b=b)
+    return _new_outputs("act_ops::soft_min", RULES["soft_min"], _dtype, a, b)[0]
 
 
 # The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
@@ -459,7 +467,8 @@ def _fake_quant(x: torch.Tensor, steps: int, limit: float) -> torch.Tensor:
 @_fake_quant.register_fake
 def _fake_quant_fake(x: torch.Tensor, steps: int, limit: float) -> torch.Tensor:
     _check_int_params("act_ops::fake_quant", steps=steps)
-    return _new_outputs("act_ops::fake_quant", RULES["fake_quant"], x)[0]
+    _dtype = output_dtype("act_ops::fake_quant", x=x)
+    return _new_outputs("act_ops::fake_quant", RULES["fake_quant"], _dtype, x)[0]
 
 
 # The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
@@ -526,7 +535,8 @@ def _pick_floor(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 @_pick_floor.register_fake
 def _pick_floor_fake(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    return _new_outputs("act_ops::pick_floor", RULES["pick_floor"], a, b)[0]
+    _dtype = output_dtype("act_ops::pick_floor", a=a, b=b)
+    return _new_outputs("act_ops::pick_floor", RULES["pick_floor"], _dtype, a, b)[0]
 
 
 # The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
@@ -583,7 +593,8 @@ def _power_compress(x: torch.Tensor, eps: float, p: float) -> torch.Tensor:
 
 @_power_compress.register_fake
 def _power_compress_fake(x: torch.Tensor, eps: float, p: float) -> torch.Tensor:
-    return _new_outputs("act_ops::power_compress", RULES["power_compress"], x)[0]
+    _dtype = output_dtype("act_ops::power_compress", x=x)
+    return _new_outputs("act_ops::power_compress", RULES["power_compress"], _dtype, x)[0]
 
 
 # The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
@@ -648,6 +659,8 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("out",),
         output_rules=RULES["hard_swish_ish"],
         domains=((-2.0, 2.0),),
+        param_spans=(),
+        other_params=(),
     ),
     OpInfo(
         name="scaled_tanh",
@@ -660,6 +673,8 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("out",),
         output_rules=RULES["scaled_tanh"],
         domains=((-2.0, 2.0),),
+        param_spans=((0.6666666666666666, 6.0), (0, 6)),
+        other_params=(4.0, 2),
     ),
     OpInfo(
         name="add_scaled",
@@ -672,6 +687,8 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("out",),
         output_rules=RULES["add_scaled"],
         domains=((-2.0, 2.0), (-2.0, 2.0)),
+        param_spans=((0.16666666666666666, 1.5),),
+        other_params=(1.0,),
     ),
     OpInfo(
         name="soft_min",
@@ -684,6 +701,8 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("out",),
         output_rules=RULES["soft_min"],
         domains=((-2.0, 2.0), (-2.0, 2.0)),
+        param_spans=(),
+        other_params=(),
     ),
     OpInfo(
         name="fake_quant",
@@ -696,6 +715,8 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("out",),
         output_rules=RULES["fake_quant"],
         domains=((-2.0, 2.0),),
+        param_spans=((2, 12), (0.5, 4.5)),
+        other_params=(5, 3.0),
     ),
     OpInfo(
         name="pick_floor",
@@ -708,6 +729,8 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("out",),
         output_rules=RULES["pick_floor"],
         domains=((-2.0, 2.0), (-2.0, 2.0)),
+        param_spans=(),
+        other_params=(),
     ),
     OpInfo(
         name="power_compress",
@@ -720,5 +743,7 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("out",),
         output_rules=RULES["power_compress"],
         domains=((-2.0, 2.0),),
+        param_spans=((3.333333333333333e-07, 3e-06), (0.09999999999999999, 0.8999999999999999)),
+        other_params=(2e-06, 0.6),
     ),
 )

@@ -45,6 +45,8 @@ from act_ops.emulator import (  # noqa: F401 - the tests' API
 )
 from act_ops.ops import OPS  # noqa: F401 - the tests' API (tests/user/ reads the ops here, by no namespace)
 
+import failure
+
 ROOT = OP_DIR.parents[1]
 
 # Set by conftest.py: pytest's config, whose terminal reporter lets a long build say what
@@ -158,29 +160,26 @@ def random_scale(gen: torch.Generator) -> float:
 UINT32_MAX = 2**32 - 1  # an int param is a uint32 (ExecuTorch sends QNN_DATATYPE_UINT_32)
 
 
-def random_params(params, gen: torch.Generator) -> list[object]:
-    """Values other than the defaults for `(name, type, default)` params, drawn from
-    `gen`: a kernel that ignores a param, or reads it as its default, fails on them.
-    Floats keep the default's sign and move by a factor in [1.5, 3] either way (or to
-    [0.25, 1] from 0), float32-exact; ints are drawn from a bounded set in [0, 2^32 - 1]
-    (what ExecuTorch can send): small values, the neighbours, half and double of the
-    default, and one random value up to twice the default, never a list as long as
-    the default (an int default of 4294967295 is a valid spec); bools flip."""
+def random_params(op, gen: torch.Generator) -> list[object]:
+    """Values of the op's params drawn from `gen` inside where the spec lets the tests
+    vary each (OpInfo.param_spans: its declared `range`, ...): a kernel that ignores a
+    param, or reads it as its default, fails on them.  A float is uniform in its span
+    (float32-exact), an int a whole number in it other than the default, a bool flips;
+    a param without a span keeps its default (only it is known to work)."""
     values: list[object] = []
-    for _name, kind, default in params:
-        if kind == "bool":
+    for (_name, kind, default), span in zip(op.params, op.param_spans):
+        if span is None:
+            values.append(default)
+        elif kind == "bool":
             values.append(not default)
         elif kind == "int":
-            top = min(2 * int(default) + 4, UINT32_MAX)
-            drawn = int(torch.randint(0, top + 1, (1,), generator=gen, dtype=torch.int64))
-            candidates = {0, 1, 2, 3, default // 2, default - 1, default + 1, 2 * default, drawn}
-            choices = sorted(v for v in candidates if 0 <= v <= UINT32_MAX and v != default)
-            values.append(choices[int(torch.randint(len(choices), (1,), generator=gen))])
+            lo, hi = span
+            drawn = int(torch.randint(int(lo), int(hi) + 1, (1,), generator=gen, dtype=torch.int64))
+            values.append(drawn if drawn != default else (default + 1 if default < hi else default - 1))
         else:
-            u = float(torch.empty(1).uniform_(1.5, 3.0, generator=gen))
-            if default == 0:
-                value = u / 4.0
-            else:
-                value = default * u if bool(torch.randint(2, (1,), generator=gen)) else default / u
-            values.append(float(torch.tensor(value, dtype=torch.float32)))
+            lo, hi = span
+            u = float(torch.empty(1).uniform_(0.05, 0.95, generator=gen))
+            value = float(torch.tensor(lo + (hi - lo) * u, dtype=torch.float32))
+            values.append(value if lo <= value <= hi else lo + (hi - lo) * u)
+    failure.note(op, params=values)
     return values

@@ -80,6 +80,32 @@ SPEC_DOMAINS = {
 }
 
 
+# Per op, per param: the (low, high) the tests vary it in (the spec's `range`; a bool's two
+# values; around the default of an elementwise op's param where its expr is finite), or
+# None: the param stays at its default (a custom op's param without a range).
+SPEC_PARAM_SPANS = {
+    "hard_swish_ish": (),
+    "scaled_tanh": ((0.6666666666666666, 6.0), (0, 6)),
+    "add_scaled": ((0.16666666666666666, 1.5),),
+    "soft_min": (),
+    "fake_quant": ((2, 12), (0.5, 4.5)),
+    "pick_floor": (),
+    "power_compress": ((3.333333333333333e-07, 3e-06), (0.09999999999999999, 0.8999999999999999)),
+}
+
+
+# Per op, one value per param other than its default (within SPEC_PARAM_SPANS).
+SPEC_OTHER_PARAMS = {
+    "hard_swish_ish": [],
+    "scaled_tanh": [4.0, 2],
+    "add_scaled": [1.0],
+    "soft_min": [],
+    "fake_quant": [5, 3.0],
+    "pick_floor": [],
+    "power_compress": [2e-06, 0.6],
+}
+
+
 # Each op's outputs as the spec declares them: (name, rule), rule one of ("broadcast",),
 # ("like", input), ("reduce", input, dims, keepdim).
 SPEC_OUTPUTS = {
@@ -132,13 +158,11 @@ def min_rank(op):
 
 
 def other_params(op):
-    """Non-default values for every param, so that a dropped param cannot go unnoticed."""
-    values = []
-    for _name, kind, default in op.params:
-        if kind == "bool":
-            values.append(not default)
-        elif kind == "int":  # stays in [0, 2**32 - 1], what ExecuTorch can send
-            values.append(default + 1 if default < 2**32 - 1 else default - 1)
-        else:
-            values.append(default * 1.5 + 0.25)
+    """Values other than the defaults for every param the spec lets the tests vary
+    (SPEC_PARAM_SPANS), so that a dropped param cannot go unnoticed; the default where
+    only it is known to work."""
+    import failure
+
+    values = list(SPEC_OTHER_PARAMS[op.name])
+    failure.note(op, params=values)
     return values

@@ -43,6 +43,7 @@ ALL_VARS = (
     "HEXAGON_TOOLS_VERSION",
     "HEXAGON_TOOLS_ROOT",
     "ANDROID_SERIAL",
+    "ANDROID_NDK_ROOT",
     "EXECUTORCH_BUILD_FOLDER",
     "EXECUTORCH_DIRECT_BUILD_FOLDER",
     "EXECUTORCH_X86_BUILD_FOLDER",
@@ -640,6 +641,7 @@ def test_the_root_makefile_runs_each_command_where_it_belongs():
         assert f"make {target}" in help_text or target == "help", help_text
     assert "op package ActivationOpPackage" in make("info")
     assert f"{sys.executable} -m pytest -k quant" in make("-n", "test", "ARGS=-k quant")
+    assert f"{sys.executable} -m pytest --op '{OPS[0].name}' -x" in make("-n", "test", f"OP={OPS[0].name}", "ARGS=-x")
     assert "makefiles/host_emulator.mk test" in make("-n", "host-test")
     assert "makefiles/hexagon_test.mk" in make("-n", "hexagon-test")
     assert f"{sys.executable} -m act_ops report --op x" in make("-n", "report", "ARGS=--op x")
@@ -749,6 +751,10 @@ def _files(base):
     (base / "a file").write_text("x")
     (base / "list.yaml").write_text("- package_name\n- ops\n")
     (base / "broken.yaml").write_text("ops:\n  - name: x\n   inputs: [x]\n")
+    # Deeper than PyYAML's recursion ("unexpected RecursionError" before: scripts/new's
+    # strict reader had the guard, this project's reading did not), and a key twice.
+    (base / "deep.yaml").write_text("ops: " + "[" * 5000 + "]" * 5000 + "\n")
+    (base / "twice.yaml").write_text("ops: []\nops: []\n")
     (base / "latin1.yaml").write_bytes("doc: caf\xe9\n".encode("latin-1"))
     # Files no command may block on or read without bound, and data no model takes.
     os.mkfifo(base / "fifo.pte")
@@ -865,6 +871,8 @@ BAD_COMMAND_LINES = [
     ["update", "--spec", "{d}/missing.yaml"],
     ["update", "--spec", "{d}/list.yaml"],
     ["update", "--spec", "{d}/broken.yaml"],
+    ["update", "--spec", "{d}/deep.yaml"],
+    ["update", "--spec", "{d}/twice.yaml"],
     ["update", "--spec", "{d}/latin1.yaml"],
     ["update", "--spec", "{d}/empty.pte"],
     ["update", "--spec", "{d}/folder.pte"],
@@ -977,7 +985,12 @@ def test_bad_command_lines_fail_in_one_line(project, bad_files, capsys, monkeypa
         (["update", "--spec", "{d}/list.yaml"], "--spec {d}/list.yaml: the file is a list, not a spec"),
         (
             ["update", "--spec", "{d}/broken.yaml"],
-            "--spec {d}/broken.yaml: not valid YAML at line 3, column 4: expected <block end>",
+            "--spec {d}/broken.yaml: is not valid YAML at line 3, column 4: expected <block end>",
+        ),
+        (["update", "--spec", "{d}/deep.yaml"], "--spec {d}/deep.yaml: is nested too deeply to be a spec"),
+        (
+            ["update", "--spec", "{d}/twice.yaml"],
+            "--spec {d}/twice.yaml: line 2, column 1: key 'ops' is given twice (also at line 1, column 1)",
         ),
         (["update", "--spec", "{d}/latin1.yaml"], "--spec {d}/latin1.yaml: not UTF-8 text"),
         (["update", "--spec", "{d}/empty.pte"], "--spec {d}/empty.pte: the file is empty, not a spec"),

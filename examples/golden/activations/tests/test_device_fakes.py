@@ -23,6 +23,7 @@ from act_ops import cli, device, device_data, registration
 from act_ops.ops import OPS
 from act_ops.toolchain import EXECUTORCH_REVISION, Project, qc_schema
 
+import failure
 from fakes.tools import make_fakes, make_project, script_header
 from lowering import lower
 
@@ -294,10 +295,11 @@ def test_generated_inputs_cover_each_inputs_domain():
     starts = [0] + list(np.cumsum([len(op.inputs) for op in OPS]))
     outs = device_data.PackageModel()(*batch)
     for op, start in zip(OPS, starts):
+        failure.note(op, inputs=failure.domains_text(op, op.domains))
         assert op.domains == SPEC_DOMAINS[op.name], op.name
         tensors = batch[start : start + len(op.inputs)]
         mine = [k for k, owner in enumerate(device_data.OUTPUT_OPS) if owner is op]
-        assert all(torch.isfinite(outs[k]).all() for k in mine), op.name
+        assert all(torch.isfinite(outs[k]).all() for k in mine), "an output is not finite (NaN or inf)"
         domains = SPEC_DOMAINS[op.name]
         assert all(lo <= float(t.min()) and float(t.max()) <= hi for t, (lo, hi) in zip(tensors, domains)), op.name
         # Over most of it (over all its inputs: a broadcast operand may hold only a few values).
@@ -1054,7 +1056,8 @@ def test_the_readme_runbook_states_what_the_code_does():
 
     from fakes.tools import PROJECT
 
-    readme = " ".join((PROJECT / "README.md").read_text().split())  # line breaks do not matter
+    pages = [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]  # README and the pages it links
+    readme = " ".join(" ".join(p.read_text() for p in pages).split())  # line breaks do not matter
     for op in OPS:
         for name, (lo, hi) in zip(op.inputs, op.domains):
             assert f"{name} in [{lo:g}, {hi:g}]" in readme, (op.name, name)

@@ -41,4 +41,4 @@ MAX_RANKS = {"lpai": 5, "htp": 4}
 # Each backend's name in the OpDefs' <SupportedBackend>.
 XML_BACKENDS = {"lpai": "LPAI", "htp": "HTP"}
 # The Hexagon targets op_package/htp builds (build/hexagon-<arch>/).
-HTP_ARCHS = ("v68", "v69", "v73", "v75", "v79")
+HTP_ARCHS = ("v68", "v69", "v73", "v75", "v79", "v81")

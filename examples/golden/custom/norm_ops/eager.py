@@ -14,7 +14,7 @@ import inspect
 
 import torch
 
-from .shapes import RULES, output_shapes
+from .shapes import RULES, output_dtype, output_shapes
 
 
 def _scalar(value: float) -> torch.Tensor:
@@ -92,6 +92,7 @@ def my_norm(x: torch.Tensor) -> torch.Tensor:
     """Normalizes the input to zero mean and unit variance."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     _expected = output_shapes("norm_ops::my_norm", RULES["my_norm"], [x.shape])
+    output_dtype("norm_ops::my_norm", x=x)
     _user_my_norm = _user_math("norm_ops::my_norm", "my_norm")
     check_user_signature("norm_ops::my_norm", "norm_ops/user/my_norm.py", _user_my_norm, "x")
     _result = _user_my_norm(x)
@@ -103,10 +104,12 @@ def double_it(x: torch.Tensor) -> torch.Tensor:
     """Doubles the input."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     (_shape,) = output_shapes("norm_ops::double_it", RULES["double_it"], [x.shape])
+    _dtype = output_dtype("norm_ops::double_it", x=x)
     # expr: 2 * x
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = (2.0 * x)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
+    # In output_dtype's dtype (the inputs' promoted), whatever the expression's constants.
+    return torch.empty(_shape, dtype=_dtype, device=x.device).copy_(_result)

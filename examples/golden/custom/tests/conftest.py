@@ -24,6 +24,7 @@ import norm_ops  # noqa: E402,F401  (registers the ops)
 from norm_ops._package import NAMESPACE, PACKAGE_NAME  # noqa: E402
 from norm_ops.ops import OPS  # noqa: E402
 
+import failure  # noqa: E402
 import op_package_host  # noqa: E402
 import user_math  # noqa: E402
 
@@ -38,6 +39,30 @@ def pytest_addoption(parser):
         action="store_true",
         help="run every test even while user math is still to write (each then fails on it)",
     )
+    parser.addoption(
+        "--op",
+        metavar="NAME",
+        default=None,
+        help="run only the tests of one op (and tests/user/): `make test OP=NAME`",
+    )
+
+
+def only_op(config, items) -> None:
+    """`--op NAME`: keep the tests of op NAME (those parametrized by it) and the user's own
+    tests (tests/user/); set aside every other test, package-wide ones included."""
+    name = config.getoption("op")
+    if name is None:
+        return
+    if name not in [op.name for op in OPS]:
+        raise pytest.UsageError(f"--op {name}: no such op (the ops: {', '.join(op.name for op in OPS)})")
+    kept, dropped = [], []
+    for item in items:
+        op = getattr(item, "callspec", None) and item.callspec.params.get("op")
+        mine = op is not None and getattr(op, "name", None) == name
+        (kept if mine or item.path.parent.name == "user" else dropped).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+    items[:] = kept
 
 
 def pytest_configure(config):
@@ -51,10 +76,32 @@ def pytest_report_header(config):
     return []
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """A failing test of one op says first what it fed the op and what the user can do
+    (failure.py): `ns::op(alpha=1.6, ...) on x in [0, 2]: <the failure> -- <advice>`; the
+    failure's own lines and traceback follow."""
+    failure.CURRENT.clear()
+    try:
+        return (yield)
+    except (Exception, pytest.fail.Exception) as exc:
+        op = getattr(item, "callspec", None) and item.callspec.params.get("op")
+        if (op is None and "op" not in failure.CURRENT) or item.get_closest_marker("xfail"):
+            raise  # an xfail(raises=...) judges the exception's own type
+        said = str(exc.msg if isinstance(exc, pytest.fail.Exception) else exc) or type(exc).__name__
+        head, _, rest = said.partition("\n")
+        if not isinstance(exc, (AssertionError, pytest.fail.Exception)):
+            head = f"{type(exc).__name__}: {head}"
+        line = f"{failure.first_line(op)}: {head} -- {failure.ADVICE}"
+        raise AssertionError(f"{line}\n{rest}" if rest else line).with_traceback(exc.__traceback__) from None
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
-    """While user math is missing: set aside (deselect) every test that needs it, and
-    run tests/test_user_math.py first, collecting it if the command line did not."""
+    """`--op NAME` (only_op); then, while user math is missing: set aside (deselect)
+    every test that needs it, and run tests/test_user_math.py first, collecting it if
+    the command line did not."""
+    only_op(config, items)
     if not user_math.MISSING or config.getoption("all_tests"):
         return
     gated = [item for item in items if item.path.name not in user_math.WITHOUT_USER_MATH]
@@ -78,6 +125,7 @@ def make_inputs(op, seed: int, shape=(2, 3, 4, 5), domains=None):
     (OpInfo.input_shapes)."""
     gen = torch.Generator().manual_seed(seed)
     domains = op.domains if domains is None else domains
+    failure.note(op, inputs=failure.domains_text(op, domains))
     return tuple(
         torch.rand(s, generator=gen, dtype=torch.float32) * (high - low) + low
         for s, (low, high) in zip(op.input_shapes(shape), domains, strict=True)

@@ -43,6 +43,7 @@ ALL_VARS = (
     "HEXAGON_TOOLS_VERSION",
     "HEXAGON_TOOLS_ROOT",
     "ANDROID_SERIAL",
+    "ANDROID_NDK_ROOT",
     "EXECUTORCH_BUILD_FOLDER",
     "EXECUTORCH_DIRECT_BUILD_FOLDER",
     "EXECUTORCH_X86_BUILD_FOLDER",
@@ -177,6 +178,133 @@ def test_build_preconditions(machine, project, capsys, monkeypatch, setup, reaso
     assert code == 1
     assert reason in one_line_error(err)
     assert machine.entries("make") == []
+
+
+# --------------------------------------------------------------------------- build --backend htp
+
+# The HTP of a few SoCs (ExecuTorch 1.5.1's qc_schema._soc_info_table, read by hand and
+# written out here): soc_htp_arch must find the same in the installed ExecuTorch.
+SOC_HTP = {"SM8850": "v81", "SAR2230P": "v81", "SM8750": "v79", "SM8650": "v75", "SM8550": "v73"}
+
+
+def _htp_project(project):
+    (project.htp_dir / "config").mkdir(parents=True, exist_ok=True)
+    return project
+
+
+def _htp_outputs(project, arch):
+    rel = lambda p: str(p.relative_to(project.htp_dir))  # noqa: E731
+    return {
+        "htp_x86": [rel(project.htp_host_lib)],
+        f"htp_{arch}": [rel(project.htp_hexagon_lib(arch))],
+        "htp_aarch64": [rel(project.htp_aarch64_lib)],
+    }
+
+
+def test_the_soc_s_htp_arch_comes_from_executorch_s_table():
+    from norm_ops._package import SOC_MODEL
+    from norm_ops.toolchain import soc_htp_arch
+
+    assert soc_htp_arch() == SOC_HTP[SOC_MODEL]
+    for soc, arch in SOC_HTP.items():
+        assert soc_htp_arch(soc) == arch, soc
+    with pytest.raises(ToolchainError, match="soc_model SM0000: the installed ExecuTorch knows no HTP"):
+        soc_htp_arch("SM0000")
+
+
+def test_build_htp_runs_make_for_the_host_the_soc_s_htp_and_aarch64(machine, project, capsys, monkeypatch):
+    from norm_ops._package import SOC_MODEL
+
+    project = _htp_project(project)
+    arch = SOC_HTP[SOC_MODEL]
+    monkeypatch.setenv("FAKE_MAKE_OUTPUTS", json.dumps(_htp_outputs(project, arch)))
+    code, out, err = run(capsys, "build", "--backend", "htp", "--project", str(project.root))
+    assert code == 0, err
+    calls = machine.entries("make")
+    htp = str(project.htp_dir)
+    assert [(c["argv"], c["cwd"]) for c in calls] == [
+        (["htp_x86"], htp),
+        ([f"htp_{arch}"], htp),
+        (["htp_aarch64"], htp),
+    ]
+    assert all(c["env"]["QNN_SDK_ROOT"] == str(machine.qnn_sdk) for c in calls)
+    assert calls[1]["env"]["HEXAGON_SDK_ROOT"] == str(machine.hexagon_sdk)
+    assert calls[1]["env"]["HEXAGON_TOOLS_VERSION"] == machine.hexagon_tools_version
+    assert calls[2]["env"]["ANDROID_NDK_ROOT"] == str(machine.ndk)
+    for path in (project.htp_host_lib, project.htp_hexagon_lib(arch), project.htp_aarch64_lib):
+        assert f"built {path}" in out
+
+
+def test_build_htp_host_only_builds_the_x86_64_library(machine, project, capsys, monkeypatch):
+    project = _htp_project(project)
+    monkeypatch.delenv("ANDROID_NDK_ROOT")
+    monkeypatch.setenv("FAKE_MAKE_OUTPUTS", json.dumps(_htp_outputs(project, "v81")))
+    code, out, err = run(capsys, "build", "--backend", "htp", "--host-only", "--project", str(project.root))
+    assert code == 0, err
+    assert [c["argv"] for c in machine.entries("make")] == [["htp_x86"]]
+
+
+@pytest.mark.parametrize(
+    "setup, reason",
+    [
+        (lambda f, mp: mp.delenv("ANDROID_NDK_ROOT"), "ANDROID_NDK_ROOT is not set"),
+        (lambda f, mp: (f.qnn_sdk / "include/QNN/HTP/core/qhpi.h").unlink(), "qhpi.h is missing"),
+        (lambda f, mp: (f.qnn_sdk / "sdk.yaml").write_text("version: 2.43.0.1\n"), "QNN SDK 2.43.0 is too old"),
+        (lambda f, mp: mp.delenv("HEXAGON_SDK_ROOT"), "HEXAGON_SDK_ROOT is not set"),
+    ],
+)
+def test_build_htp_preconditions(machine, project, capsys, monkeypatch, setup, reason):
+    project = _htp_project(project)
+    setup(machine, monkeypatch)
+    code, _, err = run(capsys, "build", "--backend", "htp", "--project", str(project.root))
+    assert code == 1
+    assert reason in one_line_error(err)
+    assert machine.entries("make") == []
+
+
+def test_build_htp_fails_when_make_produces_nothing(machine, project, capsys, monkeypatch):
+    project = _htp_project(project)
+    monkeypatch.setenv("FAKE_MAKE_OUTPUTS", json.dumps({}))
+    code, _, err = run(capsys, "build", "--backend", "htp", "--host-only", "--project", str(project.root))
+    assert code == 1
+    assert one_line_error(err) == f"error: make htp_x86 succeeded but did not produce {project.htp_host_lib}"
+
+
+def _htp_readiness(machine, project, env):
+    checks = run_checks(project, env, schema_loader=lambda: CapableSchema, has_module=every_module)
+    return {c.name: c for c in checks}, readiness(checks)
+
+
+def test_doctor_s_htp_steps_are_ready_on_a_set_up_machine(machine, project):
+    project = _htp_project(project)
+    checks, ready = _htp_readiness(machine, project, machine.environ())
+    assert ready["htp-build"] == [] and ready["htp-export"] == [] and ready["htp-run"] == []
+    assert checks["EXECUTORCH_BUILD_FOLDER (HTP)"].ok and checks["qnn_executor_runner (HTP)"].ok
+    assert not checks["HTP device libraries built"].ok  # an artifact: `build --backend htp` makes it
+
+
+@pytest.mark.parametrize(
+    "unset, blocked, check",
+    [
+        ("EXECUTORCH_BUILD_FOLDER", ("htp-export", "htp-run"), "EXECUTORCH_BUILD_FOLDER (HTP)"),
+        ("ANDROID_NDK_ROOT", ("htp-build", "htp-run"), "ANDROID_NDK_ROOT"),
+        ("HEXAGON_SDK_ROOT", ("htp-build", "htp-run"), "HEXAGON_SDK_ROOT"),
+        ("ANDROID_SERIAL", ("htp-run",), "device"),
+    ],
+)
+def test_doctor_s_htp_readiness_counts_what_each_step_needs(machine, project, unset, blocked, check):
+    project = _htp_project(project)
+    env = {k: v for k, v in machine.environ().items() if k != unset}
+    _, ready = _htp_readiness(machine, project, env)
+    for step in ("htp-build", "htp-export", "htp-run"):
+        assert (check in ready[step]) == (step in blocked), (step, ready[step])
+
+
+def test_doctor_prints_the_htp_steps(machine, project, capsys):
+    _htp_project(project)
+    code, out, _ = run(capsys, "doctor", "--quick", "--project", str(project.root))
+    assert re.search(r"^htp-build +", out, re.M) and re.search(r"^htp-export +", out, re.M)
+    assert re.search(r"^htp-run +", out, re.M)
 
 
 # --------------------------------------------------------------------------- sign
@@ -640,6 +768,7 @@ def test_the_root_makefile_runs_each_command_where_it_belongs():
         assert f"make {target}" in help_text or target == "help", help_text
     assert "op package NormOpPackage" in make("info")
     assert f"{sys.executable} -m pytest -k quant" in make("-n", "test", "ARGS=-k quant")
+    assert f"{sys.executable} -m pytest --op '{OPS[0].name}' -x" in make("-n", "test", f"OP={OPS[0].name}", "ARGS=-x")
     assert "makefiles/host_emulator.mk test" in make("-n", "host-test")
     assert "makefiles/hexagon_test.mk" in make("-n", "hexagon-test")
     assert f"{sys.executable} -m norm_ops report --op x" in make("-n", "report", "ARGS=--op x")
@@ -749,6 +878,10 @@ def _files(base):
     (base / "a file").write_text("x")
     (base / "list.yaml").write_text("- package_name\n- ops\n")
     (base / "broken.yaml").write_text("ops:\n  - name: x\n   inputs: [x]\n")
+    # Deeper than PyYAML's recursion ("unexpected RecursionError" before: scripts/new's
+    # strict reader had the guard, this project's reading did not), and a key twice.
+    (base / "deep.yaml").write_text("ops: " + "[" * 5000 + "]" * 5000 + "\n")
+    (base / "twice.yaml").write_text("ops: []\nops: []\n")
     (base / "latin1.yaml").write_bytes("doc: caf\xe9\n".encode("latin-1"))
     # Files no command may block on or read without bound, and data no model takes.
     os.mkfifo(base / "fifo.pte")
@@ -865,6 +998,8 @@ BAD_COMMAND_LINES = [
     ["update", "--spec", "{d}/missing.yaml"],
     ["update", "--spec", "{d}/list.yaml"],
     ["update", "--spec", "{d}/broken.yaml"],
+    ["update", "--spec", "{d}/deep.yaml"],
+    ["update", "--spec", "{d}/twice.yaml"],
     ["update", "--spec", "{d}/latin1.yaml"],
     ["update", "--spec", "{d}/empty.pte"],
     ["update", "--spec", "{d}/folder.pte"],
@@ -977,7 +1112,12 @@ def test_bad_command_lines_fail_in_one_line(project, bad_files, capsys, monkeypa
         (["update", "--spec", "{d}/list.yaml"], "--spec {d}/list.yaml: the file is a list, not a spec"),
         (
             ["update", "--spec", "{d}/broken.yaml"],
-            "--spec {d}/broken.yaml: not valid YAML at line 3, column 4: expected <block end>",
+            "--spec {d}/broken.yaml: is not valid YAML at line 3, column 4: expected <block end>",
+        ),
+        (["update", "--spec", "{d}/deep.yaml"], "--spec {d}/deep.yaml: is nested too deeply to be a spec"),
+        (
+            ["update", "--spec", "{d}/twice.yaml"],
+            "--spec {d}/twice.yaml: line 2, column 1: key 'ops' is given twice (also at line 1, column 1)",
         ),
         (["update", "--spec", "{d}/latin1.yaml"], "--spec {d}/latin1.yaml: not UTF-8 text"),
         (["update", "--spec", "{d}/empty.pte"], "--spec {d}/empty.pte: the file is empty, not a spec"),

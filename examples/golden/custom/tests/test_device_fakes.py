@@ -23,6 +23,7 @@ from norm_ops import cli, device, device_data, registration
 from norm_ops.ops import OPS
 from norm_ops.toolchain import EXECUTORCH_REVISION, Project, qc_schema
 
+import failure
 from fakes.tools import make_fakes, make_project, script_header
 from lowering import lower
 
@@ -289,10 +290,11 @@ def test_generated_inputs_cover_each_inputs_domain():
     starts = [0] + list(np.cumsum([len(op.inputs) for op in OPS]))
     outs = device_data.PackageModel()(*batch)
     for op, start in zip(OPS, starts):
+        failure.note(op, inputs=failure.domains_text(op, op.domains))
         assert op.domains == SPEC_DOMAINS[op.name], op.name
         tensors = batch[start : start + len(op.inputs)]
         mine = [k for k, owner in enumerate(device_data.OUTPUT_OPS) if owner is op]
-        assert all(torch.isfinite(outs[k]).all() for k in mine), op.name
+        assert all(torch.isfinite(outs[k]).all() for k in mine), "an output is not finite (NaN or inf)"
         domains = SPEC_DOMAINS[op.name]
         assert all(lo <= float(t.min()) and float(t.max()) <= hi for t, (lo, hi) in zip(tensors, domains)), op.name
         # Over most of it (over all its inputs: a broadcast operand may hold only a few values).
@@ -1049,7 +1051,8 @@ def test_the_readme_runbook_states_what_the_code_does():
 
     from fakes.tools import PROJECT
 
-    readme = " ".join((PROJECT / "README.md").read_text().split())  # line breaks do not matter
+    pages = [PROJECT / "README.md", *sorted((PROJECT / "docs").glob("*.md"))]  # README and the pages it links
+    readme = " ".join(" ".join(p.read_text() for p in pages).split())  # line breaks do not matter
     for op in OPS:
         for name, (lo, hi) in zip(op.inputs, op.domains):
             assert f"{name} in [{lo:g}, {hi:g}]" in readme, (op.name, name)
@@ -1231,3 +1234,79 @@ def test_simulate_runs_at_the_shape_it_exported(phone, lowering_recorder, capsys
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "max abs error: 0\n" in out
+
+
+# --------------------------------------------------------------------------- run of an HTP program
+
+
+@pytest.fixture
+def htp_phone(phone, monkeypatch, capsys):
+    """The phone with the HTP package built (`build --backend htp`) and an HTP program."""
+    from norm_ops.toolchain import soc_htp_arch
+
+    project = phone.project
+    (project.htp_dir / "config").mkdir(parents=True, exist_ok=True)
+    arch = soc_htp_arch()
+    rel = lambda p: str(p.relative_to(project.htp_dir))  # noqa: E731
+    outputs = {
+        "htp_x86": [rel(project.htp_host_lib)],
+        f"htp_{arch}": [rel(project.htp_hexagon_lib(arch))],
+        "htp_aarch64": [rel(project.htp_aarch64_lib)],
+    }
+    monkeypatch.setenv("FAKE_MAKE_OUTPUTS", json.dumps(outputs))
+    assert cli.main(["build", "--backend", "htp", "--project", str(project.root)]) == 0
+    data = json.loads(device.sidecar(phone.pte).read_text())
+    device.sidecar(phone.pte).write_text(json.dumps({**data, "backend": "htp", "quant": "8a8w"}))
+    phone.fakes.clear()
+    capsys.readouterr()
+    phone.arch = arch
+    return phone
+
+
+def test_run_of_an_htp_program_pushes_the_skel_and_the_aarch64_library_and_runs_the_runner(htp_phone, capsys):
+    phone = htp_phone
+    _device_outputs(phone)
+    code = cli.main(["run", "--project", str(phone.project.root), *phone.inputs])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "(HTP, 8a8w)" in out and "max abs error: 0\n" in out
+    calls = [c["argv"] for c in phone.fakes.entries("adb")]
+    ws = f"/data/local/tmp/{NS}"
+    pushed = [c[3] for c in calls if c[2] == "push"]
+    skel_name = LIB.removesuffix(".so") + "_HTP.so"
+    # The skel under the name the program registered (ExecuTorch's example's _HTP.so), a
+    # byte copy of the Hexagon build for the SoC's HTP; the aarch64 library as built.
+    skel = [p for p in pushed if p.endswith("/" + skel_name)]
+    assert len(skel) == 1
+    with open(skel[0], "rb") as f:
+        assert f.read() == phone.project.htp_hexagon_lib(phone.arch).read_bytes()
+    assert str(phone.project.htp_aarch64_lib) in pushed
+    assert any(p.endswith(f"/lib/hexagon-{phone.arch}/unsigned/libQnnHtpV{phone.arch[1:]}Skel.so") for p in pushed)
+    assert any(p.endswith("/examples/qualcomm/executor_runner/qnn_executor_runner") for p in pushed)
+    assert not any("direct_executor_runner" in p or "lpai-v" in p for p in pushed), "LPAI's direct mode pushed"
+    runner = [c[3] for c in calls if c[2] == "shell" and "./qnn_executor_runner" in c[3]]
+    assert len(runner) == 1 and runner[0].startswith(f"cd {ws} &&")
+    assert "export ADSP_LIBRARY_PATH=." in runner[0] and "--domain_id" not in runner[0]
+    assert calls[-1][2:] == ["pull", "-a", f"{ws}/outputs", str(phone.pte.parent)]
+
+
+def test_run_of_an_htp_program_fails_when_the_output_differs(htp_phone, capsys):
+    _device_outputs(htp_phone, offset_of_first=1e3)
+    code = cli.main(["run", "--project", str(htp_phone.project.root), *htp_phone.inputs])
+    _, err = capsys.readouterr()
+    assert code == 1 and "output 0 differs from eager" in err
+
+
+def test_run_of_an_htp_program_needs_the_htp_build(htp_phone, capsys):
+    htp_phone.project.htp_aarch64_lib.unlink()
+    code = cli.main(["run", "--project", str(htp_phone.project.root), *htp_phone.inputs])
+    _, err = capsys.readouterr()
+    assert code == 1
+    assert f"{htp_phone.project.htp_aarch64_lib} missing: run `python -m {NS} build --backend htp`" in err
+    assert htp_phone.fakes.entries("adb") == []
+
+
+def test_run_of_an_htp_program_refuses_lpai_s_options(htp_phone, capsys):
+    code = cli.main(["run", "--project", str(htp_phone.project.root), "--skip-sign", *htp_phone.inputs])
+    _, err = capsys.readouterr()
+    assert code == 1 and "--skip-sign: LPAI's (direct mode)" in err

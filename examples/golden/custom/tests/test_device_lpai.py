@@ -2,7 +2,7 @@
 """On a Snapdragon device: build, sign, export, run, compare with eager, assert delegated.
 
 Runs only where everything is there; otherwise it is skipped and the reason names what is
-missing.  Set, as the README's "Run on device" says:
+missing.  Set, as docs/device.md says:
 
     QNN_SDK_ROOT  HEXAGON_SDK_ROOT  HEXAGON_TOOLS_VERSION  ANDROID_SERIAL
     EXECUTORCH_BUILD_FOLDER  EXECUTORCH_DIRECT_BUILD_FOLDER

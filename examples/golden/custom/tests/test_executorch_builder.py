@@ -12,6 +12,7 @@ stays on the CPU on the device.
 """
 
 import pytest
+import torch
 
 from norm_ops import builder as builder_module
 from norm_ops import check_model, op_package_xml
@@ -146,7 +147,7 @@ def test_check_model_shows_the_builders_refusal_on_the_nodes_line(lowered):
     full = node.args
     node.args = full[:-1]
     try:
-        reports = check_model.check_nodes(edge, opdefs(), str(host.OP_DIR / "libs"))
+        reports, _configs = check_model.check_nodes(edge, opdefs(), str(host.OP_DIR / "libs"))
     finally:
         node.args = full  # the fixture's program is shared
     [refused] = [r for r in reports if r.node == node.name]
@@ -157,3 +158,114 @@ def test_check_model_shows_the_builders_refusal_on_the_nodes_line(lowered):
     for name, arg in zip(op.inputs, full):
         assert f"{name} {list(arg.meta['val'].shape)} (no op config)" in line, line
     assert [r.accepted for r in reports if r is not refused] == [True] * (len(reports) - 1)
+
+
+# --------------------------------------------------------------------------- what the device is sent
+
+
+def _codes_range(scale, zero_point, qmin=0, qmax=255):
+    return (qmin - zero_point) * scale, (qmax - zero_point) * scale
+
+
+def test_every_output_of_an_op_is_sent_with_params_that_hold_its_values(lowered, builder):
+    """ExecuTorch's CustomOp builder sends every output of a node with one set of quant
+    params (the node's).  They must represent each output's values, whatever its sign
+    and range (the first output signed, a later one not, ...): no output is clipped on
+    the device.  The values are the float model's on every calibration batch (what the
+    shared min/max observer saw), the params those the real builder puts in the op config."""
+    how, edge = lowered
+    with torch.no_grad():
+        batches = [PackageModel(calls(how))(*inputs(seed=s)) for s in range(3)]  # the fixture's calibration
+    floats = [torch.cat([b[i].flatten() for b in batches]) for i in range(len(batches[0]))]
+    several = [op for op in OPS if op.n_outputs > 1]
+    if not several:
+        pytest.skip("no op of this package has several outputs")
+    start = {op.name: sum(o.n_outputs for o in OPS[: OPS.index(op)]) for op in OPS}
+    for op, node in op_nodes(edge):
+        if op.n_outputs < 2:
+            continue
+        recorded, why = builder(edge, node)
+        assert recorded is not None, why
+        sent = {(t.scale, t.zero_point) for t in recorded.outputs}
+        assert len(sent) == 1, f"{op.qualified_name}: the builder sends its outputs with {sent}"
+        for k, (name, t) in enumerate(zip(op.outputs, recorded.outputs)):
+            values = floats[start[op.name] + k]
+            lo, hi = _codes_range(t.scale, t.zero_point)
+            # The observer's range takes in 0; the params' ends are on the code grid.
+            assert lo <= min(float(values.min()), 0.0) + t.scale, (op.qualified_name, name, lo, float(values.min()))
+            assert hi >= max(float(values.max()), 0.0) - t.scale, (op.qualified_name, name, hi, float(values.max()))
+
+
+LEARNED_OP = next((op for op in OPS if len(op.inputs) > 1), None)
+
+
+class Learned(torch.nn.Module):
+    """LEARNED_OP with its first input computed and every later one an nn.Parameter
+    (a learned gain, bias or state), drawn from its input domain."""
+
+    def __init__(self):
+        super().__init__()
+        gen = torch.Generator().manual_seed(5)
+        self.shapes = LEARNED_OP.input_shapes((1, 2, 4, 4))
+        self.learned = torch.nn.ParameterList(
+            torch.nn.Parameter(lo + (hi - lo) * torch.rand(s, generator=gen))
+            for (lo, hi), s in zip(LEARNED_OP.domains[1:], self.shapes[1:])
+        )
+
+    def forward(self, x):
+        lo, hi = LEARNED_OP.domains[0]
+        first = lo + (hi - lo) * torch.sigmoid(x).expand(self.shapes[0])
+        result = LEARNED_OP(first, *self.learned)
+        return result if isinstance(result, tuple) else (result,)
+
+
+def test_an_op_fed_by_a_parameter_gets_it_quantized(builder):
+    """A parameter fed to an op: convert_pt2e freezes it as 8-bit codes behind a
+    dequantize node, which ExecuTorch's CustomOp builder would send as FLOAT_32 (LPAI
+    refuses it); builder.QuantizedConstantInputs hands the op the codes instead. The
+    real builder sends it UFIXED_POINT_8, static, and its codes are the parameter's
+    values quantized with the params it is sent with."""
+    if LEARNED_OP is None:
+        pytest.skip("no op of this package takes two inputs")
+    model = Learned().eval()
+    x = torch.randn(1, 2, 4, 4, generator=torch.Generator().manual_seed(1))
+    edge = lower_to_edge(quantize(model, (x,), [(x,)]), (x,))
+    [(op, node)] = builder_module.op_nodes(edge)
+    recorded, why = builder(edge, node)
+    assert recorded is not None, why
+    assert builder_module.refusal(op, recorded, opdefs()[op.qnn_type]) is None
+    assert [t.static for t in recorded.inputs] == [False] + [True] * len(model.learned)
+    for k, param in enumerate(model.learned, start=1):
+        t = recorded.inputs[k]
+        assert t.dtype == "UFIXED_POINT_8" and t.scale > 0, t
+        want = torch.clamp(torch.round(param.detach() / t.scale) + t.zero_point, 0, 255).to(torch.uint8)
+        got = torch.as_tensor(recorded.constants[k]).reshape(want.shape)
+        assert torch.equal(got, want), (op.inputs[k], got, want)
+
+
+def test_without_the_pass_the_builder_sends_a_parameter_as_float(builder, monkeypatch):
+    """What ExecuTorch 1.5.1 does alone (why QuantizedConstantInputs exists): the
+    parameter reaches the op as the dequantize node's FLOAT_32, and LPAI refuses it,
+    naming the fix."""
+    if LEARNED_OP is None:
+        pytest.skip("no op of this package takes two inputs")
+    from executorch.backends.qualcomm.serialization.qc_schema import QnnExecuTorchBackendType
+    from executorch.backends.qualcomm.utils.utils import get_qnn_pass_manager_cls
+
+    manager = get_qnn_pass_manager_cls(QnnExecuTorchBackendType.kLpaiBackend)
+    monkeypatch.setattr(
+        builder_module,
+        "edge_passes",
+        lambda backend="lpai": (
+            manager.get_capture_program_passes(),
+            manager.get_passes_dependency_for_capture_program(),
+        ),
+    )
+    x = torch.randn(1, 2, 4, 4, generator=torch.Generator().manual_seed(1))
+    edge = lower_to_edge(quantize(Learned().eval(), (x,), [(x,)]), (x,))
+    [(op, node)] = builder_module.op_nodes(edge)
+    recorded, _ = builder(edge, node)
+    assert recorded.inputs[1].dtype == "FLOAT_32"
+    reason = builder_module.refusal(op, recorded, opdefs()[op.qnn_type])
+    assert reason.startswith(f"input {op.inputs[1]} is FLOAT_32 (not quantized): LPAI custom ops take 8-bit"), reason
+    assert "quant.make_lpai_quantizer" in reason

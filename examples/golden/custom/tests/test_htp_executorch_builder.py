@@ -155,6 +155,85 @@ def test_an_htp_op_config_of_a_type_the_xml_lacks_or_of_rank_five_is_refused(low
         assert builder_module.refusal(op, recorded, opdef, "lpai") is not None
 
 
+LEARNED_OP = next((op for op in OPS if len(op.inputs) > 1), None)
+
+
+class Learned(torch.nn.Module):
+    """LEARNED_OP, its first input computed and every later one an nn.Parameter."""
+
+    def __init__(self):
+        super().__init__()
+        gen = torch.Generator().manual_seed(5)
+        self.shapes = LEARNED_OP.input_shapes((1, 2, 4, 4))
+        self.learned = torch.nn.ParameterList(
+            torch.nn.Parameter(lo + (hi - lo) * torch.rand(s, generator=gen))
+            for (lo, hi), s in zip(LEARNED_OP.domains[1:], self.shapes[1:])
+        )
+
+    def forward(self, x):
+        lo, hi = LEARNED_OP.domains[0]
+        result = LEARNED_OP(lo + (hi - lo) * torch.sigmoid(x).expand(self.shapes[0]), *self.learned)
+        return result if isinstance(result, tuple) else (result,)
+
+
+def _learned_node(quant):
+    x = torch.randn(1, 2, 4, 4, generator=torch.Generator().manual_seed(1))
+    model = Learned().eval()
+    edge = lower_to_edge(quantize(model, (x,), [(x,)], backend="htp", quant_dtype=quant), (x,), backend="htp")
+    [(op, node)] = builder_module.op_nodes(edge)
+    recorded, why = Builder(edge, str(HTP_HOST_LIB), backend="htp").build(node)
+    assert recorded is not None, why
+    return model, op, recorded
+
+
+@pytest.mark.parametrize("quant", ["8a8w", "16a8w"])
+def test_an_op_fed_by_a_parameter_gets_it_quantized_for_htp(quant):
+    """A parameter is sent as the activations are (8- or 16-bit fixed point), a constant whose
+    codes are its values quantized with the params it is sent with: no float beside them."""
+    if LEARNED_OP is None:
+        pytest.skip("no op of this package takes two inputs")
+    dtype, (qmin, qmax) = SENT[quant]
+    model, op, recorded = _learned_node(quant)
+    opdef = registration.opdefs(Project(ROOT), "htp")[op.qnn_type]
+    assert builder_module.refusal(op, recorded, opdef, "htp") is None
+    for k, param in enumerate(model.learned, start=1):
+        t = recorded.inputs[k]
+        assert (f"QNN_DATATYPE_{t.dtype}", t.static) == (dtype, True), t
+        want = torch.clamp(torch.round(param.detach().double() / t.scale) + t.zero_point, qmin, qmax)
+        got = torch.as_tensor(recorded.constants[k].astype("int64")).reshape(want.shape)
+        assert torch.equal(got, want.to(torch.int64)), op.inputs[k]
+
+
+def test_a_float_input_beside_quantized_ones_is_refused_for_htp(monkeypatch):
+    """What ExecuTorch 1.5.1 sends without builder.QuantizedConstantInputs: the parameter as
+    the FLOAT_32 of its dequantize node, beside 8-bit tensors. The OpDef takes either type
+    for each tensor, but the HTP kernels are generated and tested for one kind per node:
+    check-model refuses it in one line, naming the fix."""
+    if LEARNED_OP is None:
+        pytest.skip("no op of this package takes two inputs")
+    from executorch.backends.qualcomm.serialization.qc_schema import QnnExecuTorchBackendType
+    from executorch.backends.qualcomm.utils.utils import get_qnn_pass_manager_cls
+
+    manager = get_qnn_pass_manager_cls(QnnExecuTorchBackendType.kHtpBackend)
+    monkeypatch.setattr(
+        builder_module,
+        "edge_passes",
+        lambda backend="htp": (
+            manager.get_capture_program_passes(),
+            manager.get_passes_dependency_for_capture_program(),
+        ),
+    )
+    _model, op, recorded = _learned_node("8a8w")
+    assert [t.dtype for t in recorded.inputs] == ["UFIXED_POINT_8"] + ["FLOAT_32"] * (len(op.inputs) - 1)
+    opdef = registration.opdefs(Project(ROOT), "htp")[op.qnn_type]
+    reason = builder_module.refusal(op, recorded, opdef, "htp")
+    assert reason == (
+        f"input {op.inputs[1]} is FLOAT_32 beside UFIXED_POINT_8 tensors: this package's HTP kernels take one "
+        "kind of element type per node (all FLOAT_32, or all fixed point); quantize what feeds it with "
+        "norm_ops.quant.make_htp_quantizer, or check the float model with --quant fp16"
+    )
+
+
 def _infos(for_device):
     options = registration.op_package_options(Project(ROOT), for_device, backend="htp")
     return options.op_package_infos

@@ -3,7 +3,8 @@
 
 Every kernel runs on all 256 codes of each input (a 256 x 256 grid for binary ops, a
 dense random sample of 4,096 code tuples for three or four inputs) with random scales
-and zero points, at the param defaults and at random other values of the params, on
+and zero points, at the param defaults and at random values inside where the spec lets
+the tests vary each param (OpInfo.param_spans: its declared `range`, ...), on
 the fast path and on the reference path, and must match torch: the eager op on the
 dequantized inputs, quantized as the exported graph quantizes (ties to even, then the
 zero point: op_package_host.quantize), every output. Identical codes, or one code off only where the float result is within 1e-4 of
@@ -19,6 +20,7 @@ import torch
 
 from norm_ops.ops import OPS
 
+import failure
 import op_package_host as host
 from spec_values import SPEC_LAYOUT_FLAG, SPEC_ROW_MAX
 
@@ -116,6 +118,15 @@ def run_kernel(op, specs, codes, out_specs, path="auto", values=None, temp="aske
 def check_against_torch(op, specs, codes, out_specs, path="auto", values=None, temp="asked"):
     """Every output of the kernel against the eager op; `out_specs` one per output."""
     xs = [host.dequantize(c, s.scale, s.zero_point) for s, c in zip(specs, codes)]
+    failure.note(
+        op,
+        params=defaults(op) if values is None else values,
+        inputs=", ".join(
+            f"{name} codes {int(c.min())}..{int(c.max())} (scale {s.scale:.4g}, zero point {s.zero_point}: "
+            f"[{float(x.min()):.4g}, {float(x.max()):.4g}])"
+            for name, s, c, x in zip(op.inputs, specs, codes, xs)
+        ),
+    )
     results = eager(op, xs, values)
     got = run_kernel(op, specs, codes, out_specs, path, values, temp)
     at = f", params {values}" if values is not None else ""
@@ -193,15 +204,20 @@ def test_kernel_matches_eager(op, path):
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("op", OPS, ids=ALL_IDS)
 def test_kernel_matches_eager_at_random_params(op, path):
-    """Params other than the defaults (host.random_params): a kernel that ignores a
-    param, or bakes its default in, passes the default-only tests but not this one."""
+    """Params other than the defaults (host.random_params, inside OpInfo.param_spans): a
+    kernel that ignores a param, or bakes its default in, passes the default-only tests
+    but not this one."""
     if not op.params:
         pytest.skip("the op has no params")
+    if all(span is None for span in op.param_spans):
+        pytest.skip(
+            "no param may be varied: declare where each works (params: [{name, type, default, range: [low, high]}])"
+        )
     skip_path(op, path)
     gen = torch.Generator().manual_seed(4321)
     codes = grid(op)
     for draw in range(3):
-        values = host.random_params(op.params, gen)
+        values = host.random_params(op, gen)
         assert values != defaults(op)
         random_trial(op, codes, gen, zero_points=draw > 0, path=path, values=values)
 
@@ -269,14 +285,23 @@ def test_large_tensor_path_and_values(op, path):
 
 
 def pr_qparams(op):
-    """Input calibrated on [0, 1]; output on the eager result over that range."""
+    """Input calibrated on [0, 1] (the pull request's scenario); output on the eager
+    result over that range.  Skipped where that says nothing: an op constant on its
+    inputs' domains (OpInfo.domains: the spec's ranges), or not finite on [0, 1]."""
     in_scale, in_zp = 1.0 / 255.0, 0
+    spread = eager(op, [torch.linspace(lo, hi, 257) for lo, hi in op.domains])[0]
+    finite = spread[torch.isfinite(spread)]
+    if finite.numel() and float(finite.min()) == float(finite.max()):
+        pytest.skip(f"the op is constant on its inputs' domains ({failure.domains_text(op, op.domains)})")
     ends = eager(op, [torch.tensor([0.0, 1.0]) for _ in op.inputs])[0]
     if not bool(torch.isfinite(ends).all()):
-        pytest.skip("the op is not finite at the ends of the calibration range [0, 1]")
+        pytest.skip(
+            f"the op is not finite on [0, 1], where this test calibrates its inputs "
+            f"(its domains: {failure.domains_text(op, op.domains)})"
+        )
     lo, hi = min(0.0, float(ends.min())), max(0.0, float(ends.max()))
     if not hi > lo:
-        pytest.skip("the op is constant on the calibration range")
+        pytest.skip("the op gives one value at 0 and at 1, where this test calibrates its inputs")
     out_scale = float(torch.tensor((hi - lo) / 255.0, dtype=torch.float32))
     return in_scale, in_zp, out_scale, int(round(-lo / out_scale))
 

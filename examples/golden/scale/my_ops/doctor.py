@@ -39,6 +39,7 @@ from .toolchain import (
     HOST_SDK_LIB_DIR,
     HOST_SDK_LIBRARIES,
     HTP_HEADERS,
+    HTP_RUNNER,
     LOADER_PATH_ENV,
     LPAI_HEADER,
     LPAI_MAKEFILES,
@@ -62,6 +63,7 @@ from .toolchain import (
     qc_schema,
     qnn_sdk_version,
     signer_python,
+    soc_htp_arch,
     which,
 )
 
@@ -73,8 +75,8 @@ STEPS = ("build", "build-dsp", "sign", "export", "simulate", "device")
 BUILD, DSP, SIGN, EXPORT, SIMULATE, DEVICE = STEPS
 SDK_CHECK_TARGET = "sdk-check"
 # The HTP path of a project with op_package/htp/ (only then checked and printed).
-HTP_STEPS = ("htp-build", "htp-export")
-HTP_BUILD, HTP_EXPORT = HTP_STEPS
+HTP_STEPS = ("htp-build", "htp-export", "htp-run")
+HTP_BUILD, HTP_EXPORT, HTP_RUN = HTP_STEPS
 # The purpose of each SDK minimum, said once wherever a fix names it.
 BUILD_SDK_FIX = f"install QNN SDK >= {format_version(MIN_SDK_BUILD)} (the first with LPAI op packages)"
 DEVICE_SDK_FIX = f"install QNN SDK >= {format_version(MIN_SDK_DEVICE)} (the first whose device path runs op packages)"
@@ -242,7 +244,7 @@ def check_laptop(env: Mapping[str, str], has_module: Callable[[str], bool] = _ha
             "Python packages of the tests (torch, pytest)",
             not absent,
             f"{sys.executable} lacks {', '.join(absent)}" if absent else sys.executable,
-            "python -m pip install -e '.[test]' (or the packages the README's Quick start names)",
+            "python -m pip install -e '.[test]' (or the packages README's install line names)",
             (PYTEST,),
         )
     )
@@ -499,12 +501,13 @@ def check_executorch_builds(env: Mapping[str, str]) -> list[Check]:
     return checks
 
 
-def check_device(env: Mapping[str, str]) -> list[Check]:
-    """Adb and the device named by ANDROID_SERIAL."""
+def check_device(env: Mapping[str, str], htp: bool = False) -> list[Check]:
+    """Adb and the device named by ANDROID_SERIAL (for `run` of an HTP program too, `htp`)."""
     checks: list[Check] = []
     add = checks.append
+    needed = (DEVICE, HTP_RUN) if htp else (DEVICE,)
     adb = which("adb", env)
-    add(Check("adb", adb is not None, adb or "not on PATH", "install Android platform-tools (adb)", (DEVICE,)))
+    add(Check("adb", adb is not None, adb or "not on PATH", "install Android platform-tools (adb)", needed))
     serial = env_value(SERIAL_ENV, env)
     if serial is None:
         add(
@@ -513,11 +516,11 @@ def check_device(env: Mapping[str, str]) -> list[Check]:
                 False,
                 f"{SERIAL_ENV} not set",
                 f"connect a {SOC_MODEL} device and export {SERIAL_ENV}=<serial from `adb devices`>",
-                (DEVICE,),
+                needed,
             )
         )
     elif adb is None:
-        add(Check("device", False, f"{serial}: cannot ask without adb", "install adb", (DEVICE,)))
+        add(Check("device", False, f"{serial}: cannot ask without adb", "install adb", needed))
     else:
         state = _adb_state(adb, serial, env)
         add(
@@ -526,7 +529,7 @@ def check_device(env: Mapping[str, str]) -> list[Check]:
                 state == "device",
                 f"{serial}: {state}",
                 "connect and authorize the device (`adb devices` must list it as device)",
-                (DEVICE,),
+                needed,
             )
         )
     return checks
@@ -565,10 +568,12 @@ def check_artifacts(project: Project) -> list[Check]:
 
 
 def check_htp(project: Project, env: Mapping[str, str]) -> list[Check]:
-    """The HTP path (a project with op_package/htp/): the SDK's HTP headers (htp-build)
-    and the x86_64 library `export --backend htp` registers (htp-export).  What it shares
-    with LPAI (QNN_SDK_ROOT, libQnnHtp.so, the loader path, ExecuTorch) is checked once,
-    above, and counted for HTP_STEPS too."""
+    """The HTP path (a project with op_package/htp/): QHPI's header (htp-build, with the
+    Hexagon SDK and the Android NDK: `build --backend htp`), the x86_64 library and the
+    ExecuTorch Android build folder `export --backend htp` configures (htp-export), the
+    runner and the device libraries `run` pushes, with adb and the device (htp-run).  What
+    it shares with LPAI (QNN_SDK_ROOT, libQnnHtp.so, the loader path, ExecuTorch, the
+    Hexagon SDK, adb, the device) is checked once, above, and counted for HTP_STEPS too."""
     if not project.has_htp:
         return []
     sdk = env_path("QNN_SDK_ROOT", env)
@@ -578,22 +583,56 @@ def check_htp(project: Project, env: Mapping[str, str]) -> list[Check]:
         detail = ", ".join(f"$QNN_SDK_ROOT/{rel}" for rel in HTP_HEADERS) + " (no SDK)"
     else:
         detail = f"{sdk} lacks {', '.join(missing)}" if missing else f"{sdk}/{HTP_HEADERS[0]}"
-    return [
+    checks = [
         Check(
             "QNN SDK HTP op package headers",
             not missing,
             detail,
-            "use a QAIRT SDK with its HTP headers (include/QNN/HTP/core/) and export QNN_SDK_ROOT=<sdk>",
+            "use a QNN (QAIRT) SDK 2.44 or later, whose HTP headers have QHPI (include/QNN/HTP/core/qhpi.h), "
+            "and export QNN_SDK_ROOT=<sdk>",
+            (HTP_BUILD,),
+        ),
+        _folder_check(
+            "ANDROID_NDK_ROOT",
+            env,
+            (),
+            "install the Android NDK (r25 or later) and export ANDROID_NDK_ROOT=<ndk folder>",
             (HTP_BUILD,),
         ),
         Check(
             "HTP host library built",
             project.htp_host_lib.is_file(),
             str(project.htp_host_lib),
-            f"make -C {project.htp_dir} htp_x86",
+            f"python -m {NAMESPACE} build --backend htp --host-only",
             (HTP_EXPORT,),
         ),
     ]
+    build = env_path(BUILD_FOLDER_ENV, env)
+    fix = (
+        "build ExecuTorch for Android (backends/qualcomm/scripts/build.sh) and export "
+        f"{BUILD_FOLDER_ENV}=<executorch>/build-android"
+    )
+    if build is None or not build.is_dir():
+        shown = "not set" if build is None else f"{build} is not a directory"
+        checks.append(Check(f"{BUILD_FOLDER_ENV} (HTP)", False, shown, fix, (HTP_EXPORT, HTP_RUN)))
+    else:
+        checks.append(Check(f"{BUILD_FOLDER_ENV} (HTP)", True, str(build), fix, (HTP_EXPORT,)))
+        runner = build / HTP_RUNNER
+        checks.append(Check("qnn_executor_runner (HTP)", runner.is_file(), str(runner), fix, (HTP_RUN,)))
+    try:
+        arch = soc_htp_arch(SOC_MODEL)
+        libs = [project.htp_hexagon_lib(arch), project.htp_aarch64_lib]
+        absent = [str(p) for p in libs if not p.is_file()]
+        detail = ", ".join(absent) + " missing" if absent else ", ".join(str(p) for p in libs)
+        ok = not absent
+    except ToolchainError as exc:
+        ok, detail = False, str(exc)
+    except ImportError as exc:  # the SoC's HTP comes from ExecuTorch's table
+        ok, detail = False, f"the SoC's HTP arch is ExecuTorch's to say: cannot import it ({exc})"
+    checks.append(
+        Check("HTP device libraries built", ok, detail, f"python -m {NAMESPACE} build --backend htp", (HTP_RUN,))
+    )
+    return checks
 
 
 def run_checks(
@@ -614,7 +653,7 @@ def run_checks(
         *check_hexagon_sdk(env, python_version or sys.version_info[:2]),
         *check_executorch(env, schema_loader or qc_schema),
         *check_executorch_builds(env),
-        *check_device(env),
+        *check_device(env, htp=project is not None and project.has_htp),
         *(check_artifacts(project) if project is not None else []),
         *(check_this_sdk(project, env, run=sdk_check) if project is not None else []),
         *(check_htp(project, env) if project is not None else []),
@@ -623,7 +662,13 @@ def run_checks(
 
 # Steps that need the results of an earlier step (build before sign, ...) are not
 # blocked by that step's artifacts here: `ready` means the tools are there.
-_ARTIFACT_CHECKS = {"host library built", "DSP libraries built", "signed libraries (current)", "HTP host library built"}
+_ARTIFACT_CHECKS = {
+    "host library built",
+    "DSP libraries built",
+    "signed libraries (current)",
+    "HTP host library built",
+    "HTP device libraries built",
+}
 
 
 def readiness(checks: list[Check]) -> dict[str, list[str]]:
@@ -641,8 +686,11 @@ def readiness(checks: list[Check]) -> dict[str, list[str]]:
         EXPORT: (EXPORT,),
         SIMULATE: (BUILD, EXPORT, SIMULATE),
         DEVICE: (BUILD, DSP, SIGN, EXPORT, DEVICE),
-        HTP_BUILD: (HTP_BUILD,),
+        # build --backend htp needs what the LPAI DSP build needs too (the Hexagon SDK and
+        # its hexagon-clang); run needs export, adb and the device (not direct mode's files).
+        HTP_BUILD: (HTP_BUILD, DSP),
         HTP_EXPORT: (HTP_EXPORT,),
+        HTP_RUN: (HTP_BUILD, DSP, HTP_EXPORT, HTP_RUN),
     }
     result = {}
     for step in (*LAPTOP_STEPS, *STEPS, *HTP_STEPS):

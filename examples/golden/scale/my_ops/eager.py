@@ -14,7 +14,7 @@ import inspect
 
 import torch
 
-from .shapes import RULES, output_shapes
+from .shapes import RULES, output_dtype, output_shapes
 
 
 def _scalar(value: float) -> torch.Tensor:
@@ -92,6 +92,7 @@ def mul3(input: torch.Tensor, factor: float = 3.0) -> torch.Tensor:
     """Multiplies the input by a factor."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     (_shape,) = output_shapes("my_ops::mul3", RULES["mul3"], [input.shape])
+    _dtype = output_dtype("my_ops::mul3", input=input)
     factor = _scalar(factor)
     # expr: input * factor
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
@@ -99,4 +100,5 @@ def mul3(input: torch.Tensor, factor: float = 3.0) -> torch.Tensor:
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = (input * factor)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(_shape, dtype=input.dtype, device=input.device).copy_(_result)
+    # In output_dtype's dtype (the inputs' promoted), whatever the expression's constants.
+    return torch.empty(_shape, dtype=_dtype, device=input.device).copy_(_result)

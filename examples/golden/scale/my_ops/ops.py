@@ -31,7 +31,7 @@ import torch
 
 from . import eager
 from ._package import NAMESPACE
-from .shapes import RULES, output_shapes
+from .shapes import RULES, output_dtype, output_shapes
 
 # ExecuTorch sends an int param to QNN as UINT_32 (and fails on a negative one).
 UINT32_MAX = 2**32 - 1
@@ -58,6 +58,13 @@ class OpInfo:
     # Calibration of the package model, every generated test and `report` draw the
     # input values from it; the spec check required the op finite on it.
     domains: tuple[tuple[float, float], ...] = ()
+    # Per param, (low, high): where the tests vary it (the spec's `range`; a bool's two
+    # values; around the default of an elementwise op's param where its expr is finite),
+    # or None: only the default is known to work (a custom op's param without a range).
+    param_spans: tuple[tuple[object, object] | None, ...] = ()
+    # One value per param other than its default where its span allows: what the tests
+    # call the op with so that a dropped param cannot go unnoticed.
+    other_params: tuple = ()
 
     @property
     def qualified_name(self) -> str:
@@ -108,16 +115,13 @@ class OpInfo:
         return self.function(*args, **kwargs)
 
 
-def _new_outputs(op: str, rules: tuple[tuple, ...], *inputs: torch.Tensor) -> tuple[torch.Tensor, ...]:
-    """Empty outputs of the shapes the rules give (the fake kernels' result)."""
+def _new_outputs(
+    op: str, rules: tuple[tuple, ...], dtype: torch.dtype, *inputs: torch.Tensor
+) -> tuple[torch.Tensor, ...]:
+    """Empty outputs of the shapes the rules give, each in `dtype` (shapes.py
+    output_dtype, the eager op's), on the first input's device: the fake kernels' result."""
     shapes = output_shapes(op, rules, [t.shape for t in inputs])
-    first = inputs[0]
-    return tuple(
-        torch.empty_like(inputs[rule[1]])
-        if rule[0] == "like"
-        else torch.empty(shape, dtype=first.dtype, device=first.device)
-        for rule, shape in zip(rules, shapes)
-    )
+    return tuple(torch.empty(shape, dtype=dtype, device=inputs[0].device) for shape in shapes)
 
 
 def _check_int_params(op: str, **values: int) -> None:
@@ -143,7 +147,7 @@ class _Backward:
     through that math recomputed on the saved inputs.
 
     So an op's gradient is exactly plain torch's for the same math, with torch's
-    conventions where the math has kinks (README.md, "Train with the ops"): broadcast
+    conventions where the math has kinks (docs/using.md, "Train with the ops"): broadcast
     inputs get their gradient summed back to their shape, params (float, int, bool) get
     none.  A custom op's eager math is yours (user/<op>.py): it must be written in
     differentiable torch, or its backward fails and names your file.
@@ -208,7 +212,8 @@ def _mul3(input: torch.Tensor, factor: float) -> torch.Tensor:
 
 @_mul3.register_fake
 def _mul3_fake(input: torch.Tensor, factor: float) -> torch.Tensor:
-    return _new_outputs("my_ops::mul3", RULES["mul3"], input)[0]
+    _dtype = output_dtype("my_ops::mul3", input=input)
+    return _new_outputs("my_ops::mul3", RULES["mul3"], _dtype, input)[0]
 
 
 # The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
@@ -273,5 +278,7 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("out",),
         output_rules=RULES["mul3"],
         domains=((-2.0, 2.0),),
+        param_spans=((1.0, 9.0),),
+        other_params=(6.0,),
     ),
 )

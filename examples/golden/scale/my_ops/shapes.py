@@ -7,7 +7,8 @@ custom op's later inputs broadcast to its first (torch's rules, the first input'
 the result) and its outputs are each `like` an input or that input `reduce`d over some
 dims.
 The fake kernels (torch.export), `.out` and eager's check of your math all use
-`output_shapes`, so that they cannot disagree.
+`output_shapes`, so that they cannot disagree; the outputs' dtype is `output_dtype`'s
+(floating-point inputs only) for all of them alike.
 """
 
 from __future__ import annotations
@@ -20,6 +21,25 @@ import torch
 RULES: dict[str, tuple[tuple, ...]] = {
     "mul3": (("broadcast",),),
 }
+
+
+def output_dtype(op: str, /, **inputs: torch.Tensor) -> torch.dtype:
+    """The dtype of every output of the op: torch's promotion of the inputs' dtypes (torch.promote_types: float32 with float64
+    is float64).  Every input must be floating-point: TypeError naming the op and the
+    input otherwise.  An integer or bool tensor is refused rather than computed in its
+    own dtype (exp of an int64 tensor copied back into int64 is 0 or 1, silently): the
+    op's math is float, and so are its kernels (float32 and 8-bit quantized values).
+    The eager op, `.out` and the fake kernel (torch.export) all call it."""
+    dtype = None
+    for name, tensor in inputs.items():
+        if not tensor.is_floating_point():
+            raise TypeError(
+                f"{op}: input {name} is {tensor.dtype}, not a floating-point tensor: the op's math is float "
+                f"(so are its kernels); pass {name}.float()"
+            )
+        dtype = tensor.dtype if dtype is None else torch.promote_types(dtype, tensor.dtype)
+    assert dtype is not None  # every op has an input
+    return dtype
 
 
 def _check_broadcast_to_first(op: str, shapes: Sequence[Sequence[int]]) -> None:

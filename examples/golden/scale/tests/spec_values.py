@@ -35,6 +35,20 @@ SPEC_DOMAINS = {
 }
 
 
+# Per op, per param: the (low, high) the tests vary it in (the spec's `range`; a bool's two
+# values; around the default of an elementwise op's param where its expr is finite), or
+# None: the param stays at its default (a custom op's param without a range).
+SPEC_PARAM_SPANS = {
+    "mul3": ((1.0, 9.0),),
+}
+
+
+# Per op, one value per param other than its default (within SPEC_PARAM_SPANS).
+SPEC_OTHER_PARAMS = {
+    "mul3": [6.0],
+}
+
+
 # Each op's outputs as the spec declares them: (name, rule), rule one of ("broadcast",),
 # ("like", input), ("reduce", input, dims, keepdim).
 SPEC_OUTPUTS = {
@@ -81,13 +95,11 @@ def min_rank(op):
 
 
 def other_params(op):
-    """Non-default values for every param, so that a dropped param cannot go unnoticed."""
-    values = []
-    for _name, kind, default in op.params:
-        if kind == "bool":
-            values.append(not default)
-        elif kind == "int":  # stays in [0, 2**32 - 1], what ExecuTorch can send
-            values.append(default + 1 if default < 2**32 - 1 else default - 1)
-        else:
-            values.append(default * 1.5 + 0.25)
+    """Values other than the defaults for every param the spec lets the tests vary
+    (SPEC_PARAM_SPANS), so that a dropped param cannot go unnoticed; the default where
+    only it is known to work."""
+    import failure
+
+    values = list(SPEC_OTHER_PARAMS[op.name])
+    failure.note(op, params=values)
     return values

@@ -2,11 +2,13 @@
 """The torch side of every op: registration, schema, public API, eager math, `.out`, export."""
 
 import inspect
+import re
 
 import numpy as np
 import pytest
 import torch
 from executorch.exir import to_edge
+from torch._subclasses.fake_tensor import FakeTensorMode
 
 import my_ops
 
@@ -17,6 +19,11 @@ from spec_values import SPEC_DEFAULTS, SPEC_OUTPUTS, SPEC_SCHEMAS, expected_outp
 
 def as_tuple(result):
     return result if isinstance(result, tuple) else (result,)
+
+
+# Where a custom op's eager math lives (a name of its own: the lines that use it then have
+# the same length for every namespace, and the formatter the same layout).
+EAGER_USER = "my_ops/user"
 
 
 def empty_outputs(op, tensors, fill=float("nan")):
@@ -127,7 +134,8 @@ def test_custom_op_math_is_written(op):
     tensors = make_inputs(op, seed=5)
     result = as_tuple(op(*tensors))
     assert [tuple(r.shape) for r in result] == expected_output_shapes(op, tensors)
-    assert all(torch.isfinite(r).all() for r in result)
+    bad = [k for k, r in enumerate(result) if not bool(torch.isfinite(r).all())]
+    assert not bad, f"output {bad[0]} is not finite (NaN or inf): your math in {EAGER_USER}/{op.name}.py"
 
 
 def test_torch_export_keeps_the_op(op):
@@ -242,6 +250,53 @@ def test_every_call_exports_every_param(op, call):
     assert list(node.args[len(op.inputs) :]) == expected
     assert not node.kwargs
     torch.testing.assert_close(edge.module()(*tensors), fn(*tensors), equal_nan=True)
+
+
+# Every tensor dtype that is not floating-point: each input of each op refuses it.
+NON_FLOAT = (torch.int64, torch.int32, torch.uint8, torch.bool)
+
+
+def test_a_non_float_input_is_refused_naming_the_op_and_the_input(op):
+    """exp of an int64 tensor, copied back into int64, was 0 or 1 where torch gives
+    floats, and the fake kernel said int64 too: the ops take floating-point tensors
+    only, and the eager op, `.out` and the fake kernel (export) refuse any other in one
+    line naming the op and the input."""
+    tensors = make_inputs(op, seed=10)
+    params = other_params(op)
+    for k, name in enumerate(op.inputs):
+        for dtype in NON_FLOAT:
+            bad = list(tensors)
+            bad[k] = tensors[k] > 0 if dtype == torch.bool else tensors[k].round().to(dtype)
+            message = re.escape(f"{op.qualified_name}: input {name} is {dtype}, not a floating-point tensor")
+            with pytest.raises(TypeError, match=f"^{message}"):
+                op(*bad, *params)
+            with pytest.raises(TypeError, match=f"^{message}"):
+                op.out(*bad, *params, **empty_outputs(op, tensors))
+            with FakeTensorMode() as mode, pytest.raises(TypeError, match=f"^{message}"):
+                op.default(*(mode.from_tensor(t) for t in bad), *params)
+
+    class Model(torch.nn.Module):
+        def forward(self, *t):
+            return op(*t, *params)
+
+    # Export (the fake kernel under torch.export) once: the last input as a bool tensor.
+    with pytest.raises(TypeError, match=f"^{message}"):
+        torch.export.export(Model(), tuple(bad))
+
+
+def test_float_inputs_give_torch_s_promoted_dtype(op):
+    """A float64 input makes every output float64 (torch.promote_types), in the fake
+    kernel (what export records) and the eager op alike; float32 inputs float32."""
+    tensors = make_inputs(op, seed=11)
+    params = other_params(op)
+    for k in [None, *range(len(op.inputs))]:
+        mixed = [t.double() if i == k else t for i, t in enumerate(tensors)]
+        want = torch.float32 if k is None else torch.float64
+        with FakeTensorMode() as mode:
+            fake = as_tuple(op.default(*(mode.from_tensor(t) for t in mixed), *params))
+        assert [t.dtype for t in fake] == [want] * len(fake), (k, fake)
+        if op.kind == "elementwise":  # a custom op's eager math is yours
+            assert [t.dtype for t in as_tuple(op(*mixed, *params))] == [want] * len(fake), k
 
 
 def test_int_params_outside_uint32_are_refused(op):

@@ -181,3 +181,37 @@ def test_making_the_quantizer_without_an_sdk_downloads_nothing():
     said = run.stdout + run.stderr
     assert "Traceback" not in said and "Downloading" not in said, said[-3000:]
     assert run.stdout.splitlines()[-1] == "False"
+
+
+def test_the_outputs_of_an_op_share_one_range_that_holds_them_all(quantized):
+    """ExecuTorch's CustomOp builder sends every output of a node with one set of params:
+    the outputs of an op with several are quantized with one scale and zero point (one
+    observer: quant.share_outputs), whose range holds every output's values over every
+    calibration batch (a min/max observer, not the moving average)."""
+    several = [op for op in OPS if op.n_outputs > 1]
+    if not several:
+        pytest.skip("no op of this package has several outputs")
+    calibration = [all_ops_inputs(seed=s) for s in range(4)]  # the fixture's batches
+    with torch.no_grad():
+        floats = [PackageModel()(*b) for b in calibration]
+    first_output = {}
+    k = 0
+    for op in OPS:
+        first_output[op.name] = k
+        k += op.n_outputs
+    for op, [node] in zip(OPS, _op_nodes(quantized)):
+        if op.n_outputs < 2:
+            continue
+        qs = [u for u in _output_users(node) if u.target == Q]
+        assert len(qs) == op.n_outputs, op.qualified_name
+        assert len({(float(q.args[1]), int(q.args[2])) for q in qs}) == 1, [q.args[1:3] for q in qs]
+        scale, zero_point = float(qs[0].args[1]), int(qs[0].args[2])
+        lo, hi = (0 - zero_point) * scale, (255 - zero_point) * scale
+        for i in range(op.n_outputs):
+            values = torch.cat([f[first_output[op.name] + i].flatten() for f in floats])
+            assert lo <= float(values.min()) + scale / 2 and float(values.max()) - scale / 2 <= hi, (
+                op.qualified_name,
+                op.outputs[i],
+                (lo, hi),
+                (float(values.min()), float(values.max())),
+            )

@@ -160,9 +160,18 @@ def _cmd_doctor(args: argparse.Namespace) -> None:
 
 
 def _cmd_build(args: argparse.Namespace) -> None:
-    from .toolchain import build
+    from .toolchain import build, build_htp
 
     project = _project(args)
+    if getattr(args, "backend", "lpai") == "htp":
+        from .registration import require_backend
+
+        require_backend(project, "htp")
+        what = "the x86_64 library" + ("" if args.host_only else ", the skel for the SoC's HTP and the aarch64 library")
+        print(f"building {what} of {project.htp_dir}")
+        for path in build_htp(project, host_only=args.host_only):
+            print(f"built {path}")
+        return
     what = "the host library" + ("" if args.host_only else ", the DSP library and the island library")
     print(f"building {what} of {project.op_dir}")
     for path in build(project, host_only=args.host_only):
@@ -268,7 +277,7 @@ def _inputs_file(args) -> tuple | None:
 
     if not getattr(args, "inputs", None):
         return None
-    batches = device_data.load_batches(Path(args.inputs), "--inputs")
+    batches = device_data.load_batches(Path(args.inputs), "--inputs", float32=False)
     if len(batches) != 1:
         raise CommandError(f"--inputs {args.inputs}: holds {len(batches)} batches, run takes one")
     return batches[0]
@@ -292,7 +301,7 @@ def _inputs(args, pte: Path, shape, given: tuple | None = None):
             return device_data.constant_inputs(value, shape)
         return device_data.constant_like(device.read_sidecar(pte, _target_of(pte)).inputs, value)
     if model is not None:
-        return device_data.load_batches(device.example_file(pte), "the saved example inputs")[0]
+        return device_data.load_batches(device.example_file(pte), "the saved example inputs", float32=False)[0]
     return device_data.random_inputs(1000, shape)
 
 
@@ -391,15 +400,32 @@ def _cmd_run(args: argparse.Namespace) -> None:
     _value(args.input_value, "--input-value")
     # Every argument before the environment: the program, then the inputs against it.
     device.check_program(pte, device.DEVICE, what)
-    if _sidecar_data(pte).get("backend", "lpai") != "lpai":
-        raise CommandError(
-            f"{pte}: exported for HTP; `run` runs LPAI programs (direct mode): run it with ExecuTorch's "
-            "qnn_executor_runner, the op package's libraries pushed beside it"
-        )
+    sidecar = _sidecar_data(pte)
+    htp = sidecar.get("backend", "lpai") == "htp"
+    if htp and (args.skip_sign or args.direct_build_folder):
+        option = "--skip-sign" if args.skip_sign else "--direct-build-folder"
+        raise CommandError(f"{option}: LPAI's (direct mode); {pte} is an HTP program")
     given = _inputs_file(args)
     shape = _shape(args.shape, _exported_shape(pte))
     inputs = _inputs(args, pte, shape, given)
     prepared = device.prepare_run(project, pte, inputs, device.DEVICE, what)
+    if htp:
+        serial = device.serial_from(args.device)
+        folders = device.Folders(device.htp_build_folder(args.build_folder, run=True))
+        print(f"running {pte} on device {serial} (HTP, {sidecar.get('quant', '8a8w')})")
+        comparison, delegates = device.run_device_htp(
+            project,
+            pte,
+            inputs,
+            folders,
+            serial,
+            args.adb_host,
+            debug=args.debug,
+            steps=_steps(args),
+            prepared=prepared,
+        )
+        _finish(comparison, delegates)
+        return
     registration.require_op_package_support(for_device=True)
     serial = device.serial_from(args.device)
     folders = device.device_folders(args.build_folder, args.direct_build_folder)
@@ -617,6 +643,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p = command("build", _cmd_build, "build the op package libraries with make")
     p.add_argument("--host-only", action="store_true", help="only the x86_64 host library (simulator)")
+    if "htp" in BACKENDS:
+        p.add_argument(
+            "--backend",
+            choices=BACKENDS,
+            default="lpai",
+            help="the op package to build (default: lpai); htp: the x86_64 library, the skel for the SoC's HTP "
+            "and the aarch64 Android library",
+        )
     command("sign", _cmd_sign, "sign both DSP libraries into build/signed/")
     p = command("export", _cmd_export, "lower the package's model (or yours) with the op package registered")
     p.add_argument("--target", choices=["device", "simulator"], default="device")

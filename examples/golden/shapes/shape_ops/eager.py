@@ -14,7 +14,7 @@ import inspect
 
 import torch
 
-from .shapes import RULES, output_shapes
+from .shapes import RULES, output_dtype, output_shapes
 
 
 def _scalar(value: float) -> torch.Tensor:
@@ -92,32 +92,37 @@ def add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     """x plus a bias that broadcasts like torch, e.g. a per-channel (1, C, 1, 1) bias."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     (_shape,) = output_shapes("shape_ops::add_bias", RULES["add_bias"], [x.shape, bias.shape])
+    _dtype = output_dtype("shape_ops::add_bias", x=x, bias=bias)
     # expr: x + bias
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = (x + bias)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(_shape, dtype=x.dtype, device=x.device).copy_(_result)
+    # In output_dtype's dtype (the inputs' promoted), whatever the expression's constants.
+    return torch.empty(_shape, dtype=_dtype, device=x.device).copy_(_result)
 
 
 def fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     """a * b + c, the three inputs broadcasting together."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     (_shape,) = output_shapes("shape_ops::fma3", RULES["fma3"], [a.shape, b.shape, c.shape])
+    _dtype = output_dtype("shape_ops::fma3", a=a, b=b, c=c)
     # expr: a * b + c
     # As the model spells it: fully parenthesized, one line (`fmt: skip`: the formatter
     # would only drop redundant parentheses or wrap a long expression; B002: ruff takes
     # the double negation `(-(-x))` of a spec's `--x` for a decrement operator).
     _result = ((a * b) + c)  # noqa: UP034, B002, SIM300  # fmt: skip
     # A fresh tensor even for an identity expression: a custom op must not alias its input.
-    return torch.empty(_shape, dtype=a.dtype, device=a.device).copy_(_result)
+    # In output_dtype's dtype (the inputs' promoted), whatever the expression's constants.
+    return torch.empty(_shape, dtype=_dtype, device=a.device).copy_(_result)
 
 
 def channel_mean(x: torch.Tensor) -> torch.Tensor:
     """The mean over dim 1 (channels), kept as a dim of 1."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     _expected = output_shapes("shape_ops::channel_mean", RULES["channel_mean"], [x.shape])
+    output_dtype("shape_ops::channel_mean", x=x)
     _user_channel_mean = _user_math("shape_ops::channel_mean", "channel_mean")
     check_user_signature("shape_ops::channel_mean", "shape_ops/user/channel_mean.py", _user_channel_mean, "x")
     _result = _user_channel_mean(x)
@@ -129,6 +134,7 @@ def center(x: torch.Tensor, scale: float = 1.0, subtract: bool = True) -> tuple[
     """The mean over the last dim, and x minus it (unless not subtract), scaled."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     _expected = output_shapes("shape_ops::center", RULES["center"], [x.shape])
+    output_dtype("shape_ops::center", x=x)
     _user_center = _user_math("shape_ops::center", "center")
     check_user_signature("shape_ops::center", "shape_ops/user/center.py", _user_center, "x", "scale", "subtract")
     _result = _user_center(x, scale, subtract)
@@ -140,6 +146,7 @@ def rms_norm(x: torch.Tensor, eps: float = 1e-06) -> torch.Tensor:
     """x divided by the root mean square of its last dim; one row at a time, no scratch."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     _expected = output_shapes("shape_ops::rms_norm", RULES["rms_norm"], [x.shape])
+    output_dtype("shape_ops::rms_norm", x=x)
     _user_rms_norm = _user_math("shape_ops::rms_norm", "rms_norm")
     check_user_signature("shape_ops::rms_norm", "shape_ops/user/rms_norm.py", _user_rms_norm, "x", "eps")
     _result = _user_rms_norm(x, eps)
@@ -153,6 +160,7 @@ def pcen(
     """Streaming PCEN-like smoothing over the last dim (time), from a state in and to a state out."""
     # Locals start with "_": a spec name never does, so none shadows an input or param.
     _expected = output_shapes("shape_ops::pcen", RULES["pcen"], [x.shape, state.shape])
+    output_dtype("shape_ops::pcen", x=x, state=state)
     _user_pcen = _user_math("shape_ops::pcen", "pcen")
     check_user_signature("shape_ops::pcen", "shape_ops/user/pcen.py", _user_pcen, "x", "state", "smooth", "eps")
     _result = _user_pcen(x, state, smooth, eps)

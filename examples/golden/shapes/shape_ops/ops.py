@@ -31,7 +31,7 @@ import torch
 
 from . import eager
 from ._package import NAMESPACE
-from .shapes import RULES, output_shapes
+from .shapes import RULES, output_dtype, output_shapes
 
 # ExecuTorch sends an int param to QNN as UINT_32 (and fails on a negative one).
 UINT32_MAX = 2**32 - 1
@@ -58,6 +58,13 @@ class OpInfo:
     # Calibration of the package model, every generated test and `report` draw the
     # input values from it; the spec check required the op finite on it.
     domains: tuple[tuple[float, float], ...] = ()
+    # Per param, (low, high): where the tests vary it (the spec's `range`; a bool's two
+    # values; around the default of an elementwise op's param where its expr is finite),
+    # or None: only the default is known to work (a custom op's param without a range).
+    param_spans: tuple[tuple[object, object] | None, ...] = ()
+    # One value per param other than its default where its span allows: what the tests
+    # call the op with so that a dropped param cannot go unnoticed.
+    other_params: tuple = ()
 
     @property
     def qualified_name(self) -> str:
@@ -108,16 +115,13 @@ class OpInfo:
         return self.function(*args, **kwargs)
 
 
-def _new_outputs(op: str, rules: tuple[tuple, ...], *inputs: torch.Tensor) -> tuple[torch.Tensor, ...]:
-    """Empty outputs of the shapes the rules give (the fake kernels' result)."""
+def _new_outputs(
+    op: str, rules: tuple[tuple, ...], dtype: torch.dtype, *inputs: torch.Tensor
+) -> tuple[torch.Tensor, ...]:
+    """Empty outputs of the shapes the rules give, each in `dtype` (shapes.py
+    output_dtype, the eager op's), on the first input's device: the fake kernels' result."""
     shapes = output_shapes(op, rules, [t.shape for t in inputs])
-    first = inputs[0]
-    return tuple(
-        torch.empty_like(inputs[rule[1]])
-        if rule[0] == "like"
-        else torch.empty(shape, dtype=first.dtype, device=first.device)
-        for rule, shape in zip(rules, shapes)
-    )
+    return tuple(torch.empty(shape, dtype=dtype, device=inputs[0].device) for shape in shapes)
 
 
 def _check_int_params(op: str, **values: int) -> None:
@@ -143,7 +147,7 @@ class _Backward:
     through that math recomputed on the saved inputs.
 
     So an op's gradient is exactly plain torch's for the same math, with torch's
-    conventions where the math has kinks (README.md, "Train with the ops"): broadcast
+    conventions where the math has kinks (docs/using.md, "Train with the ops"): broadcast
     inputs get their gradient summed back to their shape, params (float, int, bool) get
     none.  A custom op's eager math is yours (user/<op>.py): it must be written in
     differentiable torch, or its backward fails and names your file.
@@ -208,7 +212,8 @@ def _add_bias(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
 
 @_add_bias.register_fake
 def _add_bias_fake(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
-    return _new_outputs("shape_ops::add_bias", RULES["add_bias"], x, bias)[0]
+    _dtype = output_dtype("shape_ops::add_bias", x=x, bias=bias)
+    return _new_outputs("shape_ops::add_bias", RULES["add_bias"], _dtype, x, bias)[0]
 
 
 # The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
@@ -265,7 +270,8 @@ def _fma3(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
 
 @_fma3.register_fake
 def _fma3_fake(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
-    return _new_outputs("shape_ops::fma3", RULES["fma3"], a, b, c)[0]
+    _dtype = output_dtype("shape_ops::fma3", a=a, b=b, c=c)
+    return _new_outputs("shape_ops::fma3", RULES["fma3"], _dtype, a, b, c)[0]
 
 
 # The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
@@ -322,7 +328,8 @@ def _channel_mean(x: torch.Tensor) -> torch.Tensor:
 
 @_channel_mean.register_fake
 def _channel_mean_fake(x: torch.Tensor) -> torch.Tensor:
-    return _new_outputs("shape_ops::channel_mean", RULES["channel_mean"], x)[0]
+    _dtype = output_dtype("shape_ops::channel_mean", x=x)
+    return _new_outputs("shape_ops::channel_mean", RULES["channel_mean"], _dtype, x)[0]
 
 
 # The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
@@ -379,7 +386,8 @@ def _center(x: torch.Tensor, scale: float, subtract: bool) -> tuple[torch.Tensor
 
 @_center.register_fake
 def _center_fake(x: torch.Tensor, scale: float, subtract: bool) -> tuple[torch.Tensor, torch.Tensor]:
-    return _new_outputs("shape_ops::center", RULES["center"], x)
+    _dtype = output_dtype("shape_ops::center", x=x)
+    return _new_outputs("shape_ops::center", RULES["center"], _dtype, x)
 
 
 # The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
@@ -446,7 +454,8 @@ def _rms_norm(x: torch.Tensor, eps: float) -> torch.Tensor:
 
 @_rms_norm.register_fake
 def _rms_norm_fake(x: torch.Tensor, eps: float) -> torch.Tensor:
-    return _new_outputs("shape_ops::rms_norm", RULES["rms_norm"], x)[0]
+    _dtype = output_dtype("shape_ops::rms_norm", x=x)
+    return _new_outputs("shape_ops::rms_norm", RULES["rms_norm"], _dtype, x)[0]
 
 
 # The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
@@ -512,7 +521,8 @@ def _pcen(x: torch.Tensor, state: torch.Tensor, smooth: float, eps: float) -> tu
 
 @_pcen.register_fake
 def _pcen_fake(x: torch.Tensor, state: torch.Tensor, smooth: float, eps: float) -> tuple[torch.Tensor, torch.Tensor]:
-    return _new_outputs("shape_ops::pcen", RULES["pcen"], x, state)
+    _dtype = output_dtype("shape_ops::pcen", x=x, state=state)
+    return _new_outputs("shape_ops::pcen", RULES["pcen"], _dtype, x, state)
 
 
 # The gradient: that of the eager math (_Backward). `.out` has none: it writes in place.
@@ -580,6 +590,8 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("out",),
         output_rules=RULES["add_bias"],
         domains=((-2.0, 2.0), (-2.0, 2.0)),
+        param_spans=(),
+        other_params=(),
     ),
     OpInfo(
         name="fma3",
@@ -592,6 +604,8 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("out",),
         output_rules=RULES["fma3"],
         domains=((-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0)),
+        param_spans=(),
+        other_params=(),
     ),
     OpInfo(
         name="channel_mean",
@@ -604,6 +618,8 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("mean",),
         output_rules=RULES["channel_mean"],
         domains=((-2.0, 2.0),),
+        param_spans=(),
+        other_params=(),
     ),
     OpInfo(
         name="center",
@@ -616,6 +632,8 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("mean", "centered"),
         output_rules=RULES["center"],
         domains=((-2.0, 2.0),),
+        param_spans=(None, (False, True)),
+        other_params=(1.0, False),
     ),
     OpInfo(
         name="rms_norm",
@@ -628,6 +646,8 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("y",),
         output_rules=RULES["rms_norm"],
         domains=((-2.0, 2.0),),
+        param_spans=(None,),
+        other_params=(1e-06,),
     ),
     OpInfo(
         name="pcen",
@@ -640,5 +660,7 @@ OPS: tuple[OpInfo, ...] = (
         outputs=("y", "new_state"),
         output_rules=RULES["pcen"],
         domains=((-2.0, 2.0), (-2.0, 2.0)),
+        param_spans=(None, None),
+        other_params=(0.25, 1e-06),
     ),
 )

@@ -16,7 +16,8 @@ other op still shows, since that op really is left unquantized.  After annotatin
 asks every node for its output's quantization (QnnQuantizer._replace_inf) and logs
 `Could not resolve quant range for node: <node>` for an op of several outputs, which
 this package quantizes on each output's getitem: dropped too, for this package's nodes
-only (own_node_warnings).
+only (own_node_warnings).  Those outputs share one observer (share_outputs): ExecuTorch's
+CustomOp builder sends them all with one set of params.
 
 For HTP (a project with op_package/htp/): make_htp_quantizer, 8-bit (8a8w) or 16-bit
 (16a8w) activations on every tensor of this package's ops, which reach the op package as
@@ -31,6 +32,7 @@ import contextlib
 import functools
 import io
 import logging
+import operator
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -62,18 +64,26 @@ def annotator(is_qat: bool = False, act_dtype: torch.dtype = torch.uint8):
         get_ptq_per_channel_quant_config,
         get_qat_per_channel_quant_config,
     )
+    from torchao.quantization.pt2e import MinMaxObserver
 
     # Asymmetric activations; uint8 is the only width LPAI custom ops handle correctly.
     make_config = get_qat_per_channel_quant_config if is_qat else get_ptq_per_channel_quant_config
     config = make_config(act_dtype=act_dtype)
+    # The outputs of an op with several share one observer (share_outputs). The default
+    # one (a moving average: the first value's range, then 1 % towards each later one)
+    # would see one output and then move 1 % towards the next; a min/max observer holds
+    # the union of every output over every batch. QAT keeps its fake quantization's
+    # moving average: the ranges it learns are trained with.
+    several = config if is_qat else make_config(act_dtype=act_dtype, act_observer=MinMaxObserver)
     result = CustomOpsQuantAnnotator()
     for op in OPS:
         # Every input, and every output: ExecuTorch's annotator puts a single output's
         # spec on the op node and pushes several outputs' specs down to the getitem
         # nodes that unpack the tuple (custom_op/annotator.py), by output index.
+        outputs = several if op.n_outputs > 1 else config
         io = IOQuantConfig(
             input_quant_specs={i: config.input_activation for i in range(len(op.inputs))},
-            output_quant_specs={k: config.output_activation for k in range(op.n_outputs)},
+            output_quant_specs={k: outputs.output_activation for k in range(op.n_outputs)},
         )
         # `.defaults` (torch.ops.<ns>.<op>(x) without params) stays a node of the captured
         # graph and becomes a `.default` call with every param at to_edge: annotated the
@@ -81,6 +91,44 @@ def annotator(is_qat: bool = False, act_dtype: torch.dtype = torch.uint8):
         for overload in op.quantized_overloads:
             result.register_annotation(overload, io)
     return result
+
+
+def annotation_fn(is_qat: bool = False, act_dtype: torch.dtype = torch.uint8):
+    """The custom annotation make_quantizer gets: annotator()'s, then every output of an
+    op with several outputs sharing the first output's observer (share_outputs)."""
+    annotate = annotator(is_qat, act_dtype).build_annotation_fn()
+
+    def annotate_package_ops(gm: torch.fx.GraphModule) -> None:
+        annotate(gm)
+        share_outputs(gm)
+
+    return annotate_package_ops
+
+
+def share_outputs(gm: torch.fx.GraphModule) -> None:
+    """One observer for every output of a node of this package's ops with several outputs.
+
+    ExecuTorch's CustomOp builder sends every output of a node with one set of quant
+    params: the node's quant attrs (builders/node_visitor.py get_quant_encoding_conf,
+    called with the node itself for each output), which AnnotateQuantAttrs
+    (_passes/annotate_quant_attrs.py) copies from each output's quantize node in turn,
+    so the last one wins.  Observed apart, an output of another range is clipped or
+    coarse on the device.  Shared (torchao's SharedQuantizationSpec on the getitem nodes
+    that unpack the tuple), the one observer sees every output, the params span the
+    union of their ranges, and what the builder sends is what was calibrated."""
+    from torchao.quantization.pt2e.quantizer import SharedQuantizationSpec
+    from torchao.quantization.pt2e.quantizer.quantizer import Q_ANNOTATION_KEY
+
+    several = {overload for op in OPS if op.n_outputs > 1 for overload in op.quantized_overloads}
+    for node in gm.graph.nodes:
+        if node.op != "call_function" or node.target not in several:
+            continue
+        items = sorted(
+            (u for u in node.users if u.target is operator.getitem and Q_ANNOTATION_KEY in u.meta),
+            key=lambda u: u.args[1],
+        )
+        for item in items[1:]:
+            item.meta[Q_ANNOTATION_KEY].output_qspec = SharedQuantizationSpec(items[0])
 
 
 @contextlib.contextmanager
@@ -102,7 +150,7 @@ def no_sdk_download():
 def make_lpai_quantizer(soc_model: str = SOC_MODEL, is_qat: bool = False):
     """The QnnQuantizer for LPAI (8a8w) that also knows this package's ops (and does not
     print that its own table lacks them: own_op_notices); `is_qat`:
-    for quantization-aware training (torchao's prepare_qat_pt2e, README.md "Train with
+    for quantization-aware training (torchao's prepare_qat_pt2e, docs/using.md "Train with
     the ops"), fake quantization on every tensor, this package's ops included."""
     return _make_quantizer("lpai", "use_8a8w", torch.uint8, soc_model, is_qat)
 
@@ -127,7 +175,7 @@ def _make_quantizer(backend: str, member: str, act_dtype: torch.dtype, soc_model
     with no_sdk_download(), _without_records():
         quantizer = make_quantizer(
             quant_dtype=getattr(QuantDtype, member),
-            custom_annotations=(annotator(is_qat, act_dtype).build_annotation_fn(),),
+            custom_annotations=(annotation_fn(is_qat, act_dtype),),
             is_qat=is_qat,
             backend=get_backend_type(backend),
             soc_model=soc_model,

@@ -1,6 +1,6 @@
 # This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
 """Gradients of every op (ops.py registers a backward per op), quantization-aware
-training with the ops in the model, and README.md's "Train with the ops" run as written.
+training with the ops in the model, and docs/using.md's "Train with the ops" run as written.
 
 The expected gradients never come from the backward under test: an elementwise op's
 from central differences of the float64 numpy reference (reference.py), a custom op's
@@ -10,7 +10,9 @@ torch.autograd.gradcheck from finite differences of the op itself.
 
 import functools
 import importlib
+import json
 import operator
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +23,7 @@ from torchao.quantization.pt2e import FakeQuantizeBase
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_qat_pt2e
 
 import shape_ops
-from shape_ops import eager
+from shape_ops import cli, eager
 from shape_ops._package import NAMESPACE
 from shape_ops.device_data import N_INPUTS, PackageModel
 from shape_ops.ops import OPS
@@ -32,7 +34,7 @@ from lowering import all_ops_inputs
 from reference import REFERENCES
 from spec_values import min_rank, other_params
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+USING = Path(__file__).resolve().parents[1] / "docs" / "using.md"
 # Tiny tensors keep the finite differences cheap; rank 4 fits every reduce rule.
 SHAPE = (2, 3, 2, 2)
 
@@ -125,7 +127,7 @@ def test_gradient_matches_plain_torch(op):
     got = gradients(lambda *t: op.default(*t, *params), tensors, seed=25)
     want = gradients(lambda *t: user(*t, *params), tensors, seed=25)
     for name, g, w in zip(op.inputs, got, want):
-        torch.testing.assert_close(g, w, msg=f"{op.qualified_name}: input {name}")
+        torch.testing.assert_close(g, w, equal_nan=True, msg=f"{op.qualified_name}: input {name}")
 
 
 # Values where the math has kinks: ties between inputs, 0, integers and halves.
@@ -231,17 +233,21 @@ def test_qat_with_every_op():
 
 
 def readme_block(heading: str) -> str:
-    """The first ```python block of README.md's section `heading`."""
-    section = README.read_text().split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    """The first ```python block of docs/using.md's section `heading`."""
+    section = USING.read_text().split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
     return section.split("```python\n", 1)[1].split("\n```", 1)[0]
 
 
-def test_readme_train_section_runs_as_written(capsys):
-    """README.md's "Train with the ops", executed as it stands: float training and QAT
-    through the first op, convert, export and to_edge with the op still a node."""
+def test_readme_train_section_runs_as_written(capsys, tmp_path, monkeypatch):
+    """docs/using.md's "Train with the ops", executed as it stands: float training and QAT
+    through the first op, convert, export and to_edge with the op still a node; then its
+    check-model command on the QAT model it saved, which ExecuTorch's CustomOp builder
+    sends with the ranges QAT learned."""
+    monkeypatch.chdir(tmp_path)  # the block saves qat_net.pt2 and calibration.pt here
+    monkeypatch.setattr(sys, "path", list(sys.path))  # check-model puts the project first on it
     code = readme_block("Train with the ops")
     scope = {"__name__": "readme_train_with_the_ops"}
-    exec(compile(code, f"{README} (Train with the ops)", "exec"), scope)
+    exec(compile(code, f"{USING} (Train with the ops)", "exec"), scope)
     first = OPS[0]
     assert scope["model"].conv.weight.grad is not None, "float training: no gradient reached the weights"
     assert all(p.grad is not None for p in scope["prepared"].parameters()), "QAT: no gradient reached the weights"
@@ -249,3 +255,25 @@ def test_readme_train_section_runs_as_written(capsys):
     # Its last line (ExecuTorch prints before it): the op, still a node of the edge program.
     assert capsys.readouterr().out.splitlines()[-1] == str([str(first.default)])
     assert getattr(shape_ops, first.name) is first.function
+    # The command after the block, as docs/using.md spells it, on the files the block wrote.
+    section = USING.read_text().split("\n## Train with the ops\n", 1)[1].split("\n## ", 1)[0]
+    command = section.split("```bash\n", 1)[1].split("\n```", 1)[0]
+    prefix = f"python -m {NAMESPACE} "
+    assert command.startswith(prefix), command
+    argv = [*command.removeprefix(prefix).split(), "--project", str(USING.parents[1]), "--json", "report.json"]
+    assert cli.main(argv) == 0, capsys.readouterr().err
+    written = json.loads((tmp_path / "report.json").read_text())
+    assert written["ok"] is True and written["prequantized"] is True
+    [node] = written["nodes"]
+    # Each output is sent with the scale and zero point QAT learned for it: its quantize node
+    # in the converted model (after its getitem for an op of several outputs).
+    [op_node] = [n for n in scope["quantized"].graph.nodes if n.target in first.quantized_overloads]
+    items = [u for u in op_node.users if u.target is operator.getitem] if first.n_outputs > 1 else [op_node]
+    learned = {}
+    for item in items:
+        [q] = [u for u in item.users if str(u.target).endswith("quantize_per_tensor.default")]
+        learned[item.args[1] if first.n_outputs > 1 else 0] = (float(q.args[1]), int(q.args[2]))
+    assert sorted(learned) == list(range(first.n_outputs))
+    for k, t in enumerate(node["outputs"]):
+        assert (t["scale"], t["zero_point"]) == (pytest.approx(learned[k][0], rel=1e-6), learned[k][1]), t
+        assert t["clipped"] is False

@@ -6,9 +6,11 @@ whose node the op package refuses (rank 6), one with none of the ops, and every 
 argument, each one line and nothing written.
 """
 
+import copy
 import json
 import math
 import operator
+import pickle
 import shutil
 import sys
 
@@ -84,11 +86,94 @@ class Plain(torch.nn.Module):
         return torch.relu(self.conv(x))
 
 
+class Branches(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(2, 2, 1)
+
+    def forward(self, x):
+        return torch.cond(x.sum() > 0, lambda h: h * 2, lambda h: h - 1, (self.conv(x),))
+
+
 class DataDependent(torch.nn.Module):
     def forward(self, x):
         if x.sum() > 0:  # torch.export cannot capture a branch on the data
             return x * 2
         return x
+
+
+LEARNED_OP = next((op for op in OPS if len(op.inputs) > 1), None)
+
+
+class Learned(torch.nn.Module):
+    """The first op of two inputs or more, its later inputs learned: nn.Parameters of
+    their shapes, from their input domains (a per-channel gain, a bias, a state)."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(9)
+        self.conv = torch.nn.Conv2d(2, 2, 1)
+        shapes = LEARNED_OP.input_shapes((1, 2, 4, 4))
+        self.learned = torch.nn.ParameterList(
+            torch.nn.Parameter(lo + (hi - lo) * torch.rand(s)) for (lo, hi), s in zip(LEARNED_OP.domains[1:], shapes[1:])
+        )
+
+    def forward(self, x):
+        (lo, hi), shape = LEARNED_OP.domains[0], LEARNED_OP.input_shapes(x.shape)[0]
+        result = LEARNED_OP(to_shape(lo + (hi - lo) * torch.sigmoid(self.conv(x)), shape), *self.learned)
+        return result if isinstance(result, tuple) else (result,)
+
+
+class Several(torch.nn.Module):
+    """The first op of several outputs alone, after an ordinary layer."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(7)
+        self.conv = torch.nn.Conv2d(2, 2, 1)
+
+    def forward(self, x):
+        h = torch.sigmoid(self.conv(x))
+        op = next(o for o in OPS if o.n_outputs > 1)
+        return op(*[to_shape(lo + (hi - lo) * h, s) for (lo, hi), s in zip(op.domains, op.input_shapes(h.shape))])
+
+
+WIDENED = []  # made once per import: check-model and the test check the same model
+
+
+def widened():
+    """Several quantized by this package's quantizer, then the first output of its op given
+    twice the scale its calibration gave it, as if observed alone: a model quantized some
+    other way (an older project's QAT model)."""
+    import operator
+
+    from {NS}.quant import quantize
+
+    if WIDENED:
+        return WIDENED[0]
+
+    gen = torch.Generator().manual_seed(3)
+    batches = [(torch.randn(1, 2, 4, 4, generator=gen),) for _ in range(2)]
+    model = quantize(Several().eval(), batches[0], batches)
+    op = next(o for o in OPS if o.n_outputs > 1)
+    node = next(n for n in model.graph.nodes if n.target in op.quantized_overloads)
+    item = next(u for u in node.users if u.target is operator.getitem and u.args[1] == 0)
+    [q] = [u for u in item.users if str(u.target).endswith("quantize_per_tensor.default")]
+    for n in [q, *q.users]:
+        n.args = (n.args[0], n.args[1] * 2, *n.args[2:])
+    model.recompile()
+    WIDENED.append(model)
+    return model
+
+
+def prepared():
+    """EveryOp prepared for QAT and not converted: what training leaves before convert_pt2e."""
+    from torchao.quantization.pt2e.quantize_pt2e import prepare_qat_pt2e
+
+    from {NS}.quant import make_lpai_quantizer
+
+    x = torch.randn(1, 2, 4, 4)
+    return prepare_qat_pt2e(torch.export.export(EveryOp(), (x,)).module(), make_lpai_quantizer(is_qat=True))
 
 
 def build():
@@ -154,15 +239,20 @@ def node_lines(out):
 
 
 def calibrated_outputs(quantized, op):
-    """{output index: (scale, zero point)} of the quantize node after each getitem of the op's
-    node in the quantized graph (ops with several outputs; {} otherwise)."""
-    [node] = [n for n in quantized.graph.nodes if n.op == "call_function" and n.target == op.default]
+    """{output index: (scale, zero point)} of the quantize node after each output of the op's
+    node in the quantized graph (after each getitem of an op with several outputs)."""
+    [node] = [n for n in quantized.graph.nodes if n.op == "call_function" and n.target in op.quantized_overloads]
+    items = [u for u in node.users if u.target is operator.getitem] if op.n_outputs > 1 else [node]
     found = {}
-    for item in node.users:
-        if item.target is operator.getitem:
-            [q] = [u for u in item.users if "quantize_per_tensor" in str(u.target)]
-            found[item.args[1]] = (float(q.args[1]), int(q.args[2]))
+    for item in items:
+        [q] = [u for u in item.users if str(u.target).endswith("quantize_per_tensor.default")]
+        found[item.args[1] if op.n_outputs > 1 else 0] = (float(q.args[1]), int(q.args[2]))
     return found
+
+
+def code_range(scale, zero_point):
+    """The real values uint8 codes stand for."""
+    return [(0 - zero_point) * scale, (255 - zero_point) * scale]
 
 
 def test_a_model_using_every_op_reaches_the_op_package(user, capsys, tmp_path):
@@ -212,17 +302,24 @@ def test_a_model_using_every_op_reaches_the_op_package(user, capsys, tmp_path):
     with torch.no_grad():
         floats = [model(*b) for b in batches]
         fakes = [quantized(*b) for b in batches]
-    # An op with several outputs: where the op config's quant params of an output differ from
-    # those its calibration gave it (the quantize node after its getitem), a note says so.
+    # Per output: the range its calibration gave it (its quantize node in the quantized graph)
+    # and the range the params ExecuTorch's builder sends it with represent, printed and in the
+    # JSON; the outputs of an op with several are sent with one set of params, which is theirs.
     for op, node in zip(OPS, written["nodes"]):
         calibrated = calibrated_outputs(quantized, op)
-        sent = {k: (t["scale"], t["zero_point"]) for k, t in enumerate(node["outputs"])}
-        differ = [
-            op.outputs[k]
-            for k, (scale, zero_point) in calibrated.items()
-            if not (math.isclose(sent[k][0], scale, rel_tol=1e-6) and sent[k][1] == zero_point)
-        ]
-        assert [note.split(" ", 2)[1] for note in node["notes"]] == differ, node["notes"]
+        assert sorted(calibrated) == list(range(op.n_outputs))
+        for k, t in enumerate(node["outputs"]):
+            assert t["calibrated"] == pytest.approx(code_range(*calibrated[k]), rel=1e-6), (op.name, t)
+            assert t["representable"] == pytest.approx(code_range(t["scale"], t["zero_point"]), rel=1e-6)
+            assert t["calibrated"] == pytest.approx(t["representable"], rel=1e-6), "nothing clipped"
+            assert t["clipped"] is False and t["clipped_fraction"] == 0
+            lo, hi = t["calibrated"]
+            slo, shi = t["representable"]
+            assert (
+                f"\n    output {t['name']}: calibrated [{lo:.6g}, {hi:.6g}], sent params represent "
+                f"[{slo:.6g}, {shi:.6g}]\n" in out
+            )
+        assert len({(t["scale"], t["zero_point"]) for t in node["outputs"]}) == 1
     assert len(written["accuracy"]) == len(floats[0]) == sum(len(op.outputs) for op in OPS)
     errors = []
     for i, row in enumerate(written["accuracy"]):
@@ -269,7 +366,10 @@ def test_a_node_the_op_package_refuses_fails_with_the_reason(user, capsys, tmp_p
     )
     written = json.loads(report.read_text())
     assert written["ok"] is False and written["nodes"][0]["accepted"] is False
-    assert written["nodes"][0]["reason"] == f"input {name} has rank 6: LPAI tensors have at most 5 dims"
+    assert written["nodes"][0]["reason"] == (
+        f"input {name} has rank 6: LPAI tensors have at most 5 dims; "
+        "reshape it in your model to at most 5 dims around the op (merge leading dims)"
+    )
 
 
 def test_a_model_without_the_ops_fails(user, capsys):
@@ -287,7 +387,20 @@ def test_a_model_without_the_ops_fails(user, capsys):
     [
         ([], f"--model {MODULE}.net:EveryOp: needs --calibration FILE"),
         (["--calibration", "{data}/nowhere.pt"], "--calibration {data}/nowhere.pt: no such file"),
-        (["--calibration", "{data}/text.pt"], "--calibration {data}/text.pt: cannot load it with torch.load"),
+        # What the file must be, in one line: no torch warning, no advice to load it unsafely.
+        (["--calibration", "{data}/text.pt"], "--calibration {data}/text.pt: is not a file torch.save wrote: save "),
+        (["--calibration", "{data}/garbage.pt"], "--calibration {data}/garbage.pt: is not a file torch.save wrote"),
+        (["--calibration", "{data}/empty.pt"], "--calibration {data}/empty.pt: is empty: save a tensor"),
+        (["--calibration", "{data}/pickle.pt"], "--calibration {data}/pickle.pt: is not a file torch.save wrote"),
+        (
+            ["--calibration", "{data}/object.pt"],
+            "--calibration {data}/object.pt: holds objects other than tensors, tuples, lists and numbers",
+        ),
+        (
+            ["--calibration", "{data}/float64.pt"],
+            "--calibration {data}/float64.pt: batch 0 input 0 is float64[1, 2, 4, 4]: the model's float inputs "
+            "must be float32",
+        ),
         (["--calibration", "{data}/dict.pt"], "--calibration {data}/dict.pt: holds dict"),
         (
             ["--calibration", "{data}/other_shape.pt"],
@@ -321,13 +434,26 @@ def test_bad_data_is_one_line_and_writes_nothing(user, capsys, argv, reason):
     torch.save([(torch.ones(SHAPE),), (torch.ones(1, 2, 4, 5),)], data / "other_shape.pt")
     torch.save([(torch.full(SHAPE, math.nan),)], data / "nan.pt")
     torch.save([(torch.ones(1, 3, 4, 4),)], data / "three_channels.pt")
+    (data / "garbage.pt").write_bytes(bytes(range(256)) * 3)
+    (data / "empty.pt").write_bytes(b"")
+    (data / "pickle.pt").write_bytes(pickle.dumps(Payload()))  # loading it must not run it
+    torch.save([(torch.ones(SHAPE), Payload())], data / "object.pt")
+    torch.save([(torch.ones(SHAPE, dtype=torch.float64),)], data / "float64.pt")
     before = files(project), files(data)
     code, out, err = check_model(
         capsys, project, "--model", f"{MODULE}.net:EveryOp", *[a.format(data=data) for a in argv]
     )
     assert code == 1
     assert one_line_error(err).startswith("error: " + reason.format(data=data)), err
+    assert "weights_only" not in err and "PAYLOAD RAN" not in out + err
     assert (files(project), files(data)) == before
+
+
+class Payload:
+    """A pickle that prints when it is loaded unsafely."""
+
+    def __reduce__(self):
+        return (print, ("PAYLOAD RAN",))
 
 
 @pytest.mark.parametrize(
@@ -340,10 +466,21 @@ def test_bad_data_is_one_line_and_writes_nothing(user, capsys, argv, reason):
         (f"{MODULE}.net:not_a_model", f"--model {MODULE}.net:not_a_model: returned a int, not an nn.Module"),
         (f"{MODULE}.net:broken", f"--model {MODULE}.net:broken: calling it failed: checkpoint missing"),
         (f"{MODULE}.net:DataDependent", f"--model {MODULE}.net:DataDependent: quantizing it"),
+        # The cause, not "An error occurred when running the 'LiftConstantScalarOperands' pass".
+        (f"{MODULE}.net:Branches", f"--model {MODULE}.net:Branches: uses torch.cond (node cond): ExecuTorch's"),
+        (
+            f"{MODULE}.net:prepared",
+            f"--model {MODULE}.net:prepared: holds observers or fake quantization (prepared, not converted): "
+            "convert it first, quantized = convert_pt2e(prepared)",
+        ),
+        ("nowhere.pt2", "--model nowhere.pt2: no such file"),
+        ("{data}/calibration.pt2", "--model {data}/calibration.pt2: cannot load it with torch.export.load"),
     ],
 )
 def test_a_bad_model_is_one_line_and_writes_nothing(user, capsys, model, reason):
     project, data, _ = user
+    shutil.copy(data / "calibration.pt", data.parent / "calibration.pt2")  # not a program torch.export saved
+    model, reason = model.format(data=data.parent), reason.format(data=data.parent)
     before = files(project), files(data)
     code, out, err = check_model(capsys, project, "--model", model, "--calibration", str(data / "calibration.pt"))
     assert code == 1
@@ -365,3 +502,106 @@ def test_usage_errors_are_one_line(capsys, argv, reason):
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert one_line_error(err).startswith("error: ") and reason in err
+
+
+def test_an_op_fed_by_parameters_reaches_the_op_package_with_them_quantized(user, capsys, tmp_path):
+    """A learned input (nn.Parameter) is sent quantized like an activation, as a constant:
+    the node is accepted and the accuracy measured."""
+    if not any(len(op.inputs) > 1 for op in OPS):
+        pytest.skip("no op of this package takes two inputs")
+    project, data, batches = user
+    report = tmp_path / "report.json"
+    code, out, err = check_model(
+        capsys,
+        project,
+        "--model",
+        f"{MODULE}.net:Learned",
+        "--calibration",
+        str(data / "calibration.pt"),
+        "--json",
+        str(report),
+    )
+    assert code == 0, err
+    written = json.loads(report.read_text())
+    [node] = written["nodes"]
+    assert node["accepted"] is True, node["reason"]
+    assert [t["static"] for t in node["inputs"]] == [False] + [True] * (len(node["inputs"]) - 1)
+    for t in node["inputs"]:
+        assert t["dtype"] == "UFIXED_POINT_8" and t["scale"] > 0, t
+    [line] = node_lines(out)
+    assert line.count("(constant)") == len(node["inputs"]) - 1, line
+    assert written["accuracy"] and all(row["max_abs_error"] is not None for row in written["accuracy"])
+    assert "accuracy after fake quantization with the params the device is sent" in out
+
+
+def _without_activation_quantization(model):
+    """The quantized graph with every quantize -> dequantize pair of an activation taken out."""
+    model = copy.deepcopy(model)
+    for dq in list(model.graph.nodes):
+        q = dq.args[0] if dq.op == "call_function" and dq.args else None
+        if (
+            str(dq.target).endswith("dequantize_per_tensor.default")
+            and isinstance(q, torch.fx.Node)
+            and str(q.target).endswith(".quantize_per_tensor.default")
+        ):
+            dq.replace_all_uses_with(q.args[0])
+    model.graph.eliminate_dead_code()
+    model.recompile()
+    return model
+
+
+def test_an_output_the_device_would_clip_fails_naming_it(user, capsys, tmp_path):
+    """A quantized model whose first output of an op is calibrated wider than the params the
+    builder sends every output with (the last output's): check-model names the output and how
+    much of its range is lost, exits 1, and measures the accuracy with the sent params."""
+    several = next((op for op in OPS if op.n_outputs > 1), None)
+    if several is None:
+        pytest.skip("no op of this package has several outputs")
+    project, data, batches = user
+    report = tmp_path / "report.json"
+    code, out, err = check_model(
+        capsys,
+        project,
+        "--model",
+        f"{MODULE}.net:widened",
+        "--calibration",
+        str(data / "calibration.pt"),
+        "--json",
+        str(report),
+    )
+    assert code == 1
+    written = json.loads(report.read_text())
+    node = next(n for n in written["nodes"] if n["op"] == several.qualified_name)
+    first, *rest = node["outputs"]
+    # The first output's quantize node holds twice the scale of the others, same zero point.
+    assert first["calibrated"] == pytest.approx([2 * v for v in rest[0]["calibrated"]], rel=1e-6)
+    assert first["representable"] == pytest.approx(rest[0]["calibrated"], rel=1e-6)
+    assert first["clipped"] is True and first["clipped_fraction"] == pytest.approx(0.5, abs=1e-6)
+    assert [t["clipped"] for t in rest] == [False] * len(rest)
+    assert written["ok"] is False and written["prequantized"] is True
+    message = one_line_error(err)
+    assert message.startswith(
+        f"error: output {first['name']} of {several.qualified_name} (node {node['node']}) would lose 50.0% of "
+        "its calibrated range on the device"
+    ), message
+    assert "quant's quantizers" in message and "is_qat=True" in message
+    assert f"    output {first['name']}: calibrated [" in out and "50.0% of its range is clipped on the device" in out
+    # The accuracy: that graph with the sent params, against it without activation quantization.
+    sys.path.insert(0, str(project))
+    from checked_models.net import widened
+
+    model = widened()
+    reference = _without_activation_quantization(model)
+    sent = copy.deepcopy(model)
+    op_node = next(n for n in sent.graph.nodes if n.target in several.quantized_overloads)
+    item = next(u for u in op_node.users if u.target is operator.getitem and u.args[1] == 0)
+    [q] = [u for u in item.users if str(u.target).endswith("quantize_per_tensor.default")]
+    for n in [q, *q.users]:
+        n.args = (n.args[0], first["scale"], first["zero_point"], *n.args[3:])
+    sent.recompile()
+    with torch.no_grad():
+        want = [reference(*b) for b in batches]
+        got = [sent(*b) for b in batches]
+    for i, row in enumerate(written["accuracy"]):
+        diff = torch.cat([(g[i] - w[i]).double().flatten() for g, w in zip(got, want)]).abs()
+        assert row["max_abs_error"] == pytest.approx(float(diff.max()), rel=1e-6, abs=1e-9), i

@@ -27,9 +27,10 @@ MIN_SDK_BUILD = (2, 48)
 MIN_SDK_DEVICE = (2, 49)
 LPAI_HEADER = f"include/{LPAI_SDK_HEADER}"
 LPAI_MAKEFILES = "share/QNN/OpPackageGenerator/makefiles/LPAI"
-# The SDK headers op_package/htp builds against (include/htp_sdk.h includes them from
-# include/QNN/): the HTP core op registration and the op package interface.
-HTP_HEADERS = ("include/QNN/HTP/core/op_register_ext.h", "include/QNN/QnnOpPackage.h")
+# The SDK headers op_package/htp builds against (from include/QNN/): QHPI, the HTP op
+# interface its ops register through (QNN SDK 2.44 and later), and the op package interface.
+HTP_HEADERS = ("include/QNN/HTP/core/qhpi.h", "include/QNN/QnnOpPackage.h")
+MIN_SDK_HTP = (2, 44)
 # Hexagon SDK
 SIGNER = "tools/elfsigner/elfsigner.py"
 HEXAGON_TOOLS = "tools/HEXAGON_Tools"
@@ -48,6 +49,9 @@ SIGNER_PYTHON_ENV = "LPAI_SIGNER_PYTHON"
 DIRECT_RUNNER = "examples/qualcomm/direct_executor_runner/qnn_executor_direct_runner"
 DIRECT_STUB = "examples/qualcomm/direct_executor_runner/libqnn_executorch_stub.so"
 X86_RUNNER = "examples/qualcomm/executor_runner/qnn_executor_runner"
+# The same runner built for Android (in build-android): what an HTP program runs with on
+# the device, as ExecuTorch's HTP custom op example runs it (SimpleADB, not direct mode).
+HTP_RUNNER = X86_RUNNER
 # What ExecuTorch's build.sh --build_direct_mode 0 leaves in <executorch>/build-direct
 # (unsigned; sign_library.sh signs copies of them into the SDK, see below).
 DIRECT_BUILD_OUTPUTS = (

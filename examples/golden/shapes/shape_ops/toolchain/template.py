@@ -2,9 +2,11 @@
 """The template this project was made from: `copier update`, and a new spec read first.
 
 copier reads a `--data-file` itself, and a file it cannot read (a YAML slip while
-editing, a list, an empty file) ends in its traceback, or a key given twice reads
-without a word as its last value. `check_spec_file` refuses those in one line before
-copier runs: the file must be a readable YAML mapping; then, when the template's
+editing, a list, an empty file, nesting deeper than Python's recursion) ends in its
+traceback, or a key given twice reads without a word as its last value.
+`check_spec_file` refuses those in one line before copier runs: the file must be a
+YAML mapping as the template's strict reader reads it (spec_yaml.py, the very file
+`scripts/new` reads a spec with); then, when the template's
 checkout recorded in `.copier-answers.yml` (`_src_path`) is a folder on this machine,
 its own strict reader and every rule of the spec (`scripts/new --check`, the reader of
 a new project) judge it. The update then runs as the README says:
@@ -97,17 +99,13 @@ def check_spec_file(spec: str) -> Path:
     except OSError as exc:
         raise ToolchainError(f"{where}: cannot be read ({exc.strerror})") from None
     try:
-        import yaml
+        from . import spec_yaml  # PyYAML's, which copier brings
     except ImportError:
         raise ToolchainError("copier is not installed (python -m pip install copier)") from None
     try:
-        data = yaml.safe_load(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise ToolchainError(f"{where}: not valid YAML{at}: {exc.problem or exc.context}") from None
-    except yaml.YAMLError as exc:
-        raise ToolchainError(f"{where}: not valid YAML: {' '.join(str(exc).split())}") from None
+        data = spec_yaml.load(text)  # the template's own strict reader (scripts/new's)
+    except spec_yaml.SpecYamlError as exc:
+        raise ToolchainError(f"{where}: {exc}") from None
     if not isinstance(data, dict):
         kind = "empty" if data is None else f"a {type(data).__name__}"
         raise ToolchainError(

@@ -23,9 +23,17 @@ import pytest
 
 from shape_ops import cli
 from shape_ops._package import PACKAGE_NAME
-from shape_ops.toolchain import DIRECT_RUNNER, DIRECT_STUB, X86_RUNNER
+from shape_ops.toolchain import DIRECT_RUNNER, DIRECT_STUB, HTP_RUNNER, X86_RUNNER
 
-WATCHED_ENV = ("QNN_SDK_ROOT", "HEXAGON_SDK_ROOT", "HEXAGON_TOOLS_VERSION", "CC", "CXX", "LD_LIBRARY_PATH")
+WATCHED_ENV = (
+    "QNN_SDK_ROOT",
+    "HEXAGON_SDK_ROOT",
+    "HEXAGON_TOOLS_VERSION",
+    "ANDROID_NDK_ROOT",
+    "CC",
+    "CXX",
+    "LD_LIBRARY_PATH",
+)
 
 _PRELUDE = """
 import json, os, shutil, sys
@@ -281,6 +289,7 @@ class Fakes:
     build_x86: Path
     device_root: Path
     device_outputs: Path
+    ndk: Path
     serial: str = "FAKE0001"
 
     def entries(self, tool: str | None = None) -> list[dict]:
@@ -303,6 +312,7 @@ class Fakes:
             "QNN_SDK_ROOT": str(self.qnn_sdk),
             "HEXAGON_SDK_ROOT": str(self.hexagon_sdk),
             "HEXAGON_TOOLS_VERSION": self.hexagon_tools_version,
+            "ANDROID_NDK_ROOT": str(self.ndk),
             "ANDROID_SERIAL": self.serial,
             "EXECUTORCH_BUILD_FOLDER": str(self.build_android),
             "EXECUTORCH_DIRECT_BUILD_FOLDER": str(self.build_direct),
@@ -330,6 +340,12 @@ def make_fakes(base: Path, sdk_version: str = "2.49.0.260101", with_lpai: bool =
     if with_lpai:
         _touch(qnn / "include/QNN/LPAI/QnnLpaiOpPackage.h", b"/* fake */\n")
         _touch(qnn / "share/QNN/OpPackageGenerator/makefiles/LPAI/Makefile.hexagon-v79", b"# fake\n")
+    # The HTP op package's headers: QHPI (2.44 and later) and the op package interface.
+    _touch(qnn / "include/QNN/HTP/core/qhpi.h", b"/* fake */\n")
+    _touch(qnn / "include/QNN/QnnOpPackage.h", b"/* fake */\n")
+    # The Android NDK (the HTP package's aarch64 library).
+    ndk = base / "android ndk" / "r27"
+    _touch(ndk / "toolchains/llvm/prebuilt/linux-x86_64/bin/clang++")
     for name in (
         "libqnn_executorch_backend.so",
         "libqnn_executorch_skel.so",
@@ -348,6 +364,15 @@ def make_fakes(base: Path, sdk_version: str = "2.49.0.260101", with_lpai: bool =
     android = base / "executorch" / "build-android"
     _touch(android / DIRECT_RUNNER)
     _touch(android / DIRECT_STUB)
+    # What ExecuTorch's SimpleADB pushes for an HTP program: the runner, the delegate and
+    # the SDK's HTP runtime for the SoC's HTP (each version's, whatever the SoC).
+    _touch(android / HTP_RUNNER)
+    _touch(android / "backends/qualcomm/libqnn_executorch_backend.so")
+    for name in ("libQnnHtp.so", "libQnnHtpPrepare.so", "libQnnSystem.so"):
+        _touch(qnn / "lib/aarch64-android" / name)
+    for arch in ("68", "69", "73", "75", "79", "81"):
+        _touch(qnn / f"lib/aarch64-android/libQnnHtpV{arch}Stub.so")
+        _touch(qnn / f"lib/hexagon-v{arch}/unsigned/libQnnHtpV{arch}Skel.so")
     # What ExecuTorch's build.sh --build_direct_mode 0 leaves in build-direct (unsigned).
     direct = base / "executorch" / "build-direct"
     _touch(direct / "backends/qualcomm/libqnn_executorch_backend.so")
@@ -362,7 +387,7 @@ def make_fakes(base: Path, sdk_version: str = "2.49.0.260101", with_lpai: bool =
     outputs = base / "device-outputs"
     outputs.mkdir(parents=True, exist_ok=True)
     return Fakes(
-        base, bin_dir, base / "tools.log", qnn, hexagon, tools_version, android, direct, x86, device_root, outputs
+        base, bin_dir, base / "tools.log", qnn, hexagon, tools_version, android, direct, x86, device_root, outputs, ndk
     )
 
 
@@ -412,7 +437,7 @@ PROJECT = Path(__file__).resolve().parents[2]
 def skip_unless_set(what: str, names: tuple[str, ...]) -> pytest.MarkDecorator:
     """Skip `what` unless every variable of `names` is set; the reason names the missing ones."""
     missing = [name for name in names if not os.environ.get(name)]
-    return pytest.mark.skipif(bool(missing), reason=f"{what} needs {', '.join(missing)} (README: Run on device)")
+    return pytest.mark.skipif(bool(missing), reason=f"{what} needs {', '.join(missing)} (docs/device.md)")
 
 
 def step(capsys, *argv: str) -> str:

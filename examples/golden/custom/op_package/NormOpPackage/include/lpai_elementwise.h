@@ -501,8 +501,20 @@ static LPAI_ALWAYS_INLINE void lpai_gather_tile_words(uint8_t *d, const uint8_t 
  * transposed (1,32,28,28) by tiles cost 1.80 packets per element with byte loads and
  * stores, 0.72 with words. */
 #define LPAI_TILE_ALIGN 128
-static LPAI_NOINLINE void lpai_gather_tile(uint8_t (*tile)[LPAI_BLOCK], const uint8_t *src, ptrdiff_t step,
-                                           uint32_t len)
+/* C11's _Alignas; alignas in C++ (the HTP package includes this file from C++, and
+ * an op there may use neither function below: LPAI_MAYBE_UNUSED). */
+#if defined(__cplusplus)
+#define LPAI_ALIGNAS(n) alignas(n)
+#else
+#define LPAI_ALIGNAS(n) _Alignas(n)
+#endif
+#if defined(__GNUC__)
+#define LPAI_MAYBE_UNUSED __attribute__((unused))
+#else
+#define LPAI_MAYBE_UNUSED
+#endif
+static LPAI_NOINLINE LPAI_MAYBE_UNUSED void lpai_gather_tile(uint8_t (*tile)[LPAI_BLOCK], const uint8_t *src,
+                                                             ptrdiff_t step, uint32_t len)
 {
     uint8_t *d = tile[0];
     const uint8_t *const whole = tile[0] + (len & ~7u);
@@ -535,7 +547,8 @@ static LPAI_NOINLINE void lpai_gather_tile(uint8_t (*tile)[LPAI_BLOCK], const ui
  * padded rows of qnn-op-template/bench/), mul3 strided (1,32,28,28) went from 4.08 to
  * 1.77 packets per element with the masked vector, and to 1.24 with the row loop;
  * transposed, by tiles, from 2.51 to 0.72 (HVX build, table build included). */
-static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out, const uint8_t *table)
+static LPAI_NOINLINE LPAI_MAYBE_UNUSED void lpai_map_table_u8(const lpai_walk *w, const uint8_t *in, uint8_t *out,
+                                                              const uint8_t *table)
 {
     const uint32_t last = w->ndim - 1u;
     const uint64_t n = w->n[last];
@@ -555,7 +568,7 @@ static LPAI_NOINLINE void lpai_map_table_u8(const lpai_walk *w, const uint8_t *i
     /* Tiles: 8 rows of the input gathered into dense rows, each looked up as a
      * unit-step run; the rows past the last whole tile by the loop below. */
     const int tiled = so == 1 && si != 1 && si != 0 && ri == 1 && rows >= LPAI_TILE;
-    _Alignas(LPAI_TILE_ALIGN) uint8_t tile[LPAI_TILE][LPAI_BLOCK];
+    LPAI_ALIGNAS(LPAI_TILE_ALIGN) uint8_t tile[LPAI_TILE][LPAI_BLOCK];
     if (tiled) {
         LPAI_HOST_TILED();
     }
@@ -852,7 +865,7 @@ static LPAI_ALWAYS_INLINE void lpai_map_blocked_u8(const lpai_walk *w, uint32_t 
                 tk = k;
             }
         }
-        _Alignas(LPAI_TILE_ALIGN) uint8_t tile[LPAI_TILE][LPAI_BLOCK];
+        LPAI_ALIGNAS(LPAI_TILE_ALIGN) uint8_t tile[LPAI_TILE][LPAI_BLOCK];
 #endif
         do {
 #if LPAI_TILES

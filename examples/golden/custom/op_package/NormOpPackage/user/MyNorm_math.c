@@ -8,8 +8,9 @@
  * this function (include/ops/MyNorm_user.h lists the members of args).
  * Match the eager math in norm_ops/user/my_norm.py: the host test
  * tests/test_op_package_kernels.py compares the two on every input code, at the
- * param defaults and at random other values (tests/user/test_my_kernel.py shows
- * how to test it yourself).
+ * param defaults and at random values inside each param's declared range (a param
+ * without `range: [low, high]` in the spec stays at its default: only the default is
+ * known to work; tests/user/test_my_kernel.py shows how to test it yourself).
  *
  * How the common forms look (names from a spec; yours are in the header):
  *

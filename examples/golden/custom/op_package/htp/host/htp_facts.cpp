@@ -1,66 +1,138 @@
 // This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
 //
-// The facts of the HTP API this package relies on, as compile-time checks: each holds for
-// the template's stand-in (standin/htp_standin.h, -DHTP_STANDIN) and for Qualcomm's own
-// headers (QNN SDK 2.43, include/QNN/HTP/core/; `make sdk-check` compiles this file both
+// The facts of QHPI (HTP/core/qhpi.h) this package relies on, as compile-time checks:
+// each holds for the template's stand-in (standin/htp_standin.h, -DHTP_STANDIN) and for
+// Qualcomm's own header (QNN SDK 2.44 and later; `make sdk-check` compiles this file both
 // ways), so a stand-in that drifted from the SDK fails to compile here. Names, types,
-// enum values and signatures of what src/ops/*.cpp and include/htp_kernels.h call.
+// values, struct member order and signatures of what src/ and include/htp_kernels.h use.
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-#include <utility>
 
 #include "htp_sdk.h"
 
-// core/dtype_enum.h
-static_assert(std::is_same<std::underlying_type<DType>::type, uint32_t>::value, "DType is a uint32_t enum");
-static_assert(static_cast<uint32_t>(DType::UNKNOWN) == 0u, "DType::UNKNOWN");
-static_assert(static_cast<uint32_t>(DType::QUInt8) == 1u, "DType::QUInt8");
-static_assert(static_cast<uint32_t>(DType::QUInt16) == 2u, "DType::QUInt16");
-static_assert(static_cast<uint32_t>(DType::QInt16) == 3u, "DType::QInt16");
-static_assert(static_cast<uint32_t>(DType::Float32) == 4u, "DType::Float32");
-static_assert(static_cast<uint32_t>(DType::Int32) == 5u, "DType::Int32");
-static_assert(static_cast<uint32_t>(DType::QInt32) == 6u, "DType::QInt32");
-static_assert(static_cast<uint32_t>(DType::QInt8) == 7u, "DType::QInt8");
-static_assert(static_cast<uint32_t>(DType::Float16) == 8u, "DType::Float16");
+#define HTP_SAME(a, b) std::is_same<a, b>::value
+#define HTP_MEMBER(T, m, type) static_assert(HTP_SAME(decltype(T::m), type), #T "::" #m " is " #type)
+#define HTP_BEFORE(T, a, b) static_assert(offsetof(T, a) < offsetof(T, b), #T " member order: " #a " before " #b)
 
-// core/graph_status.h
-static_assert(GraphStatus::Success == 0, "GraphStatus::Success");
-static_assert(GraphStatus::ErrorDimensions == 2, "GraphStatus::ErrorDimensions");
-static_assert(GraphStatus::ErrorPrecision == 3, "GraphStatus::ErrorPrecision");
-static_assert(GraphStatus::ErrorNoSpace == 6, "GraphStatus::ErrorNoSpace");
-static_assert(GraphStatus::ErrorUnsupported == 7, "GraphStatus::ErrorUnsupported");
-static_assert(GraphStatus::ErrorBadInput == 10, "GraphStatus::ErrorBadInput");
-static_assert(GraphStatus::ErrorFatal == -1, "GraphStatus::ErrorFatal");
-static_assert(std::is_same<decltype(std::declval<const GraphStatus &>().to_int()), int>::value, "GraphStatus::to_int");
-static_assert(std::is_constructible<GraphStatus, GraphStatus::GraphErrorCode>::value, "GraphStatus from a code");
-static_assert(std::is_constructible<bool, GraphStatus>::value, "GraphStatus converts to bool (true on an error)");
+// Status codes.
+static_assert(QHPI_Success == 0, "QHPI_Success");
+static_assert(QHPI_Unsupported == 1, "QHPI_Unsupported");
+static_assert(QHPI_ErrorFatal == 2, "QHPI_ErrorFatal");
+static_assert(HTP_SAME(QHPI_StatusCode, uint32_t), "QHPI_StatusCode is uint32_t");
 
-// core/interface.h: the type and quantization of a tensor, in this order.
-static_assert(std::is_same<decltype(DTypeScaleOff::dtype), DType>::value, "DTypeScaleOff::dtype");
-static_assert(std::is_same<decltype(DTypeScaleOff::scale), float>::value, "DTypeScaleOff::scale");
-static_assert(std::is_same<decltype(DTypeScaleOff::offset), int>::value, "DTypeScaleOff::offset");
-static_assert(offsetof(DTypeScaleOff, dtype) < offsetof(DTypeScaleOff, scale) &&
-                  offsetof(DTypeScaleOff, scale) < offsetof(DTypeScaleOff, offset),
-              "DTypeScaleOff member order");
+// Element types, layouts, storage, placement, resources.
+static_assert(QHPI_QUInt8 == 1, "QHPI_QUInt8");
+static_assert(QHPI_QUInt16 == 2, "QHPI_QUInt16");
+static_assert(QHPI_Float32 == 4, "QHPI_Float32");
+static_assert(QHPI_Int32 == 5, "QHPI_Int32");
+static_assert(HTP_SAME(QHPI_Element_Type, uint32_t), "QHPI_Element_Type is uint32_t");
+static_assert(QHPI_Layout_Flat4 == 2, "QHPI_Layout_Flat4");
+static_assert(HTP_SAME(QHPI_Standard_Layout, uint32_t), "QHPI_Standard_Layout is uint32_t");
+static_assert(QHPI_Storage_Direct == 0, "QHPI_Storage_Direct");
+static_assert(QHPI_MemLoc_DDR_OR_TCM == 2, "QHPI_MemLoc_DDR_OR_TCM");
+static_assert(QHPI_RESOURCE_HVX == 2, "QHPI_RESOURCE_HVX");
+static_assert(QHPI_MAX_RANK == 8, "QHPI_MAX_RANK");
 
-// core/tens/tensor_base.h: the members of Tensor the package calls, with their types.
-static_assert(std::is_same<decltype(&Tensor::rank), size_t (Tensor::*)() const noexcept>::value, "Tensor::rank");
-static_assert(std::is_same<decltype(&Tensor::dim), size_t (Tensor::*)(size_t) const noexcept>::value, "Tensor::dim");
-static_assert(std::is_same<decltype(&Tensor::raw_data), void *(Tensor::*)() noexcept>::value, "Tensor::raw_data");
-static_assert(std::is_same<decltype(&Tensor::raw_data_const), const void *(Tensor::*)() const noexcept>::value,
-              "Tensor::raw_data_const");
-static_assert(std::is_same<decltype(&Tensor::get_dtype_intfc), DTypeScaleOff (Tensor::*)() const noexcept>::value,
-              "Tensor::get_dtype_intfc");
-static_assert(std::is_same<decltype(&Tensor::get_dtype), DType (Tensor::*)() const>::value, "Tensor::get_dtype");
-static_assert(std::is_same<decltype(&Tensor::interface_scale), float (Tensor::*)() const>::value,
-              "Tensor::interface_scale");
-static_assert(std::is_same<decltype(std::declval<const Tensor &>().interface_offset()), int>::value,
-              "Tensor::interface_offset returns the zero point as int");
-static_assert(std::is_convertible<decltype(std::declval<const Tensor &>()(size_t{0}, size_t{0}, size_t{0}, size_t{0})),
-                                  float>::value,
-              "Tensor's element accessor t(b, h, w, d) converts to float");
-static_assert(std::is_abstract<Tensor>::value, "Tensor is abstract");
+// QHPI_Shape
+HTP_MEMBER(QHPI_Shape, rank, uint32_t);
+HTP_MEMBER(QHPI_Shape, dims, uint32_t[QHPI_MAX_RANK]);
+HTP_BEFORE(QHPI_Shape, rank, dims);
+static_assert(sizeof(QHPI_Shape) == 4 * (1 + QHPI_MAX_RANK), "QHPI_Shape size");
+
+// QHPI_Quant_Parameters: the zero point first, then the step.
+HTP_MEMBER(QHPI_Quant_Parameters, zero_offset, int32_t);
+HTP_MEMBER(QHPI_Quant_Parameters, stepsize, float);
+HTP_BEFORE(QHPI_Quant_Parameters, zero_offset, stepsize);
+
+// QHPI_Tensor_Signature_v1
+HTP_MEMBER(QHPI_Tensor_Signature_v1, element_type, uint32_t);
+HTP_MEMBER(QHPI_Tensor_Signature_v1, layout, uint32_t);
+HTP_MEMBER(QHPI_Tensor_Signature_v1, storage, unsigned char);
+HTP_MEMBER(QHPI_Tensor_Signature_v1, mem_placement, unsigned char);
+HTP_BEFORE(QHPI_Tensor_Signature_v1, element_type, layout);
+HTP_BEFORE(QHPI_Tensor_Signature_v1, layout, storage);
+HTP_BEFORE(QHPI_Tensor_Signature_v1, storage, mem_placement);
+static_assert(sizeof(QHPI_Tensor_Signature_v1) == 12, "QHPI_Tensor_Signature_v1 size");
+
+// The function types.
+static_assert(HTP_SAME(QHPI_Plugin_Function, uint32_t (*)(QHPI_RuntimeHandle *, uint32_t, QHPI_Tensor **, uint32_t,
+                                                          const QHPI_Tensor *const *)),
+              "QHPI_Plugin_Function");
+static_assert(HTP_SAME(QHPI_Cost_Function, float (*)(const uint32_t, const QHPI_Tensor *const *)),
+              "QHPI_Cost_Function");
+static_assert(HTP_SAME(QHPI_Precompute_Function, uint32_t (*)(QHPI_RuntimeHandle *, void *, uint32_t, QHPI_Tensor **,
+                                                              uint32_t, const QHPI_Tensor *const *)),
+              "QHPI_Precompute_Function");
+static_assert(HTP_SAME(QHPI_Plugin_Precomputed_Function, uint32_t (*)(QHPI_RuntimeHandle *, const void *)),
+              "QHPI_Plugin_Precomputed_Function");
+static_assert(HTP_SAME(QHPI_Kernel_Predicate,
+                       uint32_t (*)(const QHPI_Op *, const uint32_t, const QHPI_Tensor *const *)),
+              "QHPI_Kernel_Predicate");
+static_assert(HTP_SAME(QHPI_RewriteOpFunc, const QHPI_Op *(*)(const QHPI_Op *)), "QHPI_RewriteOpFunc");
+static_assert(HTP_SAME(QHPI_TileShapeRequired, QHPI_Shape (*)(const QHPI_Op *)), "QHPI_TileShapeRequired");
+static_assert(HTP_SAME(QHPI_TileShapeLegalized, QHPI_Shape (*)(const QHPI_Op *, const QHPI_Shape *)),
+              "QHPI_TileShapeLegalized");
+static_assert(HTP_SAME(QHPI_BuildTileOfOp, const QHPI_Op *(*)(const QHPI_Op *, const QHPI_Shape *, const QHPI_Shape *)),
+              "QHPI_BuildTileOfOp");
+
+// The accessors and the registration.
+static_assert(HTP_SAME(decltype(&qhpi_tensor_shape), QHPI_Shape (*)(const QHPI_Tensor *)), "qhpi_tensor_shape");
+static_assert(HTP_SAME(decltype(&qhpi_tensor_type), QHPI_Element_Type (*)(const QHPI_Tensor *)), "qhpi_tensor_type");
+static_assert(HTP_SAME(decltype(&qhpi_tensor_quant_parameters), QHPI_Quant_Parameters (*)(const QHPI_Tensor *)),
+              "qhpi_tensor_quant_parameters");
+static_assert(HTP_SAME(decltype(&qhpi_tensor_raw_data), void *(*)(const QHPI_Tensor *)), "qhpi_tensor_raw_data");
+static_assert(HTP_SAME(decltype(&qhpi_register_ops_v1), QHPI_StatusCode (*)(uint32_t, QHPI_OpInfo_v1 *, const char *)),
+              "qhpi_register_ops_v1");
+
+// QHPI_Kernel_v1: every member, in order (the four one-bit flags after `resources`).
+HTP_MEMBER(QHPI_Kernel_v1, function_name, const char *);
+HTP_MEMBER(QHPI_Kernel_v1, function, QHPI_Plugin_Function);
+HTP_MEMBER(QHPI_Kernel_v1, resources, unsigned char);
+HTP_MEMBER(QHPI_Kernel_v1, min_inputs, uint32_t);
+HTP_MEMBER(QHPI_Kernel_v1, input_signature, QHPI_Tensor_Signature_v1 *);
+HTP_MEMBER(QHPI_Kernel_v1, min_outputs, uint32_t);
+HTP_MEMBER(QHPI_Kernel_v1, output_signature, QHPI_Tensor_Signature_v1 *);
+HTP_MEMBER(QHPI_Kernel_v1, cost_function, QHPI_Cost_Function);
+HTP_MEMBER(QHPI_Kernel_v1, sync_block_size, uint32_t);
+HTP_MEMBER(QHPI_Kernel_v1, precomputed_data_size, uint32_t);
+HTP_MEMBER(QHPI_Kernel_v1, do_precomputation_function, QHPI_Precompute_Function);
+HTP_MEMBER(QHPI_Kernel_v1, function_with_precomputed_data, QHPI_Plugin_Precomputed_Function);
+HTP_MEMBER(QHPI_Kernel_v1, predicate, QHPI_Kernel_Predicate);
+HTP_BEFORE(QHPI_Kernel_v1, function_name, function);
+HTP_BEFORE(QHPI_Kernel_v1, function, resources);
+HTP_BEFORE(QHPI_Kernel_v1, resources, min_inputs);
+HTP_BEFORE(QHPI_Kernel_v1, min_inputs, input_signature);
+HTP_BEFORE(QHPI_Kernel_v1, input_signature, min_outputs);
+HTP_BEFORE(QHPI_Kernel_v1, min_outputs, output_signature);
+HTP_BEFORE(QHPI_Kernel_v1, output_signature, cost_function);
+HTP_BEFORE(QHPI_Kernel_v1, cost_function, sync_block_size);
+HTP_BEFORE(QHPI_Kernel_v1, sync_block_size, precomputed_data_size);
+HTP_BEFORE(QHPI_Kernel_v1, precomputed_data_size, do_precomputation_function);
+HTP_BEFORE(QHPI_Kernel_v1, do_precomputation_function, function_with_precomputed_data);
+HTP_BEFORE(QHPI_Kernel_v1, function_with_precomputed_data, predicate);
+// The flags share one byte right after `resources` (min_inputs then starts at 4 on every target).
+static_assert(offsetof(QHPI_Kernel_v1, resources) + 2 <= offsetof(QHPI_Kernel_v1, min_inputs),
+              "QHPI_Kernel_v1: the flags' byte follows resources");
+
+// QHPI_OpInfo_v1: every member, in order.
+HTP_MEMBER(QHPI_OpInfo_v1, name, const char *);
+HTP_MEMBER(QHPI_OpInfo_v1, num_kernels, uint32_t);
+HTP_MEMBER(QHPI_OpInfo_v1, kernels, QHPI_Kernel_v1 *);
+HTP_MEMBER(QHPI_OpInfo_v1, early_rewrite, QHPI_RewriteOpFunc);
+HTP_MEMBER(QHPI_OpInfo_v1, shape_required, QHPI_TileShapeRequired);
+HTP_MEMBER(QHPI_OpInfo_v1, shape_legalized, QHPI_TileShapeLegalized);
+HTP_MEMBER(QHPI_OpInfo_v1, tile_output, unsigned);
+HTP_MEMBER(QHPI_OpInfo_v1, build_tile, QHPI_BuildTileOfOp);
+HTP_MEMBER(QHPI_OpInfo_v1, late_rewrite, QHPI_RewriteOpFunc);
+HTP_BEFORE(QHPI_OpInfo_v1, name, num_kernels);
+HTP_BEFORE(QHPI_OpInfo_v1, num_kernels, kernels);
+HTP_BEFORE(QHPI_OpInfo_v1, kernels, early_rewrite);
+HTP_BEFORE(QHPI_OpInfo_v1, early_rewrite, shape_required);
+HTP_BEFORE(QHPI_OpInfo_v1, shape_required, shape_legalized);
+HTP_BEFORE(QHPI_OpInfo_v1, shape_legalized, tile_output);
+HTP_BEFORE(QHPI_OpInfo_v1, tile_output, build_tile);
+HTP_BEFORE(QHPI_OpInfo_v1, build_tile, late_rewrite);
 
 int main()
 {

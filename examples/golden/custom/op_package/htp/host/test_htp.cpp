@@ -1,19 +1,25 @@
 // This file is owned by the qnn-op-template: do not edit; changes arrive with copier update.
 //
-// The HTP test driver: runs this package's op implementations (src/ops/*.cpp, built with
-// the stand-in of standin/) on the cases of a file and writes what they produced. The
+// The HTP test driver: registers this package's ops as the HTP runtime does (qhpi_init,
+// src/qhpi_init.cpp, with the stand-in of standin/), runs on the cases of a file the
+// kernel whose signatures match the case's tensors (as the runtime picks one), and writes
+// what it produced. The
 // cases and the expected values come from tests/test_htp_kernels.py (torch eager); the
 // same driver runs on the host (make host-test, under ASan and UBSan) and as Hexagon
 // code under qemu-hexagon (make hexagon-test), and the two must write the same bytes.
 //
-//   test_htp --list              each op: "op <Name> <outputs> <inputs and params>",
-//                                each param order: "params <Name> <param> ..."
+//   test_htp --list              the package's name ("package <Name>"), each op:
+//                                "op <Name> <outputs> <inputs and params> <kernels>",
+//                                each kernel: "kernel <Name> <in> ... -> <out> ...", a
+//                                tensor as <element type>/<layout>/<storage>/<placement>
 //   test_htp CASES RESULTS       run every case of CASES, write RESULTS
 //
 // CASES (little-endian): "HTPC", u32 cases; per case: u32 length + the op's name,
 // u32 outputs, u32 inputs, u32 params; per output: u32 dtype, u32 rank, u32 dims[rank],
-// f32 scale, i32 zero point; per input the same, then u64 bytes + the data; per param an
-// f32. RESULTS: "HTPR", u32 cases; per case: i32 status, per output u64 bytes + the data.
+// f32 scale, i32 zero point; per input the same, then u64 bytes + the data; per param a
+// u32 element type (Float32 or Int32, as the runtime sends it) and its 4 bytes. RESULTS:
+// "HTPR", u32 cases; per case: i32 status (the kernel's, or kNoKernel when no kernel's
+// signatures match), per output u64 bytes + the data.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,19 +28,20 @@
 
 // Nothing here needs the C++ library at run time (the same objects link for Hexagon
 // with zig's C linker, no libc++ built for it): no new, no exceptions, no std::string.
-extern "C" void __cxa_pure_virtual()
-{
-    std::abort();
-}
+
+extern "C" const char *qhpi_init();
 
 namespace
 {
 
 constexpr size_t kMaxTensors = 32;
+// The status of a case no kernel takes: the runtime would not have picked any.
+constexpr uint32_t kNoKernel = 255;
+const char *g_package = nullptr;
 
-size_t element_bytes(DType t)
+size_t element_bytes(QHPI_Element_Type t)
 {
-    return t == DType::QUInt8 ? 1 : t == DType::QUInt16 ? 2 : 4;
+    return t == QHPI_QUInt8 ? 1 : t == QHPI_QUInt16 ? 2 : 4;
 }
 
 struct Reader {
@@ -73,61 +80,106 @@ void put_u32(FILE *f, uint32_t v)
 
 // Reads a tensor's header (and, for an input, its data) into t; an output is filled with
 // a canary byte, so an element the op did not write shows.
-bool read_tensor(Reader &r, HostTensor &t, bool with_data)
+bool read_tensor(Reader &r, QHPI_Tensor &t, bool with_data)
 {
-    t.intfc_.dtype = static_cast<DType>(r.u32());
-    t.rank_ = r.u32();
-    if (!r.ok || t.rank_ > kHostMaxRank) {
+    t.type = r.u32();
+    t.shape.rank = r.u32();
+    if (!r.ok || t.shape.rank > QHPI_MAX_RANK) {
         return false;
     }
-    t.count_ = 1;
-    for (size_t d = 0; d < t.rank_; ++d) {
-        t.dims_[d] = r.u32();
-        t.count_ *= t.dims_[d];
+    t.count = 1;
+    for (uint32_t d = 0; d < t.shape.rank; ++d) {
+        t.shape.dims[d] = r.u32();
+        t.count *= t.shape.dims[d];
     }
-    t.intfc_.scale = r.f32();
-    t.intfc_.offset = static_cast<int>(r.u32());
-    t.bytes_ = t.count_ * element_bytes(t.intfc_.dtype);
-    if (with_data && r.u64() != t.bytes_) {
+    t.quant.stepsize = r.f32();
+    t.quant.zero_offset = static_cast<int32_t>(r.u32());
+    t.bytes = t.count * element_bytes(t.type);
+    if (with_data && r.u64() != t.bytes) {
         return false;
     }
-    t.data_ = static_cast<unsigned char *>(std::malloc(t.bytes_ == 0 ? 1 : t.bytes_));
-    if (t.data_ == nullptr) {
+    t.data = static_cast<unsigned char *>(std::malloc(t.bytes == 0 ? 1 : t.bytes));
+    if (t.data == nullptr) {
         return false;
     }
-    std::memset(t.data_, 0xA5, t.bytes_);
+    std::memset(t.data, 0xA5, t.bytes);
     if (with_data) {
-        r.bytes(t.data_, t.bytes_);
+        r.bytes(t.data, t.bytes);
     }
     return r.ok;
 }
 
-const htp_standin::OpEntry *find_op(const char *name)
+// The op registered as "<package>::<name>", or null.
+const QHPI_OpInfo_v1 *find_op(const char *name)
 {
     size_t n = 0;
-    const htp_standin::OpEntry *ops = htp_standin::ops_table(&n);
+    const htp_standin::Registered *ops = htp_standin::registered(&n);
+    const size_t plen = std::strlen(g_package);
     for (size_t i = 0; i < n; ++i) {
-        if (std::strcmp(name, ops[i].name) == 0) {
-            return &ops[i];
+        const char *full = ops[i].op->name;
+        if (std::strcmp(ops[i].package, g_package) == 0 && std::strncmp(full, g_package, plen) == 0 &&
+            std::strncmp(full + plen, "::", 2) == 0 && std::strcmp(full + plen + 2, name) == 0) {
+            return ops[i].op;
         }
     }
     return nullptr;
 }
 
+// Whether a tensor is what a signature asks: its element type, and (the only tensors the
+// driver makes) flat and direct.
+bool matches(const QHPI_Tensor_Signature_v1 &s, const QHPI_Tensor &t)
+{
+    return s.element_type == t.type && s.layout == QHPI_Layout_Flat4 && s.storage == QHPI_Storage_Direct;
+}
+
+// The kernel of `op` whose signatures the case's tensors match, or null.
+const QHPI_Kernel_v1 *pick_kernel(const QHPI_OpInfo_v1 *op, const QHPI_Tensor *tensors, uint32_t n_out, uint32_t n_in)
+{
+    for (uint32_t k = 0; k < op->num_kernels; ++k) {
+        const QHPI_Kernel_v1 &kernel = op->kernels[k];
+        bool ok = kernel.min_outputs == n_out && kernel.min_inputs == n_in && kernel.function != nullptr;
+        for (uint32_t i = 0; ok && i < n_out; ++i) {
+            ok = matches(kernel.output_signature[i], tensors[i]);
+        }
+        for (uint32_t i = 0; ok && i < n_in; ++i) {
+            ok = matches(kernel.input_signature[i], tensors[n_out + i]);
+        }
+        if (ok) {
+            return &kernel;
+        }
+    }
+    return nullptr;
+}
+
+void print_signature(const QHPI_Tensor_Signature_v1 &s)
+{
+    std::printf(" %u/%u/%u/%u", static_cast<unsigned>(s.element_type), static_cast<unsigned>(s.layout),
+                static_cast<unsigned>(s.storage), static_cast<unsigned>(s.mem_placement));
+}
+
 int list()
 {
+    std::printf("package %s\n", g_package);
     size_t n = 0;
-    const htp_standin::OpEntry *ops = htp_standin::ops_table(&n);
+    const htp_standin::Registered *ops = htp_standin::registered(&n);
     for (size_t i = 0; i < n; ++i) {
-        std::printf("op %s %zu %zu\n", ops[i].name, ops[i].n_outputs, ops[i].n_inputs);
-    }
-    const htp_standin::ParamOrder *orders = htp_standin::param_orders(&n);
-    for (size_t i = 0; i < n; ++i) {
-        std::printf("params %s", orders[i].op);
-        for (size_t k = 0; k < orders[i].n; ++k) {
-            std::printf(" %s", orders[i].names[k]);
+        const QHPI_OpInfo_v1 &op = *ops[i].op;
+        const QHPI_Kernel_v1 *k0 = op.num_kernels ? &op.kernels[0] : nullptr;
+        std::printf("op %s %u %u %u\n", op.name, k0 ? static_cast<unsigned>(k0->min_outputs) : 0u,
+                    k0 ? static_cast<unsigned>(k0->min_inputs) : 0u, static_cast<unsigned>(op.num_kernels));
+        for (uint32_t k = 0; k < op.num_kernels; ++k) {
+            const QHPI_Kernel_v1 &kernel = op.kernels[k];
+            std::printf("kernel %s", op.name);
+            for (uint32_t j = 0; j < kernel.min_inputs; ++j) {
+                print_signature(kernel.input_signature[j]);
+            }
+            std::printf(" ->");
+            for (uint32_t j = 0; j < kernel.min_outputs; ++j) {
+                print_signature(kernel.output_signature[j]);
+            }
+            std::printf(" cost=%s multithreaded=%u\n", kernel.cost_function != nullptr ? "yes" : "no",
+                        static_cast<unsigned>(kernel.multithreaded));
         }
-        std::printf("\n");
     }
     return 0;
 }
@@ -146,22 +198,25 @@ int run_case(Reader &r, FILE *out, uint32_t c)
         std::fprintf(stderr, "test_htp: case %u: truncated or too many tensors\n", c);
         return 2;
     }
-    HostTensor tensors[kMaxTensors];
-    Tensor *outs[kMaxTensors];
-    const Tensor *ins[kMaxTensors];
+    QHPI_Tensor tensors[kMaxTensors];
+    std::memset(tensors, 0, sizeof tensors);
+    QHPI_Tensor *outs[kMaxTensors];
+    const QHPI_Tensor *ins[kMaxTensors];
     bool ok = true;
     for (uint32_t k = 0; k < n_out + n_in && ok; ++k) {
         ok = read_tensor(r, tensors[k], k >= n_out);
     }
+    // A param: a one-element tensor of rank 0 in the type the runtime sends it.
     for (uint32_t k = 0; k < n_params && ok; ++k) {
-        HostTensor &p = tensors[n_out + n_in + k];
-        const float value = r.f32();
-        p.intfc_ = {DType::Float32, 1.0f, 0};
-        p.bytes_ = 4;
-        p.data_ = static_cast<unsigned char *>(std::malloc(4));
-        ok = r.ok && p.data_ != nullptr;
+        QHPI_Tensor &p = tensors[n_out + n_in + k];
+        p.type = r.u32();
+        p.count = 1;
+        p.bytes = 4;
+        p.data = static_cast<unsigned char *>(std::malloc(4));
+        ok = r.ok && p.data != nullptr;
         if (ok) {
-            std::memcpy(p.data_, &value, 4);
+            r.bytes(p.data, 4);
+            ok = r.ok;
         }
     }
     for (uint32_t k = 0; k < n_out; ++k) {
@@ -170,25 +225,28 @@ int run_case(Reader &r, FILE *out, uint32_t c)
     for (uint32_t k = 0; k < n_in + n_params; ++k) {
         ins[k] = &tensors[n_out + k];
     }
-    const htp_standin::OpEntry *op = find_op(name);
+    const QHPI_OpInfo_v1 *op = ok ? find_op(name) : nullptr;
     int rc = 0;
-    if (!ok || op == nullptr || op->n_outputs != n_out || op->n_inputs != n_in + n_params) {
-        std::fprintf(stderr, "test_htp: case %u (%s): %s\n", c, name,
-                     !ok             ? "truncated"
-                     : op == nullptr ? "no such op"
-                                     : "wrong count of tensors");
+    if (!ok || op == nullptr) {
+        std::fprintf(stderr, "test_htp: case %u (%s): %s\n", c, name, !ok ? "truncated" : "no such op");
         rc = 2;
     } else {
-        const GraphStatus status = op->run(outs, ins);
-        put_u32(out, static_cast<uint32_t>(status.to_int()));
+        const QHPI_Kernel_v1 *kernel = pick_kernel(op, tensors, n_out, n_in + n_params);
+        uint32_t status = kNoKernel;
+        if (kernel != nullptr) {
+            status = kernel->function(nullptr, n_out, outs, n_in + n_params, ins);
+        } else {
+            std::fprintf(stderr, "test_htp: case %u (%s): no kernel takes these tensors\n", c, name);
+        }
+        put_u32(out, status);
         for (uint32_t k = 0; k < n_out; ++k) {
-            put_u32(out, static_cast<uint32_t>(tensors[k].bytes_));
+            put_u32(out, static_cast<uint32_t>(tensors[k].bytes));
             put_u32(out, 0u);
-            std::fwrite(tensors[k].data_, 1, tensors[k].bytes_, out);
+            std::fwrite(tensors[k].data, 1, tensors[k].bytes, out);
         }
     }
     for (uint32_t k = 0; k < n_out + n_in + n_params; ++k) {
-        std::free(tensors[k].data_);
+        std::free(tensors[k].data);
     }
     return rc;
 }
@@ -231,6 +289,11 @@ int run(const char *cases_path, const char *results_path)
 
 int main(int argc, char **argv)
 {
+    g_package = qhpi_init();
+    if (g_package == nullptr) {
+        std::fprintf(stderr, "test_htp: qhpi_init returned no package name\n");
+        return 2;
+    }
     if (argc == 2 && std::strcmp(argv[1], "--list") == 0) {
         return list();
     }

@@ -14,6 +14,19 @@
 // (lpai_round_half_even, lpai_conventions.h; qnn-op-template/docs/spec.md "Rounding").
 // Shapes: inputs broadcast like torch (lpai_shapes.h, shared with LPAI); each output
 // must have its rule's shape, up to leading dims of 1 (HTP tensors are 4-D).
+//
+// Speed (qnn-op-template/docs/benchmark.md, "HTP"; qnn-op-template/bench/htp.py): an
+// elementwise call of more than HTP_SMALL elements walks memory once, HTP_BLOCK
+// elements at a time: each input dequantized into a float block, the op's math over the
+// block, the block requantized, in loops of one element type and a constant trip count
+// that the compiler vectorises. Inputs of the output's own shape are one dense run;
+// broadcast inputs go through LPAI's walk (lpai_walk_plan: a broadcast dim steps 0,
+// dims contiguous in every operand merged). A one-input 8-bit op from HTP_TABLE_MIN
+// elements computes its 256 results once and looks every element up (vlut32 on HVX:
+// lpai_hvx.h). Up to HTP_SMALL elements one element at a time; the reference loop
+// (htp_elementwise_reference: each element at its coordinates through
+// htp_load/htp_store) takes a small broadcast call and views of mixed element types.
+// Every path writes the reference's bytes (the project's tests/test_htp_paths.py).
 #ifndef HTP_ENGINE_H
 #define HTP_ENGINE_H
 
@@ -21,8 +34,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits> // std::conditional
 
 #include "lpai_conventions.h" // lpai_round_half_even, LPAI_USER_MATH_MISSING, LPAI_MAX_*
+#include "lpai_elementwise.h"  // the walk, the 8-bit table lookup (vlut32 on HVX): LPAI's loops, shared
 #include "lpai_expr_math.h"   // the functions the expressions call
 #include "lpai_shapes.h"      // the shape rules and lpai_custom_call, shared with LPAI
 
@@ -187,21 +202,55 @@ static inline void htp_gather_shapes(const htp_view *v, uint32_t nin, htp_shapes
     }
 }
 
-// An elementwise op: every output element from the inputs' elements at the same
-// (broadcast) position. The output's own dims lead: its coordinates walk the inputs
-// with a stride of 0 along a broadcast dim.
-static inline htp_rc htp_elementwise_run(const htp_view &o, const htp_view *v, uint32_t nin, const float *params,
-                                         htp_math_fn math)
+// The elementwise paths (the tests force each on the host: HTP_ENGINE_PATH).
+enum htp_path : uint32_t {
+    HTP_PATH_AUTO = 0,  // by the call's size and element types
+    HTP_PATH_REFERENCE, // the per-element loop
+    HTP_PATH_DIRECT,    // the blocked loop, no table
+    HTP_PATH_TABLE,     // the table where the op has one (a one-input 8-bit op), else the blocked loop
+};
+
+// Host builds (HTP_STANDIN: the test drivers) read HTP_ENGINE_PATH=reference|direct|table
+// once; the device build, and the benchmark (HTP_NO_PATH_ENV), always choose by size.
+#if defined(HTP_STANDIN) && !defined(HTP_NO_PATH_ENV)
+static inline htp_path htp_forced_path()
 {
-    htp_shapes shapes;
-    htp_gather_shapes(v, nin, &shapes);
-    const lpai_shape_rule broadcast = {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}};
-    lpai_shape want;
-    if (!htp_rule_shape(&broadcast, nin, shapes, &want) || !htp_same_shape(want.rank, want.dims, o.shape)) {
-        HTP_REPORT("htp: the output's shape is not the broadcast of the inputs'\n");
-        return HTP_BAD_DIMS;
+    static int forced = -1;
+    if (forced < 0) {
+        const char *e = std::getenv("HTP_ENGINE_PATH");
+        forced = e == nullptr                       ? HTP_PATH_AUTO
+                 : std::strcmp(e, "reference") == 0 ? HTP_PATH_REFERENCE
+                 : std::strcmp(e, "direct") == 0    ? HTP_PATH_DIRECT
+                 : std::strcmp(e, "table") == 0     ? HTP_PATH_TABLE
+                                                    : HTP_PATH_AUTO;
     }
-    // Walk the broadcast shape (`want`), which holds as many elements as the output.
+    return static_cast<htp_path>(forced);
+}
+#else
+static inline htp_path htp_forced_path()
+{
+    return HTP_PATH_AUTO;
+}
+#endif
+
+// Up to this many elements a call runs the reference loop: the blocked loop's set-up
+// (the walk's plan, the blocks) costs more than it saves (LPAI_SMALL, the same bound).
+#define HTP_SMALL 8u
+// Elements of a block (LPAI's block: one HVX vector of bytes).
+#define HTP_BLOCK LPAI_BLOCK
+// From this many elements a one-input 8-bit op computes its 256 results once and looks
+// every element up: twice the table's own evaluations (qnn-op-template/bench/htp.py,
+// mul3 at 25,088 elements: 4.3 instructions per element on x86 with the table's build,
+// 0.14 packets with vlut32, against 7.2 and 8.2 for 16-bit codes by the blocks).
+#define HTP_TABLE_MIN 512u
+
+// The reference loop: every output element from the inputs' elements at the same
+// (broadcast) position, each read and written through htp_load/htp_store. The output's
+// own dims lead: its coordinates walk the inputs with a stride of 0 along a broadcast
+// dim. `want` is the broadcast shape, which holds as many elements as the output.
+static inline void htp_elementwise_reference(const htp_view &o, const htp_view *v, uint32_t nin, const float *params,
+                                             htp_math_fn math, const lpai_shape &want)
+{
     const uint32_t rank = want.rank;
     uint64_t stride[LPAI_MAX_INPUTS][LPAI_MAX_RANK] = {};
     for (uint32_t k = 0; k < nin; ++k) {
@@ -233,7 +282,455 @@ static inline htp_rc htp_elementwise_run(const htp_view &o, const htp_view *v, u
             idx[d] = 0u;
         }
     }
+}
+
+// ---- The blocked loops: one element type each, a block at a time --------------------
+// Bytes per element of each type.
+static inline uint32_t htp_elem_bytes(htp_elem e)
+{
+    return e == HTP_F32 ? 4u : e == HTP_U8 ? 1u : 2u;
+}
+
+// ---- Blocks of HTP_BLOCK elements, every loop of constant trip count ---------------
+// gcc -O2 vectorises a loop only when its trip count is a known multiple of the vector
+// length (its "very cheap" cost model; LPAI's loops are written the same way): every
+// loop over elements below runs exactly HTP_BLOCK times. A short block (a row's tail)
+// and an operand that is not contiguous (a broadcast input steps 0 bytes) are gathered
+// into a local block first, and a short result is scattered from one.
+
+// HTP_BLOCK contiguous values of a view to floats: htp_load's arithmetic,
+// (code - zero point) x scale.
+template <htp_elem E>
+static LPAI_ALWAYS_INLINE void htp_dequant_block(const unsigned char *p, const htp_view &v, float *x)
+{
+    if (E == HTP_F32) {
+        std::memcpy(x, p, HTP_BLOCK * sizeof(float));
+        return;
+    }
+    const float scale = v.scale;
+    const int32_t offset = v.offset;
+    if (E == HTP_U8) {
+        for (uint32_t j = 0; j < HTP_BLOCK; ++j) {
+            x[j] = static_cast<float>(static_cast<int32_t>(p[j]) - offset) * scale;
+        }
+    } else {
+        uint16_t c[HTP_BLOCK]; // one copy (any alignment), then the loop
+        std::memcpy(c, p, sizeof c);
+        for (uint32_t j = 0; j < HTP_BLOCK; ++j) {
+            x[j] = static_cast<float>(static_cast<int32_t>(c[j]) - offset) * scale;
+        }
+    }
+}
+
+// HTP_BLOCK results to contiguous values of a view: htp_store's arithmetic (clamped in
+// float, rounded half to even, the zero point added). Adding 1.5 x 2^23 to the clamped
+// code rounds it half to even, and the sum's low 16 bits are then the code modulo 2^16
+// (|code| < 2^22): the stored code with the zero point added, with no float -> int
+// conversion (lpai_requant_u8_store, the 8-bit form LPAI's loops use).
+template <htp_elem E>
+static LPAI_ALWAYS_INLINE void htp_quant_block(unsigned char *q, const htp_view &o, const float *y)
+{
+    if (E == HTP_F32) {
+        std::memcpy(q, y, HTP_BLOCK * sizeof(float));
+        return;
+    }
+    using code_t = typename std::conditional<E == HTP_U8, uint8_t, uint16_t>::type;
+    const float inv = o.inv_scale;
+    const float lo = static_cast<float>(-o.offset);
+    const float hi = static_cast<float>(o.qmax - o.offset);
+    const uint32_t zp = static_cast<uint32_t>(o.offset);
+    code_t codes[HTP_BLOCK];
+    for (uint32_t j = 0; j < HTP_BLOCK; ++j) {
+        float c = y[j] * inv;
+        c = (c > lo) ? c : lo; // NaN lands on the lowest code, as in htp_store
+        c = (c < hi) ? c : hi;
+        codes[j] = static_cast<code_t>(lpai_bits_from_f32(c + 12582912.0f) + zp);
+    }
+    std::memcpy(q, codes, sizeof codes);
+}
+
+// m (1 to HTP_BLOCK) elements `step` bytes apart (0: one element repeated) into a dense
+// block, the rest zero; and back.
+static LPAI_ALWAYS_INLINE void htp_gather(unsigned char *dst, const unsigned char *p, ptrdiff_t step, uint32_t m,
+                                          uint32_t bytes)
+{
+    if (step == static_cast<ptrdiff_t>(bytes)) {
+        std::memcpy(dst, p, static_cast<size_t>(m) * bytes);
+    } else {
+        for (uint32_t j = 0; j < m; ++j) {
+            std::memcpy(dst + j * bytes, p + static_cast<ptrdiff_t>(j) * step, bytes);
+        }
+    }
+    std::memset(dst + m * bytes, 0, static_cast<size_t>(HTP_BLOCK - m) * bytes);
+}
+
+static LPAI_ALWAYS_INLINE void htp_scatter(unsigned char *q, ptrdiff_t step, const unsigned char *src, uint32_t m,
+                                           uint32_t bytes)
+{
+    if (step == static_cast<ptrdiff_t>(bytes)) {
+        std::memcpy(q, src, static_cast<size_t>(m) * bytes);
+        return;
+    }
+    for (uint32_t j = 0; j < m; ++j) {
+        std::memcpy(q + static_cast<ptrdiff_t>(j) * step, src + j * bytes, bytes);
+    }
+}
+
+// The op's math over a block: y[j] = math(x[0][j], ..., x[N - 1][j]). N and the math
+// are constants here (htp_elementwise_run is inlined into the op's own file): the call
+// is inlined and the loop vectorised, unless the math calls libm.
+template <uint32_t N>
+static LPAI_ALWAYS_INLINE void htp_math_block(const float (*x)[HTP_BLOCK], const float *params, htp_math_fn math,
+                                              float *y)
+{
+    for (uint32_t j = 0; j < HTP_BLOCK; ++j) {
+        float a[N];
+        for (uint32_t k = 0; k < N; ++k) {
+            a[k] = x[k][j];
+        }
+        y[j] = math(a, params);
+    }
+}
+
+// One block of m (1 to HTP_BLOCK) elements: input k at in[k], step[k] bytes apart, the
+// output at q, ostep bytes apart.
+template <htp_elem E, uint32_t N>
+static LPAI_ALWAYS_INLINE void htp_block(const unsigned char *const *in, const ptrdiff_t *step, unsigned char *q,
+                                         ptrdiff_t ostep, uint32_t m, const htp_view &o, const htp_view *v,
+                                         const float *params, htp_math_fn math)
+{
+    const uint32_t bytes = htp_elem_bytes(E);
+    float x[N][HTP_BLOCK];
+    float y[HTP_BLOCK];
+    unsigned char local[HTP_BLOCK * sizeof(float)];
+    for (uint32_t k = 0; k < N; ++k) {
+        if (m == HTP_BLOCK && step[k] == static_cast<ptrdiff_t>(bytes)) {
+            htp_dequant_block<E>(in[k], v[k], x[k]);
+        } else {
+            htp_gather(local, in[k], step[k], m, bytes);
+            htp_dequant_block<E>(local, v[k], x[k]);
+        }
+    }
+    htp_math_block<N>(x, params, math, y);
+    if (m == HTP_BLOCK && ostep == static_cast<ptrdiff_t>(bytes)) {
+        htp_quant_block<E>(q, o, y);
+    } else {
+        htp_quant_block<E>(local, o, y);
+        htp_scatter(q, ostep, local, m, bytes);
+    }
+}
+
+// One element, for the calls of up to HTP_SMALL elements: the blocks' arithmetic.
+template <htp_elem E> static LPAI_ALWAYS_INLINE float htp_load_one(const htp_view &v, const unsigned char *p)
+{
+    if (E == HTP_F32) {
+        float x;
+        std::memcpy(&x, p, sizeof x);
+        return x;
+    }
+    int32_t code;
+    if (E == HTP_U8) {
+        code = p[0];
+    } else {
+        uint16_t c;
+        std::memcpy(&c, p, sizeof c);
+        code = c;
+    }
+    return static_cast<float>(code - v.offset) * v.scale;
+}
+
+template <htp_elem E> static LPAI_ALWAYS_INLINE void htp_store_one(const htp_view &o, unsigned char *q, float y)
+{
+    if (E == HTP_F32) {
+        std::memcpy(q, &y, sizeof y);
+        return;
+    }
+    float c = y * o.inv_scale;
+    const float lo = static_cast<float>(-o.offset);
+    const float hi = static_cast<float>(o.qmax - o.offset);
+    c = (c > lo) ? c : lo;
+    c = (c < hi) ? c : hi;
+    const uint32_t code = lpai_bits_from_f32(c + 12582912.0f) + static_cast<uint32_t>(o.offset);
+    if (E == HTP_U8) {
+        q[0] = static_cast<uint8_t>(code);
+    } else {
+        const uint16_t c16 = static_cast<uint16_t>(code);
+        std::memcpy(q, &c16, sizeof c16);
+    }
+}
+
+// A row-major lpai_view of a tensor of `shape` at `data` (LPAI's views carry byte strides).
+static inline void htp_lpai_view(const lpai_shape &shape, uint32_t bytes, const void *data, lpai_view *lv)
+{
+    std::memset(lv, 0, sizeof *lv);
+    lv->rank = shape.rank;
+    lv->data = static_cast<uint8_t *>(const_cast<void *>(data));
+    uint64_t s = bytes;
+    for (uint32_t d = shape.rank; d-- > 0u;) {
+        lv->dims[d] = shape.dims[d];
+        lv->order[d] = static_cast<uint8_t>(d);
+        lv->stride[d] = s;
+        s *= shape.dims[d];
+    }
+}
+
+// The blocked loop of N inputs of element type E: one walk over the broadcast shape.
+template <htp_elem E, uint32_t N>
+static LPAI_ALWAYS_INLINE void htp_map_blocked(const lpai_walk &w, uint8_t **ptr, const htp_view &o, const htp_view *v,
+                                               const float *params, htp_math_fn math)
+{
+    const uint32_t last = w.ndim - 1u;
+    const uint64_t n = w.n[last];
+    ptrdiff_t step[N];
+    for (uint32_t k = 0; k < N; ++k) {
+        step[k] = w.s[k][last];
+    }
+    const ptrdiff_t ostep = w.s[N][last];
+    uint64_t idx[LPAI_MAX_RANK] = {};
+    do {
+        for (uint64_t j = 0; j < n; j += HTP_BLOCK) {
+            const uint32_t m = n - j < HTP_BLOCK ? static_cast<uint32_t>(n - j) : HTP_BLOCK;
+            const unsigned char *in[N];
+            for (uint32_t k = 0; k < N; ++k) {
+                in[k] = ptr[k] + static_cast<ptrdiff_t>(j) * step[k];
+            }
+            htp_block<E, N>(in, step, ptr[N] + static_cast<ptrdiff_t>(j) * ostep, ostep, m, o, v, params, math);
+        }
+    } while (lpai_walk_next_row(&w, idx, ptr));
+}
+
+// The 256 results of a one-input 8-bit op, by the blocked loop's own arithmetic.
+static LPAI_ALWAYS_INLINE void htp_table_u8(const htp_view &o, const htp_view &in, const float *params,
+                                            htp_math_fn math, uint8_t *table)
+{
+    const ptrdiff_t one = 1;
+    for (uint32_t b = 0; b < 256u; b += HTP_BLOCK) {
+        const unsigned char *codes = lpai_all_bytes + b;
+        htp_block<HTP_U8, 1u>(&codes, &one, table + b, 1, HTP_BLOCK, o, &in, params, math);
+    }
+}
+
+// Every input of the output's own shape (no broadcast): the tensors are one dense run.
+// Up to HTP_SMALL elements one element at a time (a call is then mostly its set-up);
+// a one-input 8-bit op from HTP_TABLE_MIN by its table; else the blocked loop.
+template <htp_elem E, uint32_t N>
+static LPAI_ALWAYS_INLINE void htp_map_dense(const htp_view &o, const htp_view *v, const float *params,
+                                             htp_math_fn math, uint64_t count, htp_path forced)
+{
+    const uint32_t bytes = htp_elem_bytes(E);
+    unsigned char *q = static_cast<unsigned char *>(o.out);
+    if (count <= HTP_SMALL && forced == HTP_PATH_AUTO) {
+        for (uint64_t i = 0; i < count; ++i) {
+            float a[N];
+            for (uint32_t k = 0; k < N; ++k) {
+                a[k] = htp_load_one<E>(v[k], static_cast<const unsigned char *>(v[k].in) + i * bytes);
+            }
+            htp_store_one<E>(o, q + i * bytes, math(a, params));
+        }
+        return;
+    }
+    if (E == HTP_U8 && N == 1u && (forced == HTP_PATH_TABLE || (forced == HTP_PATH_AUTO && count >= HTP_TABLE_MIN))) {
+        uint8_t table[256];
+        htp_table_u8(o, v[0], params, math, table);
+        const uint8_t *p = static_cast<const uint8_t *>(v[0].in);
+#if LPAI_HVX
+        lpai_hvx_table vt;
+        lpai_hvx_table_from(&vt, table);
+        lpai_hvx_lookup_row(q, p, count, &vt);
+#else
+#pragma GCC unroll 4
+        for (uint64_t j = 0; j < count; ++j) {
+            q[j] = table[p[j]];
+        }
+#endif
+        return;
+    }
+    ptrdiff_t step[N];
+    for (uint32_t k = 0; k < N; ++k) {
+        step[k] = bytes;
+    }
+    for (uint64_t j = 0; j < count; j += HTP_BLOCK) {
+        const uint32_t m = count - j < HTP_BLOCK ? static_cast<uint32_t>(count - j) : HTP_BLOCK;
+        const unsigned char *in[N];
+        for (uint32_t k = 0; k < N; ++k) {
+            in[k] = static_cast<const unsigned char *>(v[k].in) + j * bytes;
+        }
+        htp_block<E, N>(in, step, q + j * bytes, bytes, m, o, v, params, math);
+    }
+}
+
+// The fast paths of N inputs of one element type E, some broadcast.
+template <htp_elem E, uint32_t N>
+static LPAI_ALWAYS_INLINE void htp_map(const htp_view &o, const htp_view *v, const float *params, htp_math_fn math,
+                                       const lpai_shape &want, htp_path forced)
+{
+    const uint32_t bytes = htp_elem_bytes(E);
+    lpai_view out, in[N], bv[N];
+    const lpai_view *views[N + 1u];
+    uint8_t *ptr[N + 1u];
+    htp_lpai_view(want, bytes, o.out, &out);
+    for (uint32_t k = 0; k < N; ++k) {
+        htp_lpai_view(v[k].shape, bytes, v[k].in, &in[k]);
+        lpai_view_broadcast(&in[k], &out, &bv[k]);
+        views[k] = &bv[k];
+        ptr[k] = bv[k].data;
+    }
+    views[N] = &out;
+    ptr[N] = out.data;
+    lpai_walk w;
+    lpai_walk_plan(&w, views, N + 1u);
+    if (E == HTP_U8 && N == 1u &&
+        (forced == HTP_PATH_TABLE || (forced == HTP_PATH_AUTO && want.count >= HTP_TABLE_MIN))) {
+        uint8_t table[256];
+        htp_table_u8(o, v[0], params, math, table);
+        lpai_map_table_u8(&w, ptr[0], ptr[1], table);
+        return;
+    }
+    htp_map_blocked<E, N>(w, ptr, o, v, params, math);
+}
+
+// By input count (a constant in the op's file: one case is compiled). want == nullptr:
+// dense (every input of the output's shape).
+template <htp_elem E, uint32_t N>
+static LPAI_ALWAYS_INLINE void htp_map_any(const htp_view &o, const htp_view *v, const float *params, htp_math_fn math,
+                                           const lpai_shape *want, htp_path forced)
+{
+    if (want == nullptr) {
+        htp_map_dense<E, N>(o, v, params, math, o.shape.count, forced);
+    } else {
+        htp_map<E, N>(o, v, params, math, *want, forced);
+    }
+}
+
+template <htp_elem E>
+static LPAI_ALWAYS_INLINE void htp_map_type(const htp_view &o, const htp_view *v, uint32_t nin, const float *params,
+                                            htp_math_fn math, const lpai_shape *want, htp_path forced)
+{
+    switch (nin) {
+    case 1u:
+        htp_map_any<E, 1u>(o, v, params, math, want, forced);
+        break;
+    case 2u:
+        htp_map_any<E, 2u>(o, v, params, math, want, forced);
+        break;
+    case 3u:
+        htp_map_any<E, 3u>(o, v, params, math, want, forced);
+        break;
+    default:
+        htp_map_any<E, 4u>(o, v, params, math, want, forced);
+        break;
+    }
+}
+
+// 1 when a and b have the same rank and dims.
+static LPAI_ALWAYS_INLINE int htp_same_dims(const lpai_shape &a, const lpai_shape &b)
+{
+    int same = a.rank == b.rank;
+    for (uint32_t d = 0; same && d < a.rank; ++d) {
+        same = a.dims[d] == b.dims[d];
+    }
+    return same;
+}
+
+// An elementwise op: every output element from the inputs' elements at the same
+// (broadcast) position. Always inlined: in the op's own file `math` is a constant, and
+// the blocked loops inline it.
+static LPAI_ALWAYS_INLINE htp_rc htp_elementwise_run(const htp_view &o, const htp_view *v, uint32_t nin,
+                                                     const float *params, htp_math_fn math)
+{
+    const htp_path forced = htp_forced_path();
+    // The common case first, cheaply: every input of the output's element type and own
+    // shape (then the shapes agree without the broadcast rule).
+    int one_type = nin >= 1u && nin <= LPAI_MAX_INPUTS;
+    int dense = one_type;
+    for (uint32_t k = 0; k < nin && one_type; ++k) {
+        one_type &= v[k].elem == o.elem;
+        dense &= one_type && htp_same_dims(v[k].shape, o.shape);
+    }
+    const lpai_shape *pwant = nullptr;
+    lpai_shape want;
+    if (!dense || forced == HTP_PATH_REFERENCE) {
+        htp_shapes shapes;
+        htp_gather_shapes(v, nin, &shapes);
+        const lpai_shape_rule broadcast = {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}};
+        if (!htp_rule_shape(&broadcast, nin, shapes, &want) || !htp_same_shape(want.rank, want.dims, o.shape)) {
+            HTP_REPORT("htp: the output's shape is not the broadcast of the inputs'\n");
+            return HTP_BAD_DIMS;
+        }
+        if (forced == HTP_PATH_REFERENCE || (forced == HTP_PATH_AUTO && want.count <= HTP_SMALL) || !one_type) {
+            htp_elementwise_reference(o, v, nin, params, math, want);
+            return HTP_OK;
+        }
+        pwant = &want;
+    }
+    if (o.elem == HTP_U8) {
+        htp_map_type<HTP_U8>(o, v, nin, params, math, pwant, forced);
+    } else if (o.elem == HTP_U16) {
+        htp_map_type<HTP_U16>(o, v, nin, params, math, pwant, forced);
+    } else {
+        htp_map_type<HTP_F32>(o, v, nin, params, math, pwant, forced);
+    }
     return HTP_OK;
+}
+
+// A whole dense tensor to floats and back (a custom op's buffers), by the blocks.
+template <htp_elem E> static inline void htp_dequant_all_t(const htp_view &v, float *x)
+{
+    const uint32_t bytes = htp_elem_bytes(E);
+    const unsigned char *p = static_cast<const unsigned char *>(v.in);
+    unsigned char local[HTP_BLOCK * sizeof(float)];
+    float block[HTP_BLOCK];
+    for (uint64_t j = 0; j < v.shape.count; j += HTP_BLOCK) {
+        const uint64_t left = v.shape.count - j;
+        if (left >= HTP_BLOCK) {
+            htp_dequant_block<E>(p + j * bytes, v, x + j);
+            continue;
+        }
+        htp_gather(local, p + j * bytes, bytes, static_cast<uint32_t>(left), bytes);
+        htp_dequant_block<E>(local, v, block);
+        std::memcpy(x + j, block, static_cast<size_t>(left) * sizeof(float));
+    }
+}
+
+template <htp_elem E> static inline void htp_quant_all_t(const htp_view &o, const float *y)
+{
+    const uint32_t bytes = htp_elem_bytes(E);
+    unsigned char *q = static_cast<unsigned char *>(o.out);
+    unsigned char local[HTP_BLOCK * sizeof(float)];
+    float block[HTP_BLOCK];
+    for (uint64_t j = 0; j < o.shape.count; j += HTP_BLOCK) {
+        const uint64_t left = o.shape.count - j;
+        if (left >= HTP_BLOCK) {
+            htp_quant_block<E>(q + j * bytes, o, y + j);
+            continue;
+        }
+        std::memset(block, 0, sizeof block);
+        std::memcpy(block, y + j, static_cast<size_t>(left) * sizeof(float));
+        htp_quant_block<E>(local, o, block);
+        std::memcpy(q + j * bytes, local, static_cast<size_t>(left) * bytes);
+    }
+}
+
+static inline void htp_dequant_all(const htp_view &v, float *x)
+{
+    if (v.elem == HTP_U8) {
+        htp_dequant_all_t<HTP_U8>(v, x);
+    } else if (v.elem == HTP_U16) {
+        htp_dequant_all_t<HTP_U16>(v, x);
+    } else {
+        htp_dequant_all_t<HTP_F32>(v, x);
+    }
+}
+
+static inline void htp_quant_all(const htp_view &o, const float *y)
+{
+    if (o.elem == HTP_U8) {
+        htp_quant_all_t<HTP_U8>(o, y);
+    } else if (o.elem == HTP_U16) {
+        htp_quant_all_t<HTP_U16>(o, y);
+    } else {
+        htp_quant_all_t<HTP_F32>(o, y);
+    }
 }
 
 // A custom op: every input dequantized into one float buffer (each in its own shape,
@@ -277,9 +774,7 @@ static inline htp_rc htp_custom_run(const htp_view *o, uint32_t nout, const htp_
     std::memset(&call, 0, sizeof call);
     float *at = buffer;
     for (uint32_t k = 0; k < nin; ++k) {
-        for (uint64_t i = 0; i < v[k].shape.count; ++i) {
-            at[i] = htp_load(v[k], i);
-        }
+        htp_dequant_all(v[k], at);
         call.in[k] = at;
         call.in_shape[k] = v[k].shape;
         at += v[k].shape.count;
@@ -300,9 +795,7 @@ static inline htp_rc htp_custom_run(const htp_view *o, uint32_t nout, const htp_
         st = HTP_BAD_INPUT;
     } else {
         for (uint32_t k = 0; k < nout; ++k) {
-            for (uint64_t i = 0; i < want[k].count; ++i) {
-                htp_store(o[k], i, call.out[k][i]);
-            }
+            htp_quant_all(o[k], call.out[k]);
         }
     }
     std::free(buffer);

@@ -21,10 +21,10 @@ HEX_CPU  := hexagonv79
 HEX_LINK := -target hexagon-linux-musl -mcpu=hexagonv79 -O2
 WARN     := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 COMMON   := -target hexagon-linux-musl -mcpu=$(HEX_CPU) -O2 -g0 $(WARN) -ffp-contract=off -I$(LPAI_DIR)/include
-CXXFLAGS := $(COMMON) -std=c++17 -fno-exceptions -fno-rtti -DHTP_STANDIN -Iinclude
+CXXFLAGS := $(COMMON) -std=c++17 -fno-exceptions -fno-rtti -DHTP_STANDIN -DTHIS_PKG_NAME=$(PACKAGE_NAME) -Iinclude
 CFLAGS   := $(COMMON) -std=c11
 
-CXX_SRCS := $(wildcard src/ops/*.cpp) standin/htp_standin.cpp host/test_htp.cpp
+CXX_SRCS := src/qhpi_init.cpp $(wildcard src/ops/*.cpp) standin/htp_standin.cpp host/test_htp.cpp
 USER_SRCS := $(wildcard $(LPAI_DIR)/user/*.c)
 OBJS := $(patsubst %.cpp,$(BUILD)/%.o,$(CXX_SRCS)) $(patsubst $(LPAI_DIR)/user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 

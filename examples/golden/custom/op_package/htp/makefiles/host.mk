@@ -19,11 +19,11 @@ SANFLAGS := $(if $(filter 1,$(SAN)),-fsanitize=address$(comma)undefined -fno-san
 WARN     := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 # -ffp-contract=off: the same roundings as the Hexagon build, whose bytes must match.
 # No exceptions, no RTTI: the package needs nothing of the C++ library at run time.
-CXXFLAGS := -std=c++17 -O1 -g $(WARN) -ffp-contract=off -fno-exceptions -fno-rtti -DHTP_STANDIN \
+CXXFLAGS := -std=c++17 -O1 -g $(WARN) -ffp-contract=off -fno-exceptions -fno-rtti -DHTP_STANDIN -DTHIS_PKG_NAME=$(PACKAGE_NAME) \
             -Iinclude -I$(LPAI_DIR)/include $(SANFLAGS)
 CFLAGS   := -std=c11 -O1 -g $(WARN) -ffp-contract=off -I$(LPAI_DIR)/include $(SANFLAGS)
 
-CXX_SRCS := $(wildcard src/ops/*.cpp) standin/htp_standin.cpp host/test_htp.cpp
+CXX_SRCS := src/qhpi_init.cpp $(wildcard src/ops/*.cpp) standin/htp_standin.cpp host/test_htp.cpp
 USER_SRCS := $(wildcard $(LPAI_DIR)/user/*.c)
 OBJS := $(patsubst %.cpp,$(BUILD)/%.o,$(CXX_SRCS)) $(patsubst $(LPAI_DIR)/user/%.c,$(BUILD)/user/%.o,$(USER_SRCS))
 

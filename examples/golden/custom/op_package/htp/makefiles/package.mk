@@ -9,4 +9,7 @@ LIBRARY_NAME   := libQnnNormOpPackage.so
 # and its user/ (the custom ops' math, one file for both backends).
 LPAI_DIR       := ../NormOpPackage
 # The Hexagon targets, each built from its own objects.
-HTP_ARCHS      := v68 v69 v73 v75 v79
+HTP_ARCHS      := v68 v69 v73 v75 v79 v81
+# The entry point libQnnHtp looks up first (src/NormOpPackageInterface.cpp); QHPI's,
+# qhpi_init, registers the ops (src/qhpi_init.cpp).
+INTERFACE_PROVIDER := NormOpPackageInterfaceProvider

@@ -5,8 +5,9 @@
 #   htp_v<NN>     hexagon-clang++ of the Hexagon SDK, each arch its own objects
 #   htp_aarch64   the Android NDK's clang++, linked against libQnnHtp and libQnnHtpPrepare
 #   sdk-check     the SDK's headers judge the package, one line per check (below)
-# -I$(QNN_INCLUDE)/HTP/core as well as -I$(QNN_INCLUDE): QAIRT 2.50 needs it. The SDK's
-# headers come in with -isystem: their own warnings do not fail our -Werror.
+# The ops are QHPI's (HTP/core/qhpi.h): QNN SDK 2.44 or later. -I$(QNN_INCLUDE)/HTP/core as
+# well as -I$(QNN_INCLUDE): QAIRT 2.50 needs it. The SDK's headers come in with -isystem:
+# their own warnings do not fail our -Werror.
 
 Q := $(if $(filter 1,$(V)),,@)
 include makefiles/package.mk
@@ -17,7 +18,7 @@ QNN_INCLUDE  = $(QNN_SDK_ROOT)/include/QNN
 SDK_INC      = -isystem $(QNN_INCLUDE) -isystem $(QNN_INCLUDE)/HTP/core
 OUR_INC     := -Iinclude -I$(LPAI_DIR)/include
 WARN        := -Wall -Wextra -Werror
-# The SDK's op-name prefix: without it every op registers as "::<Op>", without a word.
+# The package's name (include/htp_sdk.h): QHPI registers each op as "<package>::<Op>".
 DEFS        := -DTHIS_PKG_NAME=$(PACKAGE_NAME)
 SRCS        := $(wildcard src/*.cpp) $(wildcard src/ops/*.cpp)
 USER_SRCS   := $(wildcard $(LPAI_DIR)/user/*.c)
@@ -27,8 +28,7 @@ OPS         := $(basename $(notdir $(wildcard src/ops/*.cpp)))
 X86_CXX   ?= clang++
 X86_CC    ?= clang
 X86_DIR   ?= build/x86_64-linux-clang
-X86_FLAGS  = -std=c++17 -stdlib=libc++ -fPIC -O2 -ffp-contract=off -D__HVXDBL__ $(DEFS) $(SDK_INC) \
-             -I$(X86_DIR)/protos $(OUR_INC) $(WARN)
+X86_FLAGS  = -std=c++17 -stdlib=libc++ -fPIC -O2 -ffp-contract=off $(DEFS) $(SDK_INC) $(OUR_INC) $(WARN)
 X86_OBJS   = $(patsubst %.cpp,$(X86_DIR)/obj/%.o,$(SRCS)) $(patsubst $(LPAI_DIR)/user/%.c,$(X86_DIR)/obj/user/%.o,$(USER_SRCS))
 
 # ---- Hexagon (the Hexagon SDK's tools) -------------------------------------------------
@@ -46,8 +46,8 @@ ARM_FLAGS  = --target=aarch64-none-linux-android21 -std=c++17 -fPIC -O2 -ffp-con
 check-qnn-sdk:
 	@if [ -z "$(QNN_SDK_ROOT)" ]; then \
 	  echo "error: QNN_SDK_ROOT is not set (Qualcomm AI Engine Direct SDK, run its bin/envsetup.sh)" >&2; exit 1; fi
-	@if [ ! -f "$(QNN_INCLUDE)/HTP/core/op_register_ext.h" ]; then \
-	  echo "error: QNN_SDK_ROOT=$(QNN_SDK_ROOT) has no include/QNN/HTP/core/op_register_ext.h (the HTP op-package headers)" >&2; exit 1; fi
+	@if [ ! -f "$(QNN_INCLUDE)/HTP/core/qhpi.h" ]; then \
+	  echo "error: QNN_SDK_ROOT=$(QNN_SDK_ROOT) has no include/QNN/HTP/core/qhpi.h: the package's ops are QHPI's, which QNN SDK 2.44 and later have" >&2; exit 1; fi
 
 check-hexagon-sdk:
 	@if [ -z "$(HEXAGON_SDK_ROOT)" ] || [ -z "$(HEXAGON_TOOLS_VERSION)" ]; then \
@@ -60,14 +60,10 @@ htp_x86: check-qnn-sdk
 	@$(MAKE) --no-print-directory -f makefiles/sdk.mk $(X86_DIR)/$(LIBRARY_NAME)
 	@echo "built $(X86_DIR)/$(LIBRARY_NAME)"
 
-$(X86_DIR)/protos/hexagon_protos.h: standin/x86/hexagon_protos.py
-	@mkdir -p $(@D)
-	$(Q)$(PYTHON) standin/x86/hexagon_protos.py $(QNN_INCLUDE)/HTP/core > $@
-
 $(X86_DIR)/$(LIBRARY_NAME): $(X86_OBJS)
 	$(Q)$(X86_CXX) -stdlib=libc++ -shared -o $@ $^
 
-$(X86_DIR)/obj/%.o: %.cpp $(X86_DIR)/protos/hexagon_protos.h
+$(X86_DIR)/obj/%.o: %.cpp
 	@mkdir -p $(@D)
 	$(Q)$(X86_CXX) $(X86_FLAGS) -c $< -o $@
 
@@ -102,12 +98,14 @@ htp_aarch64: check-qnn-sdk check-ndk
 #   1. x86_64: every source compiles (clang++, libc++, -Werror on our files) and links
 #   2. x86_64: the library leaves undefined only what libQnnHtp.so and the C and C++
 #      runtimes provide (makefiles/htp_undefined.txt, one pattern a line)
-#   3. x86_64: every op's table (PKG_<Op>_ops_table) is defined: an op the interface
-#      names and no source defines would register nothing, without a word
-#   4. Hexagon v73 and v79 (zig's clang++, compile only): -Werror, and the objects'
+#   3. x86_64: the library exports what the runtime calls: the interface provider and
+#      qhpi_init (which registers every op through qhpi_register_ops_v1)
+#   4. Hexagon v73, v79 and v81 (zig's clang++, compile only): -Werror, and the objects'
 #      undefined symbols pass the same list
 #   5. the stand-in: host/htp_facts.cpp compiles against the stand-in and the SDK alike
 SC := build/sdk-check
+# The Hexagon versions sdk-check compiles for (zig; v81 is SM8850's HTP).
+SDK_CHECK_ARCHS := 73 79 81
 sdk-check: check-qnn-sdk
 	@rm -rf $(SC); mkdir -p $(SC); fail=0; grep -v -e '^#' -e '^$$' makefiles/htp_undefined.txt > $(SC)/expected; \
 	if $(MAKE) --no-print-directory -f makefiles/sdk.mk X86_DIR=$(SC)/x86 $(SC)/x86/$(LIBRARY_NAME) > $(SC)/x86.log 2>&1; then \
@@ -119,13 +117,13 @@ sdk-check: check-qnn-sdk
 	  if [ -s $(SC)/x86.unexpected ]; then \
 	    echo "sdk-check: FAIL  x86_64: undefined symbols nothing provides: $$(head -5 $(SC)/x86.unexpected | tr '\n' ';')"; fail=1; \
 	  else echo "sdk-check: ok    x86_64: $$(wc -l < $(SC)/x86.undefined) undefined symbols, each one libQnnHtp.so or the runtime provides"; fi; \
-	  missing=""; for op in $(OPS); do \
-	    nm -D --defined-only $(SC)/x86/$(LIBRARY_NAME) | grep -q " PKG_$${op}_ops_table$$" || missing="$$missing $$op"; done; \
-	  if [ -n "$$missing" ]; then echo "sdk-check: FAIL  no op table for:$$missing"; fail=1; \
-	  else echo "sdk-check: ok    every op's table is defined ($(words $(OPS)) ops)"; fi; \
+	  missing=""; for sym in $(INTERFACE_PROVIDER) qhpi_init; do \
+	    nm -D --defined-only $(SC)/x86/$(LIBRARY_NAME) | grep -q " T $$sym$$" || missing="$$missing $$sym"; done; \
+	  if [ -n "$$missing" ]; then echo "sdk-check: FAIL  the library does not export:$$missing"; fail=1; \
+	  else echo "sdk-check: ok    the library exports $(INTERFACE_PROVIDER) and qhpi_init ($(words $(OPS)) ops)"; fi; \
 	fi; \
 	if $(ZIG) version > /dev/null 2>&1; then \
-	  for arch in 73 79; do ok=1; d=$(SC)/hexagon-v$$arch; mkdir -p $$d; \
+	  for arch in $(SDK_CHECK_ARCHS); do ok=1; d=$(SC)/hexagon-v$$arch; mkdir -p $$d; \
 	    cpu="-target hexagon-linux-musl -mcpu=hexagonv$$arch+hvxv$$arch+hvx_length128b -DHEX_ARCH=$$arch"; \
 	    for f in $(SRCS); do \
 	      $(ZIG) c++ $$cpu -std=c++17 -fPIC -O2 -ffp-contract=off -DUSE_OS_QURT -DPREPARE_DISABLED $(DEFS) $(SDK_INC) \
@@ -141,9 +139,9 @@ sdk-check: check-qnn-sdk
 	      echo "sdk-check: ok    Hexagon v$$arch: every source compiles (zig's clang++, HVX, -Werror), undefined symbols as expected"; \
 	    else echo "sdk-check: FAIL  Hexagon v$$arch ($$d.log; unexpected: $$(head -5 $$d.unexpected | tr '\n' ';'))"; fail=1; fi; \
 	  done; \
-	else echo "sdk-check: skip  Hexagon v73 and v79: $(ZIG) does not run (pip install ziglang)"; fi; \
-	if $(X86_CXX) -std=c++17 -fsyntax-only -DHTP_STANDIN -Iinclude host/htp_facts.cpp > $(SC)/facts-standin.log 2>&1 && \
-	   $(X86_CXX) -std=c++17 -stdlib=libc++ -fsyntax-only -D__HVXDBL__ $(DEFS) $(SDK_INC) -I$(SC)/x86/protos -Iinclude \
+	else echo "sdk-check: skip  Hexagon $(SDK_CHECK_ARCHS): $(ZIG) does not run (pip install ziglang)"; fi; \
+	if $(X86_CXX) -std=c++17 -fsyntax-only -DHTP_STANDIN $(DEFS) -Iinclude host/htp_facts.cpp > $(SC)/facts-standin.log 2>&1 && \
+	   $(X86_CXX) -std=c++17 -stdlib=libc++ -fsyntax-only $(DEFS) $(SDK_INC) -Iinclude \
 	     host/htp_facts.cpp > $(SC)/facts-sdk.log 2>&1; then \
 	  echo "sdk-check: ok    the stand-in (standin/htp_standin.h) has the SDK's names, types and values (host/htp_facts.cpp)"; \
 	else echo "sdk-check: FAIL  stand-in and SDK disagree ($(SC)/facts-standin.log, $(SC)/facts-sdk.log)"; fail=1; fi; \

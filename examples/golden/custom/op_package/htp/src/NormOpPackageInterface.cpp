@@ -2,41 +2,21 @@
 //
 // The interface of op package NormOpPackage for HTP: what libQnnHtp calls after loading
 // the library through NormOpPackageInterfaceProvider (QnnOpPackage.h, interface version 1.4).
+// The ops themselves are QHPI's: the runtime then calls qhpi_init (src/qhpi_init.cpp),
+// which registers them with qhpi_register_ops_v1; nothing here registers an op.
 // Built with the SDK only (make htp_x86, htp_v<NN>, htp_aarch64, sdk-check); the host and
-// Hexagon tests call the ops' implementations directly.
-//
-// Each op's table is declared by the name its source defines (END_PKG_OP_DEFINITION(PKG_<Op>)):
-// a name that matches no source still links, to an empty table, and the package then
-// registers no op at all without a word, so the names here and in src/ops/ come from
-// the same list of the spec's ops (make sdk-check also looks for every PKG_<Op>_ops_table
-// defined in the library).
+// Hexagon tests call qhpi_init and the ops' kernels directly.
 #include <cstring>
 
 #include "HTP/QnnHtpCommon.h"
-#include "HTP/core/constraints.h"
-#include "HTP/core/op_package_feature_support.h"
-#include "HTP/core/op_register_ext.h"
-#include "HTP/core/optimize.h"
-#include "HTP/core/simple_reg.h"
-#include "HTP/core/unique_types.h"
 #include "QnnOpPackage.h"
 #include "QnnSdkBuildId.h"
-
-DEFINE_UNIQ_TY()
-// clang-format off
-BEGIN_PKG_OPS_OPTS_LIST()
-DECLARE_PKG_OPS_OPTS_LIST(PKG_MyNorm)
-DECLARE_PKG_OPS_OPTS_LIST(PKG_DoubleIt)
-END_PKG_OPS_OPTS_LIST()
-// clang-format on
-
-INIT_PACKAGE_OP_DEF()
-INIT_PACKAGE_OPTIMIZATION_DEF()
-INIT_PACKAGE_PARAM_ORDER_DEF()
-INIT_PKG_CORE_INIT_FUNC()
+#include "htp_sdk.h"
 
 namespace
 {
+
+const char k_package[] = HTP_PACKAGE_NAME;
 
 // One line an op, whatever the names' lengths.
 // clang-format off
@@ -64,9 +44,6 @@ Qnn_ErrorHandle_t package_init(QnnOpPackage_GlobalInfrastructure_t infrastructur
     if (g_initialized) {
         return QNN_OP_PACKAGE_ERROR_LIBRARY_ALREADY_INITIALIZED;
     }
-    REGISTER_PACKAGE_PARAM_ORDERS()
-    REGISTER_PACKAGE_AXIS_PARAMS()
-    REGISTER_PACKAGE_PER_CHANNEL_QUANTIZED_OPS()
     g_initialized = true;
     return QNN_SUCCESS;
 }
@@ -80,7 +57,7 @@ Qnn_ErrorHandle_t package_get_info(const QnnOpPackage_Info_t **info)
         return QNN_OP_PACKAGE_ERROR_INVALID_INFO;
     }
     g_info = QNN_OP_PACKAGE_INFO_INIT;
-    g_info.packageName = THIS_PKG_NAME_STR;
+    g_info.packageName = k_package;
     g_info.operationNames = g_op_names;
     g_info.numOperations = sizeof g_op_names / sizeof g_op_names[0];
     g_info.sdkBuildId = QNN_SDK_BUILD_ID;
@@ -92,7 +69,7 @@ Qnn_ErrorHandle_t package_get_info(const QnnOpPackage_Info_t **info)
 Qnn_ErrorHandle_t package_validate(Qnn_OpConfig_t config)
 {
     if (config.version != QNN_OPCONFIG_VERSION_1 || config.v1.packageName == nullptr ||
-        std::strcmp(config.v1.packageName, THIS_PKG_NAME_STR) != 0 || config.v1.typeName == nullptr) {
+        std::strcmp(config.v1.packageName, k_package) != 0 || config.v1.typeName == nullptr) {
         return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
     }
     for (const OpCounts &op : g_counts) {

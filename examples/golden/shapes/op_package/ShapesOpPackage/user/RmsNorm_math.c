@@ -9,8 +9,9 @@
  * rowwise: each call gets one row (the last dimension) of every tensor.
  * Match the eager math in shape_ops/user/rms_norm.py: the host test
  * tests/test_op_package_kernels.py compares the two on every input code, at the
- * param defaults and at random other values (tests/user/test_my_kernel.py shows
- * how to test it yourself).
+ * param defaults and at random values inside each param's declared range (a param
+ * without `range: [low, high]` in the spec stays at its default: only the default is
+ * known to work; tests/user/test_my_kernel.py shows how to test it yourself).
  *
  * How the common forms look (names from a spec; yours are in the header):
  *

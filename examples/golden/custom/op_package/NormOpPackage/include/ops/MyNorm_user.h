@@ -11,7 +11,7 @@
  * the first output.
  * Output out: the shape of x.
  * Whole tensors: every input and output as float in the scratch of getTempBuffer,
- * (sum of all their element counts) x 4 bytes (README, "Scratch").
+ * (sum of all their element counts) x 4 bytes (docs/custom-ops.md, "Scratch").
  */
 #ifndef MYNORM_USER_H
 #define MYNORM_USER_H

@@ -3,15 +3,16 @@
 // DoubleIt: the HTP implementation of torch op norm_ops::double_it.
 // Doubles the input.
 // expr: 2 * x
-// Float32, QUInt8 and QUInt16 tensors (include/htp_kernels.h); params in OpDef order.
+// QHPI form (include/htp_kernels.h): three kernels, Float32, QUInt8 and QUInt16, on flat,
+// direct tensors; the params follow the tensors as inputs, in OpDef order.
 #include "htp_kernels.h"
-
-BEGIN_PKG_OP_DEFINITION(PKG_DoubleIt);
 
 namespace
 {
 
 constexpr uint32_t kInputs = 1u;
+constexpr uint32_t kParams = 0u;
+constexpr uint32_t kOutputs = 1u;
 
 // The math, generated from the spec's expression by the view that writes the LPAI
 // kernel's (qnn-op-template/hooks/view_c.py): real values in, the real result out.
@@ -28,20 +29,35 @@ float DoubleIt_math_v(const float *in, const float *params)
 }
 // clang-format on
 
-} // namespace
-
-// The implementation HTP calls: outputs first, then the inputs, then the params. One
-// line each, however long the names (not formatted).
+// The kernel QHPI calls, the same for the three element types: outputs, then the
+// tensors and the params as inputs. One line each, however long the names (not formatted).
 // clang-format off
-template <typename TensorType>
-GraphStatus DoubleIt_impl(TensorType &out_out, const TensorType &in_x)
+uint32_t DoubleIt_execute(QHPI_RuntimeHandle *handle, uint32_t num_outputs, QHPI_Tensor **outputs, uint32_t num_inputs, const QHPI_Tensor *const *inputs)
 {
+    (void)handle;
+    if (num_inputs != kInputs + kParams) {
+        return htp_status(HTP_BAD_INPUT);
+    }
     const float *params = nullptr;
-    const Tensor *inputs[kInputs] = {&in_x};
-    return htp_elementwise(out_out, inputs, kInputs, params, DoubleIt_math_v);
+    return htp_elementwise(num_outputs, outputs, num_inputs, inputs, kInputs, kParams, params, DoubleIt_math_v);
+}
+
+float DoubleIt_cost(const uint32_t num_inputs, const QHPI_Tensor *const *inputs)
+{
+    return htp_cost(num_inputs, inputs, kInputs, 3.0f);
 }
 // clang-format on
 
-DEF_PACKAGE_OP((DoubleIt_impl<Tensor>), "DoubleIt")
+const uint32_t *const k_param_types = nullptr;
 
-END_PKG_OP_DEFINITION(PKG_DoubleIt);
+htp_op_tables g_tables;
+
+} // namespace
+
+// Fills QHPI's description of the op (src/qhpi_init.cpp registers it).
+// clang-format off
+void DoubleIt_op_info(QHPI_OpInfo_v1 *info)
+{
+    htp_op_info(info, &g_tables, HTP_PACKAGE_NAME "::DoubleIt", DoubleIt_execute, DoubleIt_cost, kInputs, k_param_types, kParams, kOutputs);
+}
+// clang-format on

@@ -5,19 +5,19 @@
 // kind: custom. include/htp_kernels.h dequantizes every input to float, calls the math
 // you write in op_package/NormOpPackage/user/MyNorm_math.c (the file the LPAI kernel
 // calls too) through MyNorm_call, and requantizes every output.
-// Float32, QUInt8 and QUInt16 tensors (include/htp_kernels.h); params in OpDef order.
+// QHPI form (include/htp_kernels.h): three kernels, Float32, QUInt8 and QUInt16, on flat,
+// direct tensors; the params follow the tensors as inputs, in OpDef order.
 #include "htp_kernels.h"
 
 extern "C" {
 #include "ops/MyNorm_user.h"
 }
 
-BEGIN_PKG_OP_DEFINITION(PKG_MyNorm);
-
 namespace
 {
 
 constexpr uint32_t kInputs = 1u;
+constexpr uint32_t kParams = 0u;
 constexpr uint32_t kOutputs = 1u;
 
 // The shape of each output (lpai_shapes.h), the rules the LPAI kernel checks.
@@ -47,22 +47,36 @@ int MyNorm_call(const lpai_custom_call *c)
 const char k_missing[] = "user math not written yet: op_package/NormOpPackage/user/MyNorm_math.c";
 // clang-format on
 
-} // namespace
-
-// The implementation HTP calls: outputs first, then the inputs, then the params. One
-// line each, however long the names (not formatted).
+// The kernel QHPI calls, the same for the three element types: outputs, then the
+// tensors and the params as inputs. One line each, however long the names (not formatted).
 // clang-format off
-template <typename TensorType>
-GraphStatus MyNorm_impl(TensorType &out_out, const TensorType &in_x)
+uint32_t MyNorm_execute(QHPI_RuntimeHandle *handle, uint32_t num_outputs, QHPI_Tensor **outputs, uint32_t num_inputs, const QHPI_Tensor *const *inputs)
 {
+    (void)handle;
+    if (num_inputs != kInputs + kParams) {
+        return htp_status(HTP_BAD_INPUT);
+    }
     const float *params = nullptr;
-    const Tensor *inputs[kInputs] = {&in_x};
     const uint32_t *params_u32 = nullptr;
-    Tensor *outputs[kOutputs] = {&out_out};
-    return htp_custom(outputs, kOutputs, inputs, kInputs, k_output_rules, params, params_u32, MyNorm_call, "MyNorm", k_missing);
+    return htp_custom(num_outputs, outputs, kOutputs, num_inputs, inputs, kInputs, kParams, k_output_rules, params, params_u32, MyNorm_call, "MyNorm", k_missing);
+}
+
+float MyNorm_cost(const uint32_t num_inputs, const QHPI_Tensor *const *inputs)
+{
+    return htp_cost(num_inputs, inputs, kInputs, 40.0f);
 }
 // clang-format on
 
-DEF_PACKAGE_OP((MyNorm_impl<Tensor>), "MyNorm")
+const uint32_t *const k_param_types = nullptr;
 
-END_PKG_OP_DEFINITION(PKG_MyNorm);
+htp_op_tables g_tables;
+
+} // namespace
+
+// Fills QHPI's description of the op (src/qhpi_init.cpp registers it).
+// clang-format off
+void MyNorm_op_info(QHPI_OpInfo_v1 *info)
+{
+    htp_op_info(info, &g_tables, HTP_PACKAGE_NAME "::MyNorm", MyNorm_execute, MyNorm_cost, kInputs, k_param_types, kParams, kOutputs);
+}
+// clang-format on

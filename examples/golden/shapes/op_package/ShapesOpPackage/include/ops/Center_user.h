@@ -12,7 +12,7 @@
  * Output mean: the shape of x reduced over dims [-1], kept as 1.
  * Output centered: the shape of x.
  * Whole tensors: every input and output as float in the scratch of getTempBuffer,
- * (sum of all their element counts) x 4 bytes (README, "Scratch").
+ * (sum of all their element counts) x 4 bytes (docs/custom-ops.md, "Scratch").
  */
 #ifndef CENTER_USER_H
 #define CENTER_USER_H

@@ -11,7 +11,7 @@
  * the first output.
  * Output mean: the shape of x reduced over dims [1], kept as 1.
  * Whole tensors: every input and output as float in the scratch of getTempBuffer,
- * (sum of all their element counts) x 4 bytes (README, "Scratch").
+ * (sum of all their element counts) x 4 bytes (docs/custom-ops.md, "Scratch").
  */
 #ifndef CHANNELMEAN_USER_H
 #define CHANNELMEAN_USER_H
