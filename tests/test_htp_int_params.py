@@ -5,7 +5,8 @@ the kernel as a one-element Int32 tensor, whose 32 bits the package reads as the
 A custom op whose math depends on the last bit of `n` (x + (n - 2^24)) is rendered with
 both backends; the project's HTP kernel tests run it through the host driver, which
 sends each param in its real type, at the defaults, at other values and at
-n = 2^24 + 1 (tests/test_htp_kernels.py `PAST_FLOAT`), against the eager math. The same
+n = 2^24 + 1 (tests/test_htp_kernels.py `PAST_FLOAT`: its declared range holds it), against
+the eager math. The same
 project with the param read through float (the 2.1.x way: 16777217 becomes 16777216)
 must fail them.
 """
@@ -31,7 +32,7 @@ SPEC = {
             "kind": "custom",
             "doc": "Adds n - 16777216 to the input.",
             "inputs": ["x"],
-            "params": [{"name": "n", "type": "int", "default": 3}],
+            "params": [{"name": "n", "type": "int", "default": 3, "range": [0, 16777218]}],
         }
     ],
 }

@@ -35,6 +35,7 @@ from . import loading, op_package_xml
 from ._package import DATATYPES, MAX_RANKS, NAMESPACE
 from .loading import one_line
 from .ops import OPS, OpInfo
+from .shapes import CODE_INPUTS
 
 # What the LPAI op package accepts for every input and output (lpai_compiler_info in
 # include/lpai_validate.h): an 8-bit activation, in either spelling of the two validations.
@@ -56,7 +57,8 @@ def _constant_inputs_pass():
     from executorch.backends.qualcomm.utils.constants import QCOM_QUANT_ATTRS
     from executorch.exir.pass_base import ExportPass, PassResult
 
-    names = {str(op.default) for op in OPS}
+    by_name = {str(op.default): op for op in OPS}
+    names = set(by_name)
 
     class QuantizedConstantInputs(ExportPass):
         """A parameter, buffer or constant tensor fed to an op of this package reaches it
@@ -78,7 +80,8 @@ def _constant_inputs_pass():
             for node in list(graph_module.graph.nodes):
                 if node.op != "call_function" or getattr(node.target, "__name__", "") not in names:
                     continue
-                for arg in list(node.args):
+                info = by_name[node.target.__name__]
+                for k, arg in enumerate(list(node.args)):
                     if (
                         isinstance(arg, torch.fx.Node)
                         and arg.target in dq_ops
@@ -86,6 +89,8 @@ def _constant_inputs_pass():
                         and arg.args[0].meta.get(QCOM_QUANT_ATTRS)
                     ):
                         node.replace_input_with(arg, arg.args[0])
+                        # The fake kernel, when later passes re-trace the node, takes these codes.
+                        node.meta[CODE_INPUTS] = (*node.meta.get(CODE_INPUTS, ()), info.inputs[k])
                         if not arg.users:
                             graph_module.graph.erase_node(arg)
             graph_module.recompile()

@@ -20,6 +20,7 @@ import os
 import re
 import stat
 import sys
+import unittest.mock
 import warnings
 from collections.abc import Sequence
 
@@ -392,10 +393,22 @@ def lower_to_edge(
         for p in manager.get_to_edge_transform_passes(exported, passes_job=passes_job, dep_table=dep_table)
         if type(p).__name__ != "LpaiPartitionFallbackSupport"
     ]
+    # ExecuTorch hands a partitioner a copy whose weights are fake tensors
+    # (backend_api.get_fake_program); the builders read the real ones: keep the program it copied.
+    from executorch.exir.backend import backend_api
+
+    copied = []
+    fake_program = backend_api.get_fake_program
+
+    def recording(program):
+        copied.append(program)
+        return fake_program(program)
+
     try:
-        to_edge_transform_and_lower(
-            aten, transform_passes=passes, partitioner=[InPlaceOfQnn()], compile_config=qnn_edge_config()
-        )
+        with unittest.mock.patch.object(backend_api, "get_fake_program", recording):
+            to_edge_transform_and_lower(
+                aten, transform_passes=passes, partitioner=[InPlaceOfQnn()], compile_config=qnn_edge_config()
+            )
     except _Reached as reached:
-        return reached.program
+        return copied[-1] if copied else reached.program
     raise RuntimeError("to_edge_transform_and_lower never called the partitioner")

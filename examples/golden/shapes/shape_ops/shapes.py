@@ -28,6 +28,21 @@ RULES: dict[str, tuple[tuple, ...]] = {
 }
 
 
+# The node meta key under which builder.QuantizedConstantInputs names the inputs of a node
+# that it hands a parameter's 8- or 16-bit codes (the constant itself, as ExecuTorch's
+# CustomOp builder sends it): ExecuTorch's later passes re-trace the node with them.
+CODE_INPUTS = "qnn_op_template_code_inputs"
+
+
+def _code_inputs() -> frozenset[str]:
+    """The inputs of the node torch.fx is re-tracing now that hold quantized codes
+    (CODE_INPUTS in its meta); none outside such a pass."""
+    from torch.fx import traceback as fx_traceback
+
+    meta = fx_traceback.get_current_meta() if fx_traceback.has_preserved_node_meta() else None
+    return frozenset((meta or {}).get(CODE_INPUTS, ()))
+
+
 def output_dtype(op: str, /, **inputs: torch.Tensor) -> torch.dtype:
     """The dtype of every output of the op: torch's promotion of the inputs' dtypes (torch.promote_types: float32 with float64
     is float64).  Every input must be floating-point: TypeError naming the op and the
@@ -36,15 +51,17 @@ def output_dtype(op: str, /, **inputs: torch.Tensor) -> torch.dtype:
     op's math is float, and so are its kernels (float32 and 8-bit quantized values).
     The eager op, `.out` and the fake kernel (torch.export) all call it."""
     dtype = None
+    codes = _code_inputs()
     for name, tensor in inputs.items():
+        if not tensor.is_floating_point() and name in codes:
+            continue  # a parameter's codes in ExecuTorch's lowering: its real values are float
         if not tensor.is_floating_point():
             raise TypeError(
                 f"{op}: input {name} is {tensor.dtype}, not a floating-point tensor: the op's math is float "
                 f"(so are its kernels); pass {name}.float()"
             )
         dtype = tensor.dtype if dtype is None else torch.promote_types(dtype, tensor.dtype)
-    assert dtype is not None  # every op has an input
-    return dtype
+    return torch.float32 if dtype is None else dtype  # None: every input is a parameter's codes
 
 
 def _check_broadcast_to_first(op: str, shapes: Sequence[Sequence[int]]) -> None:
