@@ -2,9 +2,10 @@
 
 Each case applies one edit to the rendered HTP op package (never to the template) and
 runs the project's tests/test_htp_kernels.py (every op against torch eager, each element
-type, through the host driver) and tests/test_htp_paths.py (every path of the engine
-forced, against eager and the reference path's bytes); at least one test must fail. The unmodified project
-passes the same tests in test_render.py (the activations-and-shapes variant renders both
+type, through the host driver) or, for a fast path those do not take, tests/test_htp_paths.py
+(every path of the engine forced, against eager and the reference path's bytes); at least
+one test must fail (`-x`: the first is the verdict). The unmodified project passes both
+files in test_render.py (the activations-and-shapes variant renders both
 backends). One case calls a QHPI function the template never declared: the stand-in
 does not declare it, so the package does not compile (`make sdk-check` catches a
 call to a function nothing provides with the real headers: tests/test_htp_standin.py).
@@ -79,6 +80,17 @@ MUTATIONS = {
     ),
 }
 MUTATED_OPS = ("add_scaled", "fake_quant", "hard_swish_ish")
+# The rendered tests each mutation runs: the kernel tests (every op against eager),
+# or, for a fast path of the engine that the kernel tests do not force, the path tests.
+# One file each, stopping at the first failure: one failing test is the verdict.
+KERNEL_TESTS = ("tests/test_htp_kernels.py",)
+PATH_TESTS = ("tests/test_htp_paths.py",)
+CAUGHT_BY = {
+    "requantization off by one code": PATH_TESTS,  # the reference loop: up to 8 elements
+    "broadcast dropped (a size-1 dim walked like any other)": PATH_TESTS,
+    "the 8-bit table built from the wrong codes": PATH_TESTS,
+    "broadcast walk over flat strides": PATH_TESTS,
+}
 
 
 @pytest.fixture(scope="module")
@@ -101,6 +113,6 @@ def test_breaking_the_htp_package_fails_its_kernel_tests(name, project, tmp_path
     text = path.read_text()
     assert text.count(original) == 1, f"{rel} no longer holds the text this test breaks"
     path.write_text(text.replace(original, broken))
-    run = run_project_tests(copy, "tests/test_htp_kernels.py", "tests/test_htp_paths.py", "-k", "not hexagon")
+    run = run_project_tests(copy, *CAUGHT_BY.get(name, KERNEL_TESTS), "-x", "-k", "not hexagon")
     assert run.returncode != 0, f"the HTP kernel tests pass with '{name}':\n{run.stdout[-3000:]}"
     assert " failed" in run.stdout or " error" in run.stdout, run.stdout[-3000:]

@@ -224,17 +224,28 @@ def _calls(op):
     }
 
 
-@pytest.mark.parametrize(
-    "call", ["function", "function-params", "function-keywords", "torch.ops", "torch.ops-params", "torch.ops-keywords"]
-)
-def test_every_call_exports_every_param(op, call):
-    if not op.params and call.endswith(("-params", "-keywords")):
-        pytest.skip("the op has no params: the call without them covers it")
-    fn, expected = _calls(op)[call]
+CALLS = ("function", "function-params", "function-keywords", "torch.ops", "torch.ops-params", "torch.ops-keywords")
+
+
+_EXPORTED_CALLS = {}
+
+
+def _exported_calls(op):
+    """Every call of one op in one model, exported and lowered once (one export and one
+    to_edge per op, not per call): the calls, the op's edge nodes in call order, the
+    edge program and its inputs."""
+    if op.name not in _EXPORTED_CALLS:
+        _EXPORTED_CALLS[op.name] = _export_every_call(op)
+    return _EXPORTED_CALLS[op.name]
+
+
+def _export_every_call(op):
+    calls = _calls(op)
+    names = [c for c in CALLS if op.params or not c.endswith(("-params", "-keywords"))]
 
     class Model(torch.nn.Module):
         def forward(self, *tensors):
-            return fn(*tensors)
+            return tuple(calls[c][0](*tensors) for c in names)
 
     tensors = make_inputs(op, seed=7)
     exported = torch.export.export(Model(), tensors)
@@ -243,13 +254,23 @@ def test_every_call_exports_every_param(op, call):
     # The namespace on a line of its own: the next has the same length for every spec.
     namespace = "act_ops"
     nodes = [n for n in edge.graph.nodes if n.op == "call_function" and namespace in str(n.target)]
-    assert len(nodes) == 1, [str(n.target) for n in nodes]
-    node = nodes[0]
+    assert len(nodes) == len(names), [str(n.target) for n in nodes]
+    return names, nodes, edge, tensors
+
+
+@pytest.mark.parametrize("call", CALLS)
+def test_every_call_exports_every_param(op, call):
+    if not op.params and call.endswith(("-params", "-keywords")):
+        pytest.skip("the op has no params: the call without them covers it")
+    fn, expected = _calls(op)[call]
+    names, nodes, edge, tensors = _exported_calls(op)
+    k = names.index(call)
+    node = nodes[k]
     assert node.target._schema.name == op.qualified_name and node.target._schema.overload_name == ""
     assert len(node.args) == len(op.default._schema.arguments), node.args
     assert list(node.args[len(op.inputs) :]) == expected
     assert not node.kwargs
-    torch.testing.assert_close(edge.module()(*tensors), fn(*tensors), equal_nan=True)
+    torch.testing.assert_close(edge.module()(*tensors)[k], fn(*tensors), equal_nan=True)
 
 
 # Every tensor dtype that is not floating-point: each input of each op refuses it.

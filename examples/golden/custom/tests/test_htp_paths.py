@@ -89,11 +89,9 @@ def test_every_path_matches_torch_eager_and_the_reference_bytes(runs, which):
         assert (status, outputs) == results["reference"][k], f"{what}: not the reference path's bytes"
 
 
-# The HVX build (128-byte vectors, integer HVX up to v66: what qemu-hexagon runs): the
-# 8-bit table is looked up with vlut32 (lpai_hvx.h), whatever the path forced.
-HVX_CPU = "hexagonv79+hvxv66+hvx_length128b"
-
-
+# The Hexagon build (makefiles/hexagon_test.mk: 128-byte HVX, integer up to v66, what
+# qemu-hexagon runs; the one tests/test_htp_kernels.py runs too): the 8-bit table is
+# looked up with vlut32 (lpai_hvx.h), whatever the path forced.
 @pytest.mark.hexagon
 @pytest.mark.parametrize("which", ("table", "auto"))
 def test_the_hvx_build_writes_the_host_s_bytes(runs, which):
@@ -102,16 +100,12 @@ def test_the_hvx_build_writes_the_host_s_bytes(runs, which):
     if host.run_command(["python3", "-m", "ziglang", "version"], 60).returncode != 0:
         pytest.skip("zig does not run (pip install ziglang)")
     cases, results = runs
-    build = kernels.HTP_DIR / "build" / "hexagon-hvx"
-    mk = ["-C", str(kernels.HTP_DIR), "-f", "makefiles/hexagon_test.mk"]
-    made = host.make(*mk, "driver", f"HEX_CPU={HVX_CPU}", f"BUILD={build}", budget=900)
-    assert made.returncode == 0, f"building the HVX driver failed:\n{made.stdout}{made.stderr}"
+    driver = kernels._driver("hexagon")
     out = kernels.BUILD / f"paths.hvx.{which}.bin"
     env = dict(os.environ)
     env.pop("HTP_ENGINE_PATH", None)
     if which != "auto":
         env["HTP_ENGINE_PATH"] = which
-    driver = build / "test_htp.hexagon"
     result = host.run_command(
         ["qemu-hexagon", "-cpu", "v67", str(driver), str(kernels.BUILD / "paths.bin"), str(out)], 900, env=env
     )

@@ -28,6 +28,10 @@ from ._package import PACKAGE_NAME
 # use(op_dir) drives another one (`report --project`).
 OP_DIR = Path(__file__).resolve().parents[1] / "op_package" / PACKAGE_NAME
 BUILD = "build/host/emu-lib"
+# The library's compiler and flags are the C suite's gcc -Werror build's
+# (tests/test_op_package_build.py builds that one in BUILD too): the kernels' -O2
+# objects, most of a build's time, are compiled once for both.
+LIB_CC = "gcc"
 MAX_DIMS = 8
 SCALE_FLOAT, SCALE_INT, SCALE_UNDEFINED = 0, 1, 2
 LPAI_DATATYPE_INT_32 = 7  # LPAI_CUSTOM_OP_DATATYPE_INT_32, the SDK's value (sdk_standin/lpai_sdk_standin.h)
@@ -109,10 +113,10 @@ def library() -> ctypes.CDLL:
 @functools.cache
 def _library(op_dir: Path) -> ctypes.CDLL:
     if PROGRESS is not None:
-        PROGRESS(f"op package: building the host library (make host-lib BUILD={BUILD}, every kernel)...")
+        PROGRESS(f"op package: building the host library (make host-lib BUILD={BUILD} CC={LIB_CC}, every kernel)...")
     start = time.monotonic()
     with build_lock(op_dir):
-        result = make("host-lib", f"BUILD={BUILD}", "-j2", op_dir=op_dir)
+        result = make("host-lib", f"BUILD={BUILD}", f"CC={LIB_CC}", "-j2", op_dir=op_dir)
     if result.returncode != 0:
         raise BuildError(f"make host-lib failed:\n{result.stdout}\n{result.stderr}")
     if PROGRESS is not None:

@@ -35,6 +35,15 @@ def builds():
         return _build_all()
 
 
+def _folder(cc, san, name):
+    """Where a build goes: the gcc -Werror build shares the emulator library's folder
+    and flags (emulator.LIB_CC, -O2), so the kernels' objects are compiled once for the
+    library the Python tests load and for this suite."""
+    if (cc, san) == (host.emulator.LIB_CC, False):
+        return host.emulator.BUILD
+    return f"build/host/pytest-{name}"
+
+
 def _build_all():
     procs = {}
     for (cc, san), name in zip(VARIANTS, IDS):
@@ -44,7 +53,7 @@ def _build_all():
             "host-test",
             f"CC={cc}",
             f"SAN={int(san)}",
-            f"BUILD=build/host/pytest-{name}",
+            f"BUILD={_folder(cc, san, name)}",
         ]
         procs[name] = subprocess.Popen(
             args,

@@ -15,9 +15,12 @@ PYTHON  ?= python3
 ZIG     ?= $(PYTHON) -m ziglang
 WERROR  ?= 1
 BUILD   ?= build/hexagon-test
-# Scalar v79 code (what qemu-hexagon runs bit-exact), linked as the LPAI package's
+# v79 code with 128-byte HVX, its integer instructions up to v66 (what qemu-hexagon
+# runs bit-exact; no QEMU runs HVX float, v68+): the device build is an HVX build, so
+# this is its code but for HVX float. One build serves tests/test_htp_kernels.py's
+# Hexagon test and tests/test_htp_paths.py's. Linked as the LPAI package's
 # hexagon-test links, so zig's musl for it is built once for both.
-HEX_CPU  := hexagonv79
+HEX_CPU  := hexagonv79+hvxv66+hvx_length128b
 HEX_LINK := -target hexagon-linux-musl -mcpu=hexagonv79 -O2
 WARN     := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 COMMON   := -target hexagon-linux-musl -mcpu=$(HEX_CPU) -O2 -g0 $(WARN) -ffp-contract=off -I$(LPAI_DIR)/include
