@@ -261,17 +261,39 @@ def _verdict(node, name, supported, asked, said, caught, support, common_defs) -
 # --------------------------------------------------------------------------- the input ranges
 
 
-def input_ranges(exported, targets: set[str], batches) -> dict[str, list[tuple[float, float] | None]]:
-    """Per op kind of `targets` (aten.erf.default): each argument's (min, max) over every
-    node of that op in the float model's export, on every batch of the example inputs."""
+def source_name(node) -> str | None:
+    """The node of the float export an edge node was made from: the root of its
+    `from_node` provenance (each step of the lowering records the node it made this one
+    from; torch.fx.traceback.NodeSource), which holds through a change of aten name
+    (torch.special.erf exports as aten.special_erf, the edge program has aten.erf)."""
+    sources, name = node.meta.get("from_node"), None
+    while sources:
+        name, sources = sources[0].name, sources[0].from_node
+    return name
+
+
+def input_ranges(exported, edge, kinds: list[Kind], batches) -> dict[str, list[tuple[float, float] | None]]:
+    """Per op kind of `kinds` (aten.erf.default, nodes of the edge program `edge`): each
+    argument's (min, max) over every node of that kind, on every batch of the example
+    inputs, run through the float model's export. An edge node takes the values of the
+    export's node it was made from (source_name), where that node made no other compute
+    node: one decomposed into several (a softplus) has no range, its parts' arguments are
+    not its own."""
     import torch
 
+    made = collections.Counter(source_name(n) for n in edge.graph_module.graph.nodes if is_compute(n))
+    sources = {
+        name: kind.target
+        for kind in kinds
+        for node in kind.nodes
+        if (name := source_name(node)) is not None and made[name] == 1
+    }
     seen: dict[str, list] = {}
 
     class Recorder(torch.fx.Interpreter):
         def run_node(self, n):
-            target = str(n.target) if n.op == "call_function" else ""
-            if target in targets:
+            target = sources.get(n.name) if n.op == "call_function" else None
+            if target is not None:
                 args = [self.env[a] if isinstance(a, torch.fx.Node) else a for a in n.args]
                 ranges = seen.setdefault(target, [])
                 ranges.extend([None] * (len(args) - len(ranges)))
@@ -568,9 +590,9 @@ def scan(args, loading) -> int:
         if back:
             print(f"a spec for the {back} node(s) that fall back: scripts/scan ... --spec-out my_spec.yaml")
         return 0
-    fallbacks = {k.target for k in kinds if k.verdict.kind == "falls back"}
+    fallbacks = [k for k in kinds if k.verdict.kind == "falls back"]
     ranges = loading.stage(
-        "recording the inputs of the ops that fall back", args.model, input_ranges, exported, fallbacks, batches
+        "recording the inputs of the ops that fall back", args.model, input_ranges, exported, edge, fallbacks, batches
     )
     text, swaps, skipped = draft_spec(kinds, ranges, args.model, args.example_inputs, backend)
     for why in skipped:

@@ -264,6 +264,14 @@ def _check_exact_int_params(path: str, op: Op) -> None:
     problems.raise_any()
 
 
+def _not_finite_where(op: Op, at: dict[str, float], domains: tuple[tuple[float, float], ...]) -> tuple[str, str]:
+    """The two parts of a not-finite message: where the expr is not finite ("x=0.5, a=2")
+    and the inputs' domains it was evaluated on ("x in [-4, 4], y in [0, 1]")."""
+    point = ", ".join(f"{k}={v:.4g}" for k, v in at.items())
+    where = ", ".join(f"{i.name} in [{lo:g}, {hi:g}]" for i, (lo, hi) in zip(op.inputs, domains))
+    return point, where
+
+
 def _check_finite(path: str, op: Op) -> None:
     """The op finite on its input domains (Op.input_domains): the values its generated
     tests feed and its calibration draws from; with each param anywhere in its declared
@@ -276,8 +284,7 @@ def _check_finite(path: str, op: Op) -> None:
                 continue
             at_range = op.first_non_finite_on_span(p, p.range)
             if at_range is not None:
-                at = ", ".join(f"{k}={v:.4g}" for k, v in at_range.items())
-                where = ", ".join(f"{i.name} in [{lo:g}, {hi:g}]" for i, (lo, hi) in zip(op.inputs, domains))
+                at, where = _not_finite_where(op, at_range, domains)
                 raise SpecError(
                     f"{path}.params[{p.index}].range",
                     f"the expr is not finite (NaN or inf) at {at} (the other params at their defaults, "
@@ -285,8 +292,7 @@ def _check_finite(path: str, op: Op) -> None:
                     "or guard the math (e.g. sqrt(max(x - 1, 0)), log(abs(x) + 1e-3))",
                 )
     if bad is not None:
-        at = ", ".join(f"{k}={v:.4g}" for k, v in bad.items())
-        where = ", ".join(f"{i.name} in [{lo:g}, {hi:g}]" for i, (lo, hi) in zip(op.inputs, domains))
+        at, where = _not_finite_where(op, bad, domains)
         raise SpecError(
             f"{path}.expr",
             f"is not finite (NaN or inf) at {at} with the param defaults: an op must be finite on its inputs' "

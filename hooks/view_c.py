@@ -151,31 +151,28 @@ class COp:
     def _htp_param(self, k: int) -> str:
         return f"inputs[kInputs + {k}u]"
 
-    @property
-    def htp_params_f32(self) -> str:
-        """Every param as float, in OpDef order (the math's params[]): a float param as
-        sent, an int or bool one (UINT_32, read exactly) converted."""
+    def _htp_params(self, of_float: str, of_int: str) -> str:
+        """Every param's input, in OpDef order, read through one of two conversions (each
+        a C++ expression with {} for the input): of_float for a float param (sent as
+        FLOAT_32), of_int for an int or bool one (sent as UINT_32)."""
         return join(
             [
-                f"htp_param_f32({self._htp_param(k)})"
-                if p.type == "float"
-                else f"static_cast<float>(htp_param_u32({self._htp_param(k)}))"
+                (of_float if p.type == "float" else of_int).format(self._htp_param(k))
                 for k, p in enumerate(self.op.params)
             ]
         )
 
     @property
+    def htp_params_f32(self) -> str:
+        """Every param as float, in OpDef order (the math's params[]): a float param as
+        sent, an int or bool one (UINT_32, read exactly) converted."""
+        return self._htp_params("htp_param_f32({})", "static_cast<float>(htp_param_u32({}))")
+
+    @property
     def htp_params_u32(self) -> str:
         """Every param as uint32, in OpDef order (a custom op's params_u32[]): an int or
         bool one exact, a float one converted as the LPAI kernel converts it."""
-        return join(
-            [
-                f"htp_u32_of_f32(htp_param_f32({self._htp_param(k)}))"
-                if p.type == "float"
-                else f"htp_param_u32({self._htp_param(k)})"
-                for k, p in enumerate(self.op.params)
-            ]
-        )
+        return self._htp_params("htp_u32_of_f32(htp_param_f32({}))", "htp_param_u32({})")
 
     @property
     def htp_param_types(self) -> str:

@@ -7,6 +7,10 @@
 - `exp(x - 88) * (1e19 * 1e19)` and `exp(a) / (exp(a) + exp(b))` (issue 40): exp's
   denormal results were 0 in the kernel (tests/test_float_edges.py checks every
   function at the float edges; these two run through a whole rendered suite).
+- `relu(x)` with x's declared range [-2, -0.5] (issue 47, "skips say true reasons"):
+  constant there, though not on the default domain [-2, 2]; the kernel tests that
+  calibrate on the op's spread skip it saying so and naming the declared range, and
+  skip no other op for that reason.
 
 One render, then the project's C suite (`make host-test`: gcc, -Werror, every path
 forced) and its kernel tests against torch; the whole project suite is left to the
@@ -15,6 +19,7 @@ variants of test_render.py, to keep this cheap.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -63,8 +68,23 @@ SPEC = {
             "inputs": ["x"],
             "expr": "exp(x - 88) * (1e19 * 1e19)",
         },
+        {
+            "name": "neg_relu",
+            "doc": "0 everywhere on its declared range, which lies below zero.",
+            "inputs": [{"name": "x", "range": [-2, -0.5]}],
+            "expr": "relu(x)",
+        },
     ],
 }
+# The one skip for being constant (pr_qparams in the rendered test_op_package_kernels.py:
+# the two tests calibrated on the op's spread), the declared range in its words.
+CONSTANT_SKIP = "the op is constant on its inputs' domains (x in [-2, -0.5])"
+# The same tests feed every input one value: a two-input op that gives one value at equal
+# inputs (ratio: a / b, gate: exp(a) / (exp(a) + exp(b))) says nothing there either.
+EQUAL_SKIP = (
+    "the op gives one value wherever its inputs are equal on [0, 1], and this test feeds every "
+    "input the same value there (it varies on its domains: a in {0}, b in {0})"
+)
 
 
 @pytest.fixture(scope="module")
@@ -75,12 +95,32 @@ def edge_project(copie_session, template_repo):
 
 
 def test_c_suite_builds_with_werror_and_passes(edge_project):
-    run = run_budgeted(["make", "-C", str(edge_project / "op_package/EdgeOpPackage"), "host-test"], 600)
+    # Built into the emulator library's folder (the project's emulator.BUILD, same flags):
+    # the kernel tests below then link that library without compiling every kernel again.
+    build = re.search(r'^BUILD = "(.+)"$', (edge_project / "edge_ops/emulator.py").read_text(), re.M).group(1)
+    op_dir = edge_project / "op_package/EdgeOpPackage"
+    run = run_budgeted(["make", "-C", str(op_dir), "host-test", f"BUILD={build}"], 600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert run.stdout.count(" 0 failures") == 2, run.stdout[-2000:]
 
 
-def test_kernels_match_torch_including_nan(edge_project):
-    run = run_project_tests(edge_project, "tests/test_op_package_kernels.py")
-    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
-    assert " failed" not in run.stdout
+@pytest.fixture(scope="module")
+def kernel_run(edge_project):
+    """The project's kernel tests against torch, run once (its pytest config's -ra lists
+    every skip with its reason)."""
+    return run_project_tests(edge_project, "tests/test_op_package_kernels.py")
+
+
+def test_kernels_match_torch_including_nan(kernel_run):
+    assert kernel_run.returncode == 0, kernel_run.stdout[-6000:] + kernel_run.stderr[-3000:]
+    assert " failed" not in kernel_run.stdout
+
+
+def test_an_op_constant_on_its_declared_range_is_skipped_saying_so(kernel_run):
+    """neg_relu is skipped for being constant, naming its declared range; no other op is
+    (ratio and gate, equal at equal inputs, are skipped saying that instead)."""
+    skips = re.findall(r"^SKIPPED \[(\d+)\] \S+: (.*)$", kernel_run.stdout, re.M)
+    constant = [(n, reason) for n, reason in skips if "constant" in reason]
+    assert constant == [("2", CONSTANT_SKIP)], skips
+    equal = [(n, reason) for n, reason in skips if "equal on [0, 1]" in reason]
+    assert sorted(equal) == [("2", EQUAL_SKIP.format(d)) for d in ("[-2, 2]", "[0.1, 2]")], skips

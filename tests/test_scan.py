@@ -22,7 +22,9 @@ SHAPE = (1, 2, 4, 4)
 # A conv, then four ops without a QNN builder in ExecuTorch 1.5.1 (no visitor for
 # aten.erf, aten.exp2, aten.hypot, aten.fmod.Scalar: test_the_ops_have_no_builder pins
 # it), fmod with a scalar argument (a param), then a leaky_relu, which QnnPartitioner
-# keeps from decomposing and the passes make a PReLU.
+# keeps from decomposing and the passes make a PReLU. torch.special.erf is
+# aten.special_erf in the float export and aten.erf in the edge program the partitioner
+# checks: its input's values are still seen (hooks/scan.py source_name).
 MODELS = """
 import torch
 
@@ -35,7 +37,7 @@ class Net(torch.nn.Module):
 
     def forward(self, x, y):
         h = self.conv(x)
-        a = torch.erf(h)
+        a = torch.special.erf(h)
         b = torch.exp2(a)
         c = torch.hypot(b, y)
         d = torch.fmod(c, 1.5)
@@ -70,7 +72,7 @@ from my_models.net import Net
 class Swapped(Net):
     def forward(self, x, y):
         h = self.conv(x)
-        a = {ns}.{erf}(h)  # was torch.erf(h)
+        a = {ns}.{erf}(h)  # was torch.special.erf(h)
         b = {ns}.{exp2}(a)  # was torch.exp2(a)
         c = {ns}.{hypot}(b, y)  # was torch.hypot(b, y)
         d = {ns}.{fmod}(c, 1.5)  # was torch.fmod(c, 1.5)
@@ -163,6 +165,9 @@ def test_the_draft_passes_the_spec_check_and_says_the_math(scanned):
     assert fmod["kind"] == "custom" and fmod["params"] == [{"name": "other", "type": "float", "default": 1.5}]
     for op in FALLBACKS:
         assert f"# {op}: 1 node(s)" in text
+    # aten.erf, aten.special_erf where the values were recorded: its comment says them too.
+    erf_comment = text.split("# aten.erf.default: 1 node(s)")[1].split("\n  - name:")[0]
+    assert "x (self) [1, 2, 4, 4]: seen in [" in erf_comment, text
     # Each input's range holds the values the example inputs drive into it, recomputed here.
     net = {}
     exec(compile(MODELS, "net", "exec"), net)

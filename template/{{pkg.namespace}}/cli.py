@@ -412,24 +412,13 @@ def _cmd_run(args: argparse.Namespace) -> None:
     if htp:
         serial = device.serial_from(args.device)
         folders = device.Folders(device.htp_build_folder(args.build_folder, run=True))
-        print(f"running {pte} on device {serial} (HTP, {sidecar.get('quant', '8a8w')})")
-        comparison, delegates = device.run_device_htp(
-            project,
-            pte,
-            inputs,
-            folders,
-            serial,
-            args.adb_host,
-            debug=args.debug,
-            steps=_steps(args),
-            prepared=prepared,
-        )
-        _finish(comparison, delegates)
-        return
-    registration.require_op_package_support(for_device=True)
-    serial = device.serial_from(args.device)
-    folders = device.device_folders(args.build_folder, args.direct_build_folder)
-    print(f"running {pte} on device {serial} (LPAI, direct mode)")
+        how = f"HTP, {sidecar.get('quant', '8a8w')}"
+    else:
+        registration.require_op_package_support(for_device=True)
+        serial = device.serial_from(args.device)
+        folders = device.device_folders(args.build_folder, args.direct_build_folder)
+        how = "LPAI, direct mode"
+    print(f"running {pte} on device {serial} ({how})")
     comparison, delegates = device.run_device(
         project,
         pte,
@@ -441,6 +430,7 @@ def _cmd_run(args: argparse.Namespace) -> None:
         steps=_steps(args),
         skip_sign=args.skip_sign,
         prepared=prepared,
+        backend="htp" if htp else "lpai",
     )
     _finish(comparison, delegates)
 

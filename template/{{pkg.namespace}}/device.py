@@ -638,15 +638,67 @@ def run_device(
     steps: float | None = None,
     skip_sign: bool = False,
     prepared: Prepared | None = None,
+    backend: str = "lpai",
 ) -> tuple[Comparison, dict[str, list[str]]]:
-    """Push the .pte, inputs and both signed libraries (SimpleADB/Device, direct mode), run, pull, compare.
+    """Push the .pte, the inputs and the backend's op package libraries (SimpleADB/Device),
+    run, pull, compare with eager.
 
-    `skip_sign`: push the unsigned DSP libraries (a device that does not enforce signing)."""
+    LPAI: both signed libraries, the runner in direct mode on the aDSP; `skip_sign`: push
+    the unsigned DSP libraries (a device that does not enforce signing). HTP: as
+    ExecuTorch's HTP custom op example runs a program (examples/qualcomm/custom_op/
+    custom_ops_1.py): with the .pte, the inputs, qnn_executor_runner and the SDK's HTP
+    runtime go the package's skel for the SoC's HTP, under the name the program
+    registered (HTP_SKEL_NAME), and its aarch64 Android library; the runner runs on the
+    CPU and hands the graph to the HTP (ADSP_LIBRARY_PATH=. finds the skel)."""
+    htp = backend == "htp"
     prepared = prepared or prepare_run(project, pte, inputs, DEVICE)
-    require_op_package_support(for_device=True)
-    sdk = require_qnn_sdk(minimum=MIN_SDK_DEVICE)
+    require_op_package_support(for_device=True, backend=backend)
+    sdk = require_qnn_sdk(minimum=MIN_SDK_HTP if htp else MIN_SDK_DEVICE)
     # ExecuTorch's QnnConfig loads libQnnHtp.so to read the SDK version (and aborts without it).
     require_host_runtime(sdk, lowering=False)
+    libs, pushed, others = (
+        _htp_libraries(project, folders) if htp else _lpai_libraries(project, sdk, folders, skip_sign)
+    )
+    config = qnn_config(DEVICE, folders, serial, host, backend=backend)
+    device_cls = device_class()
+    from executorch.backends.qualcomm.export_utils import get_dsp_id
+
+    outputs_dir = pte.parent / "outputs"
+    # Outputs of an earlier run must not be compared as if this run wrote them.
+    shutil.rmtree(outputs_dir, ignore_errors=True)
+    log_dir = project.root / "build" / "logs"
+    try:
+        adb = device_cls(qnn_config=config, pte_path=str(pte), workspace=WORKSPACE)
+        print(f"pushing {pte.name}, the inputs{pushed} to {serial}:{WORKSPACE}", flush=True)
+        adb.push(inputs=[tuple(inputs)], files=[str(p) for p in libs])
+        check_workspace(adb, [pte, *libs, *others])
+        runner = Path(adb.runner).name
+        if debug:
+            adb.execute(custom_runner_cmd="logcat -c")
+        if htp:
+            print(f"running {runner} on the device, the graph on its HTP (ADSP_LIBRARY_PATH=.)", flush=True)
+            _, failure = _run_once(adb, False, 0)
+            if failure is not None:
+                raise ToolchainError(f"{runner} failed on the device: {one_line(failure)}")
+        else:
+            farf = f", FARF mask {DEBUG_FARF_MASK} in {WORKSPACE}/{runner}.farf" if debug else ""
+            print(f"running {runner} on the aDSP (direct mode, ADSP_LIBRARY_PATH=.{farf})", flush=True)
+            _run_with_retry(adb, debug, get_dsp_id(config.backend), runner)
+        adb.pull(host_output_path=str(pte.parent))
+    except (AssertionError, RuntimeError, ValueError) as exc:
+        raise ToolchainError(one_line(exc)) from None
+    finally:
+        if debug and "adb" in locals():
+            _capture_logcat(adb, log_dir)
+    return _comparison(prepared, inputs, outputs_dir, steps), prepared.delegates
+
+
+def _lpai_libraries(
+    project: Project, sdk: Path, folders: Folders, skip_sign: bool
+) -> tuple[list[Path], str, list[Path]]:
+    """What run_device pushes for LPAI (both DSP libraries, signed unless `skip_sign`),
+    their words in its "pushing" line, and what ExecuTorch pushes besides them (checked on
+    the device too)."""
     if skip_sign:
         libs = list(project.dsp_libs)
         missing = [str(p) for p in libs if not p.is_file()]
@@ -657,69 +709,17 @@ def run_device(
     # SimpleADB reads HEXAGON_TOOLS_ROOT in direct mode; derive it from the SDK and version.
     if not env_value("HEXAGON_TOOLS_ROOT"):
         os.environ["HEXAGON_TOOLS_ROOT"] = str(hexagon_tools_root())
-    config = qnn_config(DEVICE, folders, serial, host)
-    device_cls = device_class()
-    from executorch.backends.qualcomm.export_utils import get_dsp_id
-
-    outputs_dir = pte.parent / "outputs"
-    # Outputs of an earlier run must not be compared as if this run wrote them.
-    shutil.rmtree(outputs_dir, ignore_errors=True)
-    log_dir = project.root / "build" / "logs"
-    try:
-        adb = device_cls(qnn_config=config, pte_path=str(pte), workspace=WORKSPACE)
-        which = "unsigned (--skip-sign)" if skip_sign else "signed"
-        print(
-            f"pushing {pte.name}, the inputs and the {which} {', '.join(p.name for p in libs)} to {serial}:{WORKSPACE}",
-            flush=True,
-        )
-        adb.push(inputs=[tuple(inputs)], files=[str(p) for p in libs])
-        # What ExecuTorch pushed besides them: the runner, its stub, the six signed runtime libraries.
-        others = [folders.build / DIRECT_RUNNER, folders.build / DIRECT_STUB]
-        others += [lpai_signed_dir(sdk) / name for name in DIRECT_MODE_LIBRARIES]
-        check_workspace(adb, [pte, *libs, *(p for p in others if p.is_file())])
-        runner = Path(adb.runner).name
-        domain_id = get_dsp_id(config.backend)
-        if debug:
-            adb.execute(custom_runner_cmd="logcat -c")
-            print(
-                f"running {runner} on the aDSP (direct mode, ADSP_LIBRARY_PATH=., FARF mask {DEBUG_FARF_MASK} "
-                f"in {WORKSPACE}/{runner}.farf)",
-                flush=True,
-            )
-        else:
-            print(f"running {runner} on the aDSP (direct mode, ADSP_LIBRARY_PATH=.)", flush=True)
-        _run_with_retry(adb, debug, domain_id, runner)
-        adb.pull(host_output_path=str(pte.parent))
-    except (AssertionError, RuntimeError, ValueError) as exc:
-        raise ToolchainError(one_line(exc)) from None
-    finally:
-        if debug and "adb" in locals():
-            _capture_logcat(adb, log_dir)
-    return _comparison(prepared, inputs, outputs_dir, steps), prepared.delegates
+    which = "unsigned (--skip-sign)" if skip_sign else "signed"
+    # What ExecuTorch pushes besides them: the runner, its stub, the six signed runtime libraries.
+    others = [folders.build / DIRECT_RUNNER, folders.build / DIRECT_STUB]
+    others += [lpai_signed_dir(sdk) / name for name in DIRECT_MODE_LIBRARIES]
+    return libs, f" and the {which} {', '.join(p.name for p in libs)}", [p for p in others if p.is_file()]
 
 
-def run_device_htp(
-    project: Project,
-    pte: Path,
-    inputs: tuple[torch.Tensor, ...],
-    folders: Folders,
-    serial: str,
-    host: str | None = None,
-    debug: bool = False,
-    steps: float | None = None,
-    prepared: Prepared | None = None,
-) -> tuple[Comparison, dict[str, list[str]]]:
-    """Run an HTP program as ExecuTorch's HTP custom op example runs one
-    (examples/qualcomm/custom_op/custom_ops_1.py): SimpleADB/Device pushes the .pte, the
-    inputs, qnn_executor_runner and the SDK's HTP runtime, and with them the package's
-    skel for the SoC's HTP, under the name the program registered (HTP_SKEL_NAME), and its
-    aarch64 Android library; the runner runs on the CPU and hands the graph to the HTP
-    (ADSP_LIBRARY_PATH=. finds the skel). Then pull and compare, as for LPAI."""
-    prepared = prepared or prepare_run(project, pte, inputs, DEVICE)
-    require_op_package_support(for_device=True, backend="htp")
-    sdk = require_qnn_sdk(minimum=MIN_SDK_HTP)
-    # ExecuTorch's QnnConfig loads libQnnHtp.so to read the SDK version (and aborts without it).
-    require_host_runtime(sdk, lowering=False)
+def _htp_libraries(project: Project, folders: Folders) -> tuple[list[Path], str, list[Path]]:
+    """What run_device pushes for HTP (the skel for the SoC's HTP, staged under the name
+    the program registered, and the aarch64 library), their words in its "pushing" line,
+    and the runner ExecuTorch pushes besides them."""
     arch = soc_htp_arch()
     skel, aarch64 = project.htp_hexagon_lib(arch), project.htp_aarch64_lib
     missing = [str(p) for p in (skel, aarch64) if not p.is_file()]
@@ -729,36 +729,8 @@ def run_device_htp(
     staged = project.htp_dir / "build" / "device" / HTP_SKEL_NAME
     staged.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(skel, staged)
-    config = qnn_config(DEVICE, folders, serial, host, backend="htp")
-    device_cls = device_class()
-    outputs_dir = pte.parent / "outputs"
-    # Outputs of an earlier run must not be compared as if this run wrote them.
-    shutil.rmtree(outputs_dir, ignore_errors=True)
-    log_dir = project.root / "build" / "logs"
-    try:
-        adb = device_cls(qnn_config=config, pte_path=str(pte), workspace=WORKSPACE)
-        libs = [staged, aarch64]
-        print(
-            f"pushing {pte.name}, the inputs, {staged.name} (hexagon-{arch}) and {aarch64.name} (aarch64) "
-            f"to {serial}:{WORKSPACE}",
-            flush=True,
-        )
-        adb.push(inputs=[tuple(inputs)], files=[str(p) for p in libs])
-        check_workspace(adb, [pte, *libs, folders.build / HTP_RUNNER])
-        runner = Path(adb.runner).name
-        if debug:
-            adb.execute(custom_runner_cmd="logcat -c")
-        print(f"running {runner} on the device, the graph on its HTP (ADSP_LIBRARY_PATH=.)", flush=True)
-        _, failure = _run_once(adb, False, 0)
-        if failure is not None:
-            raise ToolchainError(f"{runner} failed on the device: {one_line(failure)}")
-        adb.pull(host_output_path=str(pte.parent))
-    except (AssertionError, RuntimeError, ValueError) as exc:
-        raise ToolchainError(one_line(exc)) from None
-    finally:
-        if debug and "adb" in locals():
-            _capture_logcat(adb, log_dir)
-    return _comparison(prepared, inputs, outputs_dir, steps), prepared.delegates
+    pushed = f", {staged.name} (hexagon-{arch}) and {aarch64.name} (aarch64)"
+    return [staged, aarch64], pushed, [folders.build / HTP_RUNNER]
 
 
 def _capture_logcat(adb, log_dir: Path) -> None:

@@ -284,15 +284,30 @@ def test_large_tensor_path_and_values(op, path):
         assert host.last_path() in (("table-dense", "direct-dense") if len(op.inputs) == 1 else ("direct-dense",))
 
 
+def one_value(result) -> bool:
+    """Every finite value of `result` the same (and at least one finite)."""
+    finite = result[torch.isfinite(result)]
+    return bool(finite.numel()) and float(finite.min()) == float(finite.max())
+
+
 def pr_qparams(op):
-    """Input calibrated on [0, 1] (the pull request's scenario); output on the eager
-    result over that range.  Skipped where that says nothing: an op constant on its
-    inputs' domains (OpInfo.domains: the spec's ranges), or not finite on [0, 1]."""
+    """Input calibrated on [0, 1] (the pull request's scenario), every input fed the same
+    value; output on the eager result over that range.  Skipped where that says nothing:
+    an op constant on its inputs' domains (OpInfo.domains: the spec's ranges; each input
+    over its own, 257 points for one input, 17 each for more), an op of several inputs
+    that gives one value wherever they are equal on [0, 1] (a / b, a - b), or not finite
+    on [0, 1]."""
     in_scale, in_zp = 1.0 / 255.0, 0
-    spread = eager(op, [torch.linspace(lo, hi, 257) for lo, hi in op.domains])[0]
-    finite = spread[torch.isfinite(spread)]
-    if finite.numel() and float(finite.min()) == float(finite.max()):
+    n = len(op.inputs)
+    axes = [torch.linspace(lo, hi, 257 if n == 1 else 17) for lo, hi in op.domains]
+    each_own = [a.reshape([-1 if j == k else 1 for j in range(n)]) for k, a in enumerate(axes)]
+    if one_value(eager(op, each_own)[0]):
         pytest.skip(f"the op is constant on its inputs' domains ({failure.domains_text(op, op.domains)})")
+    if n > 1 and one_value(eager(op, [torch.linspace(0.0, 1.0, 257)] * n)[0]):
+        pytest.skip(
+            "the op gives one value wherever its inputs are equal on [0, 1], and this test feeds every "
+            f"input the same value there (it varies on its domains: {failure.domains_text(op, op.domains)})"
+        )
     ends = eager(op, [torch.tensor([0.0, 1.0]) for _ in op.inputs])[0]
     if not bool(torch.isfinite(ends).all()):
         pytest.skip(

@@ -673,41 +673,57 @@ static LPAI_ALWAYS_INLINE htp_rc htp_elementwise_run(const htp_view &o, const ht
     return HTP_OK;
 }
 
-// A whole dense tensor to floats and back (a custom op's buffers), by the blocks.
+// A whole dense tensor to floats and back (a custom op's buffers), by the blocks:
+// step(src, dst) turns HTP_BLOCK values of src_bytes each into HTP_BLOCK values of
+// dst_bytes each (htp_dequant_block, htp_quant_block). The last count % HTP_BLOCK
+// values are gathered into a local block (the rest zero: a step never reads an unset
+// value) and their results scattered from one. The local blocks are floats, the widest
+// element; a step reads and writes them through its own type.
+template <typename Step>
+static LPAI_ALWAYS_INLINE void htp_all_blocks(uint64_t count, const unsigned char *src, uint32_t src_bytes,
+                                              unsigned char *dst, uint32_t dst_bytes, Step step)
+{
+    const unsigned char *const end = src + (count - count % HTP_BLOCK) * src_bytes;
+    for (; src != end; src += HTP_BLOCK * src_bytes, dst += HTP_BLOCK * dst_bytes) {
+        step(src, dst);
+    }
+    const uint32_t m = static_cast<uint32_t>(count % HTP_BLOCK);
+    if (m != 0u) {
+        float in[HTP_BLOCK];
+        float out[HTP_BLOCK];
+        htp_gather(reinterpret_cast<unsigned char *>(in), src, src_bytes, m, src_bytes);
+        step(reinterpret_cast<const unsigned char *>(in), reinterpret_cast<unsigned char *>(out));
+        htp_scatter(dst, dst_bytes, reinterpret_cast<const unsigned char *>(out), m, dst_bytes);
+    }
+}
+
 template <htp_elem E> static inline void htp_dequant_all_t(const htp_view &v, float *x)
 {
-    const uint32_t bytes = htp_elem_bytes(E);
-    const unsigned char *p = static_cast<const unsigned char *>(v.in);
-    unsigned char local[HTP_BLOCK * sizeof(float)];
-    float block[HTP_BLOCK];
-    for (uint64_t j = 0; j < v.shape.count; j += HTP_BLOCK) {
-        const uint64_t left = v.shape.count - j;
-        if (left >= HTP_BLOCK) {
-            htp_dequant_block<E>(p + j * bytes, v, x + j);
-            continue;
-        }
-        htp_gather(local, p + j * bytes, bytes, static_cast<uint32_t>(left), bytes);
-        htp_dequant_block<E>(local, v, block);
-        std::memcpy(x + j, block, static_cast<size_t>(left) * sizeof(float));
-    }
+    htp_all_blocks(v.shape.count, static_cast<const unsigned char *>(v.in), htp_elem_bytes(E),
+                   reinterpret_cast<unsigned char *>(x), sizeof(float), [&v](const unsigned char *p, unsigned char *d) {
+                       htp_dequant_block<E>(p, v, reinterpret_cast<float *>(d));
+                   });
 }
 
 template <htp_elem E> static inline void htp_quant_all_t(const htp_view &o, const float *y)
 {
-    const uint32_t bytes = htp_elem_bytes(E);
-    unsigned char *q = static_cast<unsigned char *>(o.out);
-    unsigned char local[HTP_BLOCK * sizeof(float)];
-    float block[HTP_BLOCK];
-    for (uint64_t j = 0; j < o.shape.count; j += HTP_BLOCK) {
-        const uint64_t left = o.shape.count - j;
-        if (left >= HTP_BLOCK) {
-            htp_quant_block<E>(q + j * bytes, o, y + j);
-            continue;
-        }
-        std::memset(block, 0, sizeof block);
-        std::memcpy(block, y + j, static_cast<size_t>(left) * sizeof(float));
-        htp_quant_block<E>(local, o, block);
-        std::memcpy(q + j * bytes, local, static_cast<size_t>(left) * bytes);
+    htp_all_blocks(o.shape.count, reinterpret_cast<const unsigned char *>(y), sizeof(float),
+                   static_cast<unsigned char *>(o.out), htp_elem_bytes(E),
+                   [&o](const unsigned char *p, unsigned char *q) {
+                       htp_quant_block<E>(q, o, reinterpret_cast<const float *>(p));
+                   });
+}
+
+// A float32 tensor both ways: its floats, copied (a block at a time, as the walk above,
+// and the rest at once: a copy needs no local block).
+static inline void htp_copy_f32(float *dst, const float *src, uint64_t count)
+{
+    const uint64_t whole = count - count % HTP_BLOCK;
+    for (uint64_t j = 0; j < whole; j += HTP_BLOCK) {
+        std::memcpy(dst + j, src + j, HTP_BLOCK * sizeof(float));
+    }
+    if (whole != count) {
+        std::memcpy(dst + whole, src + whole, static_cast<size_t>(count - whole) * sizeof(float));
     }
 }
 
@@ -718,7 +734,7 @@ static inline void htp_dequant_all(const htp_view &v, float *x)
     } else if (v.elem == HTP_U16) {
         htp_dequant_all_t<HTP_U16>(v, x);
     } else {
-        htp_dequant_all_t<HTP_F32>(v, x);
+        htp_copy_f32(x, static_cast<const float *>(v.in), v.shape.count);
     }
 }
 
@@ -729,7 +745,7 @@ static inline void htp_quant_all(const htp_view &o, const float *y)
     } else if (o.elem == HTP_U16) {
         htp_quant_all_t<HTP_U16>(o, y);
     } else {
-        htp_quant_all_t<HTP_F32>(o, y);
+        htp_copy_f32(static_cast<float *>(o.out), y, o.shape.count);
     }
 }
 
