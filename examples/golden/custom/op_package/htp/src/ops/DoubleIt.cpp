@@ -15,14 +15,16 @@ constexpr uint32_t kParams = 0u;
 constexpr uint32_t kOutputs = 1u;
 
 // The math, generated from the spec's expression by the view that writes the LPAI
-// kernel's (qnn-op-template/hooks/view_c.py): real values in, the real result out.
+// kernel's (qnn-op-template/hooks/view_c.py): real values in, the real result out. Always
+// inlined, as the LPAI kernel's: the engine's loops get it through a constant pointer, and
+// a large math (a power) was left a call per element on Hexagon otherwise.
 // clang-format off
-inline float DoubleIt_math(float in_x)
+LPAI_ALWAYS_INLINE float DoubleIt_math(float in_x)
 {
     return (2.0f * in_x);
 }
 
-float DoubleIt_math_v(const float *in, const float *params)
+LPAI_ALWAYS_INLINE float DoubleIt_math_v(const float *in, const float *params)
 {
     (void)params;
     return DoubleIt_math(in[0]);
