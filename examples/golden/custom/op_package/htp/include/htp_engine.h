@@ -248,8 +248,11 @@ static inline htp_path htp_forced_path()
 // (broadcast) position, each read and written through htp_load/htp_store. The output's
 // own dims lead: its coordinates walk the inputs with a stride of 0 along a broadcast
 // dim. `want` is the broadcast shape, which holds as many elements as the output.
-static inline void htp_elementwise_reference(const htp_view &o, const htp_view *v, uint32_t nin, const float *params,
-                                             htp_math_fn math, const lpai_shape &want)
+// Always inlined, as every loop here that calls `math`: the op's math is always inlined
+// (src/ops/<Op>.cpp), and gcc -O1 refuses such a function behind a pointer it has not
+// resolved in a function it did not inline.
+static LPAI_ALWAYS_INLINE void htp_elementwise_reference(const htp_view &o, const htp_view *v, uint32_t nin,
+                                                         const float *params, htp_math_fn math, const lpai_shape &want)
 {
     const uint32_t rank = want.rank;
     uint64_t stride[LPAI_MAX_INPUTS][LPAI_MAX_RANK] = {};
