@@ -96,6 +96,9 @@ class Function:
     # IEEE float value in Python (NaN and infinities, never an exception), for the
     # validation's sampling of the op (`evaluate`).
     python: Callable[..., float] | None = None
+    # The C form in an op's SSE4.1 copy of its loops (x86 builds, chosen at run time:
+    # include/lpai_expr_math.h, "x86"), bit for bit the `c` form; None: `c` there too.
+    c_sse41: str | None = None
 
 
 # lpai_powf per call, scalar: ~145 instructions on the host (callgrind, gcc -O2, one
@@ -164,10 +167,47 @@ FUNCTION_TABLE: tuple[Function, ...] = (
     # Half to even, like torch.round and np.rint (the C helper rounds by adding 2^23
     # under the default rounding mode: no libm call, the same on every target). trunc,
     # floor and ceil convert through int32 below 2^23 (lpai_truncf): no libm call either.
-    Function("round", 1, "torch.round({0})", "np.rint({0})", "lpai_roundf({0})", 6, python=_finite_or(round)),
-    Function("floor", 1, "torch.floor({0})", "np.floor({0})", "lpai_floorf({0})", 8, python=_finite_or(math.floor)),
-    Function("ceil", 1, "torch.ceil({0})", "np.ceil({0})", "lpai_ceilf({0})", 8, python=_finite_or(math.ceil)),
-    Function("trunc", 1, "torch.trunc({0})", "np.trunc({0})", "lpai_truncf({0})", 6, python=_finite_or(math.trunc)),
+    # On x86 CPUs with SSE4.1, roundps in the op's SSE4.1 copy (c_sse41), the same bits.
+    Function(
+        "round",
+        1,
+        "torch.round({0})",
+        "np.rint({0})",
+        "lpai_roundf({0})",
+        6,
+        python=_finite_or(round),
+        c_sse41="lpai_roundf_sse41({0})",
+    ),
+    Function(
+        "floor",
+        1,
+        "torch.floor({0})",
+        "np.floor({0})",
+        "lpai_floorf({0})",
+        8,
+        python=_finite_or(math.floor),
+        c_sse41="lpai_floorf_sse41({0})",
+    ),
+    Function(
+        "ceil",
+        1,
+        "torch.ceil({0})",
+        "np.ceil({0})",
+        "lpai_ceilf({0})",
+        8,
+        python=_finite_or(math.ceil),
+        c_sse41="lpai_ceilf_sse41({0})",
+    ),
+    Function(
+        "trunc",
+        1,
+        "torch.trunc({0})",
+        "np.trunc({0})",
+        "lpai_truncf({0})",
+        6,
+        python=_finite_or(math.trunc),
+        c_sse41="lpai_truncf_sse41({0})",
+    ),
     # torch.sign(NaN) is 0 (np.sign gives NaN): the numpy form maps NaN to 0 first.
     Function(
         "sign",
@@ -683,11 +723,13 @@ def c_var(name: str, is_input: bool) -> str:
     return f"in_{name}" if is_input else f"p_{name}"
 
 
-def to_c(node: Node) -> str:
-    """float C expression; inputs are `in_<name>`, params `p_<name>`."""
+def to_c(node: Node, sse41: bool = False) -> str:
+    """float C expression; inputs are `in_<name>`, params `p_<name>`. With `sse41`, the
+    form of an op's SSE4.1 copy (Function.c_sse41 where a function has one)."""
 
     def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
-        return _BY_NAME[func].c.format(*args)
+        f = _BY_NAME[func]
+        return (f.c_sse41 if sse41 and f.c_sse41 else f.c).format(*args)
 
     return _render(node, lambda v: c_var(v.name, v.is_input), c_float, call)
 

@@ -72,6 +72,18 @@ def test_renderings(text, torch_text, c_text):
     assert expr.to_c(node) == c_text
 
 
+def test_the_sse41_form_is_roundps_for_the_rounding_functions_only():
+    """An op's SSE4.1 copy (x86) calls the _sse41 forms of round, floor, ceil and trunc
+    and the plain form of everything else."""
+    node = parse("where(x > k, floor(x), ceil(x)) + round(x * k) - trunc(x) + sign(x) + exp(x)")
+    assert expr.to_c(node, sse41=True) == (
+        "((((lpai_wheref((in_x > p_k), lpai_floorf_sse41(in_x), lpai_ceilf_sse41(in_x))"
+        " + lpai_roundf_sse41((in_x * p_k))) - lpai_truncf_sse41(in_x)) + lpai_signf(in_x)) + lpai_expf(in_x))"
+    )
+    plain = parse("x * k + exp(x) + sign(x)")
+    assert expr.to_c(plain, sse41=True) == expr.to_c(plain) == "(((in_x * p_k) + lpai_expf(in_x)) + lpai_signf(in_x))"
+
+
 @pytest.mark.parametrize(
     "text, rule",
     [

@@ -233,6 +233,35 @@ static inline htp_path htp_forced_path()
 }
 #endif
 
+// x86: an op whose expression calls round, floor, ceil or trunc has a copy of the engine
+// compiled for SSE4.1 (roundps; src/ops/<Op>.cpp, include/lpai_expr_math.h), run when the
+// CPU has SSE4.1. The host test builds read HTP_ENGINE_ISA=sse2 once, which makes every op
+// run its SSE2 form (tests/test_htp_paths.py compares the two), and count the calls that
+// ran an SSE4.1 copy (htp_host_sse41_calls, standin/htp_standin.cpp).
+#if defined(HTP_STANDIN)
+extern uint64_t htp_host_sse41_calls;
+#endif
+#if LPAI_X86_DISPATCH
+#if defined(HTP_STANDIN) && !defined(HTP_NO_PATH_ENV)
+static inline int htp_x86_sse41_chosen()
+{
+    static int sse2 = -1;
+    if (sse2 < 0) {
+        const char *e = std::getenv("HTP_ENGINE_ISA");
+        sse2 = e != nullptr && std::strcmp(e, "sse2") == 0;
+    }
+    const int chosen = !sse2 && lpai_x86_has_sse41();
+    htp_host_sse41_calls += static_cast<uint64_t>(chosen);
+    return chosen;
+}
+#else
+static inline int htp_x86_sse41_chosen()
+{
+    return lpai_x86_has_sse41();
+}
+#endif
+#endif
+
 // Up to this many elements a call runs the reference loop: the blocked loop's set-up
 // (the walk's plan, the blocks) costs more than it saves (LPAI_SMALL, the same bound).
 #define HTP_SMALL 8u

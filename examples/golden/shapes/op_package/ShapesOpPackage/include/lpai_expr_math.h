@@ -334,4 +334,66 @@ static LPAI_MATH_INLINE float lpai_signf(float x)
     return (float)((x > 0.0f) - (x < 0.0f));
 }
 
+/* ---- x86: round, floor, ceil and trunc by SSE4.1's roundps, chosen at run time ------
+ * SSE4.1 rounds four floats in one instruction (roundps) where the forms above take
+ * about ten SSE2 instructions each. The library's baseline ISA stays SSE2: an op whose
+ * expression calls one of these functions gets a second copy of its loops, compiled with
+ * __attribute__((target("sse4.1"))) and calling the _sse41 forms below (FUNCTION_TABLE's
+ * `c_sse41`, qnn-op-template/hooks/expr.py), and its kernel runs that copy when the CPU
+ * reports SSE4.1 (lpai_x86_has_sse41; the drivers' lpai_x86_sse41_chosen and the HTP
+ * engine's htp_x86_sse41_chosen, which the tests can make choose SSE2).
+ * The choice is this explicit test, not target_clones or an ifunc resolver: those need
+ * the loader's ifunc support, which musl (the x86_64-linux-musl build of the Hexagon
+ * suite) does not have, and __builtin_cpu_supports needs libgcc's or compiler-rt's CPU
+ * model, which not every link here has. cpuid (<cpuid.h>, gcc and clang alike) needs
+ * neither.
+ * Every form gives the bits of its SSE2 form for every float (inf, NaN, -0, |x| >= 2^23,
+ * denormals): roundps computes the same integer, keeps the sign of a zero result and
+ * returns an infinity or a quiet NaN as it is (a signalling NaN comes back quiet, which
+ * no arithmetic here produces). rintf rounds by the current mode, nearest-even, as the
+ * 2^23 addition of lpai_roundf does. qnn-op-template/tests/test_float_edges.py compares
+ * both forms bit for bit; the rendered C suite runs each op both ways. */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(LPAI_NO_X86_DISPATCH)
+#include <cpuid.h>
+#define LPAI_X86_DISPATCH 1
+#define LPAI_TARGET_SSE41 __attribute__((target("sse4.1")))
+
+static LPAI_MATH_INLINE LPAI_TARGET_SSE41 float lpai_roundf_sse41(float x)
+{
+    return __builtin_rintf(x);
+}
+
+static LPAI_MATH_INLINE LPAI_TARGET_SSE41 float lpai_floorf_sse41(float x)
+{
+    return __builtin_floorf(x);
+}
+
+static LPAI_MATH_INLINE LPAI_TARGET_SSE41 float lpai_ceilf_sse41(float x)
+{
+    return __builtin_ceilf(x);
+}
+
+static LPAI_MATH_INLINE LPAI_TARGET_SSE41 float lpai_truncf_sse41(float x)
+{
+    return __builtin_truncf(x);
+}
+
+/* 1 when the CPU runs SSE4.1 (cpuid leaf 1, ECX bit 19). Asked once per translation
+ * unit; the answer is kept with relaxed atomics, as every thread that asks first writes
+ * the same value. */
+static inline int lpai_x86_has_sse41(void)
+{
+    static int known; /* 0 not asked yet, 1 no, 2 yes */
+    int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (k == 0) {
+        unsigned int a = 0u, b = 0u, c = 0u, d = 0u;
+        k = (__get_cpuid(1u, &a, &b, &c, &d) && (c & (1u << 19))) ? 2 : 1;
+        __atomic_store_n(&known, k, __ATOMIC_RELAXED);
+    }
+    return k == 2;
+}
+#else
+#define LPAI_X86_DISPATCH 0
+#endif
+
 #endif /* LPAI_EXPR_MATH_H */

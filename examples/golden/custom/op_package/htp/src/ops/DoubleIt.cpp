@@ -31,6 +31,12 @@ LPAI_ALWAYS_INLINE float DoubleIt_math_v(const float *in, const float *params)
 }
 // clang-format on
 
+// The engine (include/htp_engine.h) with the op's math.
+htp_rc DoubleIt_run(const htp_view &o, const htp_view *v, const float *params)
+{
+    return htp_elementwise_run(o, v, kInputs, params, DoubleIt_math_v);
+}
+
 // The kernel QHPI calls, the same for the three element types: outputs, then the
 // tensors and the params as inputs. One line each, however long the names (not formatted).
 // clang-format off
@@ -41,7 +47,7 @@ uint32_t DoubleIt_execute(QHPI_RuntimeHandle *handle, uint32_t num_outputs, QHPI
         return htp_status(HTP_BAD_INPUT);
     }
     const float *params = nullptr;
-    return htp_elementwise(num_outputs, outputs, num_inputs, inputs, kInputs, kParams, params, DoubleIt_math_v);
+    return htp_elementwise(num_outputs, outputs, num_inputs, inputs, kInputs, kParams, params, DoubleIt_run);
 }
 
 float DoubleIt_cost(const uint32_t num_inputs, const QHPI_Tensor *const *inputs)
