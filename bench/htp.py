@@ -7,7 +7,8 @@ one driver (bench/htp_driver.cpp) per project from its HTP op sources (compiled 
 the template's stand-in of the HTP API) for x86_64 (the system C++ compiler, -O2) and
 twice as Hexagon v79 code (zig's clang: scalar, and with integer HVX v66, run under
 qemu-hexagon). The driver calls the package's engine (include/htp_engine.h,
-htp_elementwise_run) on views of its buffers with the op's own <Op>_math_v, and the
+htp_elementwise_run, through the op's own <Op>_run: on x86 its SSE4.1 copy where the op
+has one and the CPU has SSE4.1) on views of its buffers, and the
 baseline, and prints, for every elementwise op, element type and shape (1, 8, 64, 512
 and 25,088 elements unless --shapes):
 
@@ -116,8 +117,8 @@ def unity_file(op, source: Path) -> str:
         "namespace {\n"
         f"htp_rc {name}_bench_kernel(const htp_view &o, const htp_view *v, uint32_t nin, const float *params)\n"
         "{\n"
-        f"    (void)nin;  // the op's input count is a constant in its own file, as here\n"
-        f"    return htp_elementwise_run(o, v, {len(op.inputs)}u, params, {name}_math_v);\n"
+        f"    (void)nin;  // the op's input count is a constant in its own file\n"
+        f"    return {name}_run(o, v, params);  // the engine, or on x86 its SSE4.1 copy\n"
         "}\n"
         f"htp_rc {name}_bench_baseline(BenchTensor &out, const BenchReader *const *ins, uint32_t nin,"
         " const float *params)\n"

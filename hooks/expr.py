@@ -96,11 +96,15 @@ class Function:
     # IEEE float value in Python (NaN and infinities, never an exception), for the
     # validation's sampling of the op (`evaluate`).
     python: Callable[..., float] | None = None
+    # The C form in an op's SSE4.1 copy of its loops (x86 builds, chosen at run time:
+    # include/lpai_expr_math.h, "x86"), bit for bit the `c` form; None: `c` there too.
+    c_sse41: str | None = None
 
 
-# powf per call, scalar: ~65 instructions of glibc's on the host (callgrind, gcc -O2,
-# exponents 0.25 to 3 on bases in [0.1, 2]; logf measured alike is its table's 30).
-POW_COST = 65
+# lpai_powf per call, scalar: ~145 instructions on the host (callgrind, gcc -O2, one
+# element at a time); in the blocked loop it vectorises (SSE2: about 60 per element with
+# gcc, 54 with clang). glibc's powf was 70 a call, and kept the loop scalar.
+POW_COST = 145
 
 # The one table of functions: parse, to_torch, to_numpy, to_c and cost read it.
 FUNCTION_TABLE: tuple[Function, ...] = (
@@ -125,17 +129,18 @@ FUNCTION_TABLE: tuple[Function, ...] = (
     Function(
         "sqrt", 1, "torch.sqrt({0})", "np.sqrt({0})", "sqrtf({0})", 20, library_call=True, libm=True, python=_sqrt
     ),
-    # `a ** b` is this function too (parse). powf and torch.pow (std::pow or SLEEF's
-    # 1-ulp powf) may differ in the last bit: a code apart only at a rounding tie, which
-    # the rendered kernel tests allow, as for log.
+    # `a ** b` is this function too (parse). lpai_powf and torch.pow (std::pow, SLEEF's
+    # 1-ulp powf, or sqrt and the like for some constant exponents) may differ in the last
+    # bit: a code apart only at a rounding tie, which the rendered kernel tests allow, as
+    # for log. Inline (include/lpai_expr_math.h): no libm call, the loop vectorises; still
+    # transcendental float math (libm), scalar on the DSP here.
     Function(
         "pow",
         2,
         "torch.pow({0}, {1})",
         "np.power({0}, {1})",
-        "powf({0}, {1})",
+        "lpai_powf({0}, {1})",
         POW_COST,
-        library_call=True,
         libm=True,
         python=_pow,
     ),
@@ -162,10 +167,47 @@ FUNCTION_TABLE: tuple[Function, ...] = (
     # Half to even, like torch.round and np.rint (the C helper rounds by adding 2^23
     # under the default rounding mode: no libm call, the same on every target). trunc,
     # floor and ceil convert through int32 below 2^23 (lpai_truncf): no libm call either.
-    Function("round", 1, "torch.round({0})", "np.rint({0})", "lpai_roundf({0})", 6, python=_finite_or(round)),
-    Function("floor", 1, "torch.floor({0})", "np.floor({0})", "lpai_floorf({0})", 8, python=_finite_or(math.floor)),
-    Function("ceil", 1, "torch.ceil({0})", "np.ceil({0})", "lpai_ceilf({0})", 8, python=_finite_or(math.ceil)),
-    Function("trunc", 1, "torch.trunc({0})", "np.trunc({0})", "lpai_truncf({0})", 6, python=_finite_or(math.trunc)),
+    # On x86 CPUs with SSE4.1, roundps in the op's SSE4.1 copy (c_sse41), the same bits.
+    Function(
+        "round",
+        1,
+        "torch.round({0})",
+        "np.rint({0})",
+        "lpai_roundf({0})",
+        6,
+        python=_finite_or(round),
+        c_sse41="lpai_roundf_sse41({0})",
+    ),
+    Function(
+        "floor",
+        1,
+        "torch.floor({0})",
+        "np.floor({0})",
+        "lpai_floorf({0})",
+        8,
+        python=_finite_or(math.floor),
+        c_sse41="lpai_floorf_sse41({0})",
+    ),
+    Function(
+        "ceil",
+        1,
+        "torch.ceil({0})",
+        "np.ceil({0})",
+        "lpai_ceilf({0})",
+        8,
+        python=_finite_or(math.ceil),
+        c_sse41="lpai_ceilf_sse41({0})",
+    ),
+    Function(
+        "trunc",
+        1,
+        "torch.trunc({0})",
+        "np.trunc({0})",
+        "lpai_truncf({0})",
+        6,
+        python=_finite_or(math.trunc),
+        c_sse41="lpai_truncf_sse41({0})",
+    ),
     # torch.sign(NaN) is 0 (np.sign gives NaN): the numpy form maps NaN to 0 first.
     Function(
         "sign",
@@ -681,11 +723,13 @@ def c_var(name: str, is_input: bool) -> str:
     return f"in_{name}" if is_input else f"p_{name}"
 
 
-def to_c(node: Node) -> str:
-    """float C expression; inputs are `in_<name>`, params `p_<name>`."""
+def to_c(node: Node, sse41: bool = False) -> str:
+    """float C expression; inputs are `in_<name>`, params `p_<name>`. With `sse41`, the
+    form of an op's SSE4.1 copy (Function.c_sse41 where a function has one)."""
 
     def call(func: str, args: list[str], nodes: tuple[Node, ...]) -> str:
-        return _BY_NAME[func].c.format(*args)
+        f = _BY_NAME[func]
+        return (f.c_sse41 if sse41 and f.c_sse41 else f.c).format(*args)
 
     return _render(node, lambda v: c_var(v.name, v.is_input), c_float, call)
 

@@ -143,6 +143,11 @@ class COp:
         return "1" if self.op.kind == "custom" else "0"
 
     @property
+    def has_sse41(self) -> str:
+        """1 when the op has an SSE4.1 copy of its kernel (expr_sse41), else 0 (a C int flag)."""
+        return "1" if self.expr_sse41 else "0"
+
+    @property
     def is_rowwise(self) -> str:
         """1 for a `rowwise: true` custom op, else 0 (a C int flag)."""
         return "1" if self.op.rowwise else "0"
@@ -289,6 +294,15 @@ class COp:
     def expr(self) -> str | None:
         """The float C expression; inputs `in_<name>`, params `p_<name>`."""
         return expr_mod.to_c(self.op.tree) if self.op.tree is not None else None
+
+    @property
+    def expr_sse41(self) -> str | None:
+        """The expression in the op's SSE4.1 copy (x86, chosen at run time): its functions'
+        `c_sse41` forms; None when no function of it has one (the op has no such copy)."""
+        if self.op.tree is None:
+            return None
+        text = expr_mod.to_c(self.op.tree, sse41=True)
+        return text if text != self.expr else None
 
     @property
     def math_args(self) -> str:

@@ -417,6 +417,14 @@ class PyPackage:
         return "frozenset({" + ", ".join(f'"{n}"' for n in names) + "})" if names else "frozenset()"
 
     @property
+    def sse41_ops(self) -> str:
+        """The elementwise ops with an SSE4.1 copy of their kernel (an expression that calls
+        round, floor, ceil or trunc: hooks/expr.py `c_sse41`), as a Python frozenset
+        literal: on x86 CPUs with SSE4.1 they run that copy (tests/test_htp_paths.py)."""
+        names = sorted(op.name for op in self.pkg.elementwise_ops if op.c.expr_sse41)
+        return "frozenset({" + ", ".join(f'"{n}"' for n in names) + "})" if names else "frozenset()"
+
+    @property
     def exports(self) -> str:
         """`__all__` of the package: the fixed exports, then every op; laid out as `ruff
         format` leaves it (one line when `__all__ = [...]` fits, else one name a line)."""

@@ -18,6 +18,7 @@ import torch
 from hooks import expr
 
 ROOT = Path(__file__).resolve().parents[1]
+EXPR_MATH_H = ROOT / "template" / "op_package" / "{{pkg.package_name}}" / "include" / "lpai_expr_math.h"
 
 
 def parse(text, inputs=("x",), params=("k",)):
@@ -52,11 +53,15 @@ def parse(text, inputs=("x",), params=("k",)):
             "lpai_wheref((1.0f != 2.0f), in_x, p_k)",
         ),
         # a ** b is pow(a, b); Python's precedence: -x ** 2 is -(x ** 2), x ** -1 a negative power.
-        ("x ** k", "torch.pow(x, k)", "powf(in_x, p_k)"),
-        ("(x + k) ** 0.5", "torch.pow((x + k), torch.as_tensor(0.5, dtype=torch.float32))", "powf((in_x + p_k), 0.5f)"),
-        ("-x ** 2", "(-torch.pow(x, torch.as_tensor(2.0, dtype=torch.float32)))", "(-powf(in_x, 2.0f))"),
-        ("x ** -k", "torch.pow(x, (-k))", "powf(in_x, (-p_k))"),
-        ("pow(k, x)", "torch.pow(k, x)", "powf(p_k, in_x)"),
+        ("x ** k", "torch.pow(x, k)", "lpai_powf(in_x, p_k)"),
+        (
+            "(x + k) ** 0.5",
+            "torch.pow((x + k), torch.as_tensor(0.5, dtype=torch.float32))",
+            "lpai_powf((in_x + p_k), 0.5f)",
+        ),
+        ("-x ** 2", "(-torch.pow(x, torch.as_tensor(2.0, dtype=torch.float32)))", "(-lpai_powf(in_x, 2.0f))"),
+        ("x ** -k", "torch.pow(x, (-k))", "lpai_powf(in_x, (-p_k))"),
+        ("pow(k, x)", "torch.pow(k, x)", "lpai_powf(p_k, in_x)"),
     ],
 )
 def test_renderings(text, torch_text, c_text):
@@ -65,6 +70,18 @@ def test_renderings(text, torch_text, c_text):
     )
     assert expr.to_torch(node) == torch_text
     assert expr.to_c(node) == c_text
+
+
+def test_the_sse41_form_is_roundps_for_the_rounding_functions_only():
+    """An op's SSE4.1 copy (x86) calls the _sse41 forms of round, floor, ceil and trunc
+    and the plain form of everything else."""
+    node = parse("where(x > k, floor(x), ceil(x)) + round(x * k) - trunc(x) + sign(x) + exp(x)")
+    assert expr.to_c(node, sse41=True) == (
+        "((((lpai_wheref((in_x > p_k), lpai_floorf_sse41(in_x), lpai_ceilf_sse41(in_x))"
+        " + lpai_roundf_sse41((in_x * p_k))) - lpai_truncf_sse41(in_x)) + lpai_signf(in_x)) + lpai_expf(in_x))"
+    )
+    plain = parse("x * k + exp(x) + sign(x)")
+    assert expr.to_c(plain, sse41=True) == expr.to_c(plain) == "(((in_x * p_k) + lpai_expf(in_x)) + lpai_signf(in_x))"
 
 
 @pytest.mark.parametrize(
@@ -213,8 +230,7 @@ def test_c_rendering_compiles_warning_free_and_agrees_with_numpy(tmp_path):
         """) % (funcs, table)
     (tmp_path / "e.c").write_text(source)
     # The template's own helpers (lpai_expf, lpai_minf, ...): plain C, no Jinja in it.
-    header = ROOT / "template" / "op_package" / "{{pkg.package_name}}" / "include" / "lpai_expr_math.h"
-    (tmp_path / "lpai_expr_math.h").write_text(header.read_text())
+    (tmp_path / "lpai_expr_math.h").write_text(EXPR_MATH_H.read_text())
     subprocess.run(
         ["gcc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "e.c", "-o", "e", "-lm"], cwd=tmp_path, check=True
     )
@@ -292,7 +308,7 @@ def test_each_function_row_uses_every_argument_once_per_form():
             used = sorted({int(i) for i in re.findall(r"\{(\d+)\}", form)})
             assert used == list(range(f.arity)), (f.name, form)
     assert len({f.name for f in expr.FUNCTION_TABLE}) == len(expr.FUNCTION_TABLE)
-    assert {"log", "sqrt", "pow"} == expr.LIBRARY_CALLS  # libm calls of the C forms: logf, sqrtf, powf
+    assert {"log", "sqrt"} == expr.LIBRARY_CALLS  # libm calls of the C forms: logf, sqrtf
     # The benchmark's libm class (issue 41): the transcendental functions, inline or not;
     # the rounding functions, abs, min, max, where and sign are exact integer and select work.
     assert {"exp", "log", "sqrt", "pow", "tanh", "sigmoid"} == expr.LIBM
@@ -402,8 +418,7 @@ def test_c_forms_of_rounding_and_where_are_bit_identical_to_torch(tmp_path, cc):
         }
         """) % (funcs, ", ".join(f"f{i}" for i in range(len(nodes))))
     (tmp_path / "e.c").write_text(source)
-    header = ROOT / "template" / "op_package" / "{{pkg.package_name}}" / "include" / "lpai_expr_math.h"
-    (tmp_path / "lpai_expr_math.h").write_text(header.read_text())
+    (tmp_path / "lpai_expr_math.h").write_text(EXPR_MATH_H.read_text())
     flags = ["-std=c11", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror"]
     subprocess.run([cc, *flags, "e.c", "-o", "e", "-lm"], cwd=tmp_path, check=True)
     a = _rounding_points()
@@ -499,15 +514,17 @@ def test_pow_numpy_form_agrees_with_torch():
 
 @pytest.mark.parametrize("cc", [c for c in ("gcc", "clang") if shutil.which(c)])
 def test_c_pow_is_torch_pow_in_float32(tmp_path, cc):
-    """powf (the kernel's form) against torch.pow on the same float32 inputs: NaN and
-    infinities where torch has them, and at most 1 ulp apart where finite (a code apart
-    only at a rounding tie, which the rendered kernel tests allow)."""
+    """lpai_powf (the kernel's form, include/lpai_expr_math.h) against torch.pow on the
+    same float32 inputs: NaN and infinities where torch has them, and at most 1 ulp apart
+    where finite (a code apart only at a rounding tie, which the rendered kernel tests
+    allow)."""
     bases, exponents = _pow_points()
     node = expr.parse("x ** k", ["x"], ["k"])
     source = textwrap.dedent("""\
         #include <math.h>
         #include <stdio.h>
         #include <string.h>
+        #include "lpai_expr_math.h"
         static float f(float in_x, float p_k) { return %s; }
         int main(void) {
             unsigned a, b;
@@ -524,6 +541,7 @@ def test_c_pow_is_torch_pow_in_float32(tmp_path, cc):
         }
         """) % expr.to_c(node)
     (tmp_path / "p.c").write_text(source)
+    (tmp_path / "lpai_expr_math.h").write_text(EXPR_MATH_H.read_text())
     subprocess.run(
         [cc, "-std=c11", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror", "p.c", "-o", "p", "-lm"],
         cwd=tmp_path,

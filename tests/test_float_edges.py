@@ -117,11 +117,32 @@ def _bits(values: np.ndarray) -> np.ndarray:
     return v.view(np.uint32)
 
 
-def _source(nodes: list[expr.Node]) -> str:
+def _sse41_nodes(nodes: list[expr.Node]) -> list[int]:
+    """The indices of the nodes whose C has an SSE4.1 form (FUNCTION_TABLE's c_sse41)."""
+    return [i for i, n in enumerate(nodes) if expr.to_c(n, sse41=True) != expr.to_c(n)]
+
+
+def _source(nodes: list[expr.Node], sse41: bool = False) -> str:
+    """The C program: one column per node; with `sse41`, then one per node of
+    _sse41_nodes in its SSE4.1 form (an op's SSE4.1 copy: roundps), run where the CPU has
+    SSE4.1 (the plain form elsewhere, and in a build that has no SSE4.1 copy)."""
     funcs = "\n".join(
         f"static float f{i}(float in_a, float in_b) {{ (void)in_a; (void)in_b; return {expr.to_c(n)}; }}"
         for i, n in enumerate(nodes)
     )
+    names = [f"f{i}" for i in range(len(nodes))]
+    if sse41:
+        for i in _sse41_nodes(nodes):
+            funcs += textwrap.dedent(f"""
+                #if LPAI_X86_DISPATCH
+                static LPAI_TARGET_SSE41 float s{i}_sse41(float in_a, float in_b)
+                {{ (void)in_a; (void)in_b; return {expr.to_c(nodes[i], sse41=True)}; }}
+                static float s{i}(float in_a, float in_b)
+                {{ return lpai_x86_has_sse41() ? s{i}_sse41(in_a, in_b) : f{i}(in_a, in_b); }}
+                #else
+                #define s{i} f{i}
+                #endif""")
+            names.append(f"s{i}")
     # The functions are called through a table, so the compiler cannot fold them into
     # the loop: each is compiled once, as a kernel's per-element math is.
     # Binary in and out (both targets are little-endian): qemu-hexagon spends most of
@@ -149,7 +170,30 @@ def _source(nodes: list[expr.Node]) -> str:
             }
             return 0;
         }
-        """) % (funcs, ", ".join(f"f{i}" for i in range(len(nodes))))
+        """) % (funcs, ", ".join(names))
+
+
+def _sse41_differs(got: np.ndarray, nodes: list[expr.Node], a: np.ndarray, b: np.ndarray) -> list[str]:
+    """The SSE4.1 columns of a run of _source(nodes, sse41=True) against their plain
+    columns, bit for bit (NaN included: both forms return a quiet NaN's bits as they are)."""
+    problems = []
+    for k, i in enumerate(_sse41_nodes(nodes)):
+        bad = got[:, len(nodes) + k] != got[:, i]
+        if bad.any():
+            j = int(np.flatnonzero(bad)[0])
+            plain, fast = (
+                got[j, i : i + 1].view(np.float32)[0],
+                got[j, len(nodes) + k : len(nodes) + k + 1].view(np.float32)[0],
+            )
+            problems.append(
+                f"{expr.to_c(nodes[i], sse41=True)}: {bad.sum()} differ, ({a[j]:.9g}, {b[j]:.9g}) -> {fast:.9g}, SSE2 form {plain:.9g}"
+            )
+    return problems
+
+
+def _cpu_has_sse41() -> bool:
+    cpuinfo = Path("/proc/cpuinfo")
+    return cpuinfo.exists() and re.search(r"\bsse4_1\b", cpuinfo.read_text()) is not None
 
 
 def _points() -> tuple[np.ndarray, np.ndarray]:
@@ -227,15 +271,39 @@ def test_every_function_is_covered():
     assert used == set(expr.FUNCTIONS)
 
 
+# The kernels' flags (makefiles/package.mk): -O2, no contraction, no -ffast-math.
+HOST_FLAGS = ["-std=c11", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror"]
+
+
 @pytest.mark.parametrize("cc", [c for c in ("gcc", "clang") if shutil.which(c)])
 def test_host_math_equals_eager_at_the_float_edges(tmp_path, cc, cases):
+    """Every function against eager, and (x86) each SSE4.1 form (roundps: round, floor,
+    ceil, trunc in an op's SSE4.1 copy) bit for bit its SSE2 form, on every point."""
     nodes, a, b, want = cases
-    (tmp_path / "e.c").write_text(_source(nodes))
+    (tmp_path / "e.c").write_text(_source(nodes, sse41=True))
     (tmp_path / "lpai_expr_math.h").write_text(HEADER.read_text())
-    # The kernels' flags (makefiles/package.mk): -O2, no contraction, no -ffast-math.
-    flags = ["-std=c11", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror"]
-    subprocess.run([cc, *flags, "e.c", "-o", "e", "-lm"], cwd=tmp_path, check=True)
-    _check(_run([str(tmp_path / "e")], a, b, len(nodes)), want, a, b, cc)
+    subprocess.run([cc, *HOST_FLAGS, "e.c", "-o", "e", "-lm"], cwd=tmp_path, check=True)
+    got = _run([str(tmp_path / "e")], a, b, len(nodes) + len(_sse41_nodes(nodes)))
+    _check(got[:, : len(nodes)], want, a, b, cc)
+    assert not _sse41_differs(got, nodes, a, b), f"{cc}: " + "; ".join(_sse41_differs(got, nodes, a, b))
+
+
+@pytest.mark.skipif(not _cpu_has_sse41() or not shutil.which("gcc"), reason="needs gcc and an x86 CPU with SSE4.1")
+def test_a_wrong_sse41_form_is_caught(tmp_path, cases):
+    """The comparison above can fail: an SSE4.1 floor that truncates (roundps' other
+    mode) differs from the SSE2 floor on the edge pairs alone."""
+    nodes, a, b, _ = cases
+    edges = len(EDGES) ** 2  # _points puts the pairs of edge values first
+    header = HEADER.read_text()
+    assert header.count("return __builtin_floorf(x);") == 1
+    (tmp_path / "lpai_expr_math.h").write_text(
+        header.replace("return __builtin_floorf(x);", "return __builtin_truncf(x);")
+    )
+    (tmp_path / "e.c").write_text(_source(nodes, sse41=True))
+    subprocess.run(["gcc", *HOST_FLAGS, "e.c", "-o", "e", "-lm"], cwd=tmp_path, check=True)
+    got = _run([str(tmp_path / "e")], a[:edges], b[:edges], len(nodes) + len(_sse41_nodes(nodes)))
+    problems = _sse41_differs(got, nodes, a[:edges], b[:edges])
+    assert len(problems) == 1 and problems[0].startswith("lpai_floorf_sse41(in_a)"), problems
 
 
 @pytest.mark.hexagon

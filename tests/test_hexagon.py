@@ -77,8 +77,8 @@ int UnitSoftmax_compute(const UnitSoftmax_args *args)
 # own Hexagon suites cost about 500 CPU-seconds): one op of each kind of kernel path, in
 # one project built and run once. A unary op with clamps (table, direct and HVX paths),
 # a broadcasting binary op, three inputs, where / floor / ceil / sign (inline, no libm:
-# lpai_floorf and lpai_ceilf on both sides), a power (musl's powf on both sides), int and bool params, and
-# two custom-op forms: two outputs, one of them reduce-shaped, with a bool param, and a
+# lpai_floorf and lpai_ceilf on both sides), a power (inline lpai_powf on both sides),
+# int and bool params, and two custom-op forms: two outputs, one of them reduce-shaped, with a bool param, and a
 # rowwise op (user math from
 # examples/shapes.user/, as the render matrix writes it). expf is DSP_SPEC's (its
 # custom math, and sigmoid nowhere else: soft_min is left out). The breakages below

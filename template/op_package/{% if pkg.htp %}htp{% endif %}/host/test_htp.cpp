@@ -12,7 +12,9 @@
 //                                "op <Name> <outputs> <inputs and params> <kernels>",
 //                                each kernel: "kernel <Name> <in> ... -> <out> ...", a
 //                                tensor as <element type>/<layout>/<storage>/<placement>
-//   test_htp CASES RESULTS       run every case of CASES, write RESULTS
+//   test_htp CASES RESULTS       run every case of CASES, write RESULTS; print
+//                                "x86 sse4.1 <1 if this CPU has it and the build can use
+//                                it, else 0> copies <calls that ran an op's SSE4.1 copy>"
 //
 // CASES (little-endian): "HTPC", u32 cases; per case: u32 length + the op's name,
 // u32 outputs, u32 inputs, u32 params; per output: u32 dtype, u32 rank, u32 dims[rank],
@@ -24,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "htp_engine.h" // htp_host_sse41_calls, lpai_x86_has_sse41
 #include "htp_host_tensor.h"
 
 // Nothing here needs the C++ library at run time (the same objects link for Hexagon
@@ -282,6 +285,12 @@ int run(const char *cases_path, const char *results_path)
     if (std::fclose(out) != 0) {
         rc = 2;
     }
+#if LPAI_X86_DISPATCH
+    const int sse41 = lpai_x86_has_sse41();
+#else
+    const int sse41 = 0;
+#endif
+    std::printf("x86 sse4.1 %d copies %llu\n", sse41, static_cast<unsigned long long>(htp_host_sse41_calls));
     return rc;
 }
 

@@ -233,6 +233,35 @@ static inline htp_path htp_forced_path()
 }
 #endif
 
+// x86: an op whose expression calls round, floor, ceil or trunc has a copy of the engine
+// compiled for SSE4.1 (roundps; src/ops/<Op>.cpp, include/lpai_expr_math.h), run when the
+// CPU has SSE4.1. The host test builds read HTP_ENGINE_ISA=sse2 once, which makes every op
+// run its SSE2 form (tests/test_htp_paths.py compares the two), and count the calls that
+// ran an SSE4.1 copy (htp_host_sse41_calls, standin/htp_standin.cpp).
+#if defined(HTP_STANDIN)
+extern uint64_t htp_host_sse41_calls;
+#endif
+#if LPAI_X86_DISPATCH
+#if defined(HTP_STANDIN) && !defined(HTP_NO_PATH_ENV)
+static inline int htp_x86_sse41_chosen()
+{
+    static int sse2 = -1;
+    if (sse2 < 0) {
+        const char *e = std::getenv("HTP_ENGINE_ISA");
+        sse2 = e != nullptr && std::strcmp(e, "sse2") == 0;
+    }
+    const int chosen = !sse2 && lpai_x86_has_sse41();
+    htp_host_sse41_calls += static_cast<uint64_t>(chosen);
+    return chosen;
+}
+#else
+static inline int htp_x86_sse41_chosen()
+{
+    return lpai_x86_has_sse41();
+}
+#endif
+#endif
+
 // Up to this many elements a call runs the reference loop: the blocked loop's set-up
 // (the walk's plan, the blocks) costs more than it saves (LPAI_SMALL, the same bound).
 #define HTP_SMALL 8u
@@ -248,8 +277,11 @@ static inline htp_path htp_forced_path()
 // (broadcast) position, each read and written through htp_load/htp_store. The output's
 // own dims lead: its coordinates walk the inputs with a stride of 0 along a broadcast
 // dim. `want` is the broadcast shape, which holds as many elements as the output.
-static inline void htp_elementwise_reference(const htp_view &o, const htp_view *v, uint32_t nin, const float *params,
-                                             htp_math_fn math, const lpai_shape &want)
+// Always inlined, as every loop here that calls `math`: the op's math is always inlined
+// (src/ops/<Op>.cpp), and gcc -O1 refuses such a function behind a pointer it has not
+// resolved in a function it did not inline.
+static LPAI_ALWAYS_INLINE void htp_elementwise_reference(const htp_view &o, const htp_view *v, uint32_t nin,
+                                                         const float *params, htp_math_fn math, const lpai_shape &want)
 {
     const uint32_t rank = want.rank;
     uint64_t stride[LPAI_MAX_INPUTS][LPAI_MAX_RANK] = {};

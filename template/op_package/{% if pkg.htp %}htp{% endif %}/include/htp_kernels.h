@@ -155,15 +155,18 @@ static inline uint32_t htp_u32_of_f32(float f)
     return f >= 4294967040.0f ? UINT32_MAX : static_cast<uint32_t>(f);
 }
 
-// An elementwise op's kernel (include/htp_engine.h, htp_elementwise_run).
+// An elementwise op's kernel: `run` is the op's <Op>_run (src/ops/<Op>.cpp), the engine's
+// htp_elementwise_run with the op's math (or, on x86, its SSE4.1 copy).
+typedef htp_rc (*htp_run_fn)(const htp_view &o, const htp_view *v, const float *params);
+
 static inline uint32_t htp_elementwise(uint32_t num_outputs, QHPI_Tensor **outputs, uint32_t num_inputs,
                                        const QHPI_Tensor *const *inputs, uint32_t nin, uint32_t nparams,
-                                       const float *params, htp_math_fn math)
+                                       const float *params, htp_run_fn run)
 {
     htp_view v[LPAI_MAX_INPUTS];
     htp_view o;
     const htp_rc rc = htp_views(num_outputs, outputs, 1u, num_inputs, inputs, nin, nparams, &o, v);
-    return htp_status(rc ? rc : htp_elementwise_run(o, v, nin, params, math));
+    return htp_status(rc ? rc : run(o, v, params));
 }
 
 // A custom op's kernel (include/htp_engine.h, htp_custom_run).

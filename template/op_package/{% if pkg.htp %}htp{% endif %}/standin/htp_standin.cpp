@@ -23,6 +23,9 @@ const Registered *registered(size_t *count)
 
 } // namespace htp_standin
 
+// Calls that ran an op's SSE4.1 copy (include/htp_engine.h, htp_x86_sse41_chosen).
+uint64_t htp_host_sse41_calls = 0;
+
 extern "C" {
 
 QHPI_Shape qhpi_tensor_shape(const QHPI_Tensor *tensor)

@@ -128,6 +128,15 @@ LPAI_EMU_API const char *lpai_emu_last_path(void);
 LPAI_EMU_API int lpai_emu_last_tiled(void);
 /* 1 when the last call ran an HVX loop (lpai_hvx.h; Hexagon builds with HVX only). */
 LPAI_EMU_API int lpai_emu_last_hvx(void);
+/* x86: an op whose expression calls round, floor, ceil or trunc has an SSE4.1 copy of its
+ * kernel, which runs when the CPU has SSE4.1 (include/lpai_expr_math.h).
+ * lpai_emu_x86_force_sse2(1) makes every later call run the SSE2 form instead (until
+ * lpai_emu_x86_force_sse2(0)); lpai_emu_x86_sse41 is 1 when this CPU has SSE4.1 and the
+ * build can use it (0 on Hexagon); lpai_emu_last_sse41 is 1 when the last call ran an
+ * SSE4.1 copy. */
+LPAI_EMU_API void lpai_emu_x86_force_sse2(int32_t force);
+LPAI_EMU_API int lpai_emu_x86_sse41(void);
+LPAI_EMU_API int lpai_emu_last_sse41(void);
 /* A digest (FNV-1a 64) of every call's status and output bytes since the last take,
  * and how many calls (lpai_emu_execute, lpai_emu_direct_end) it covers; the tests add
  * what they compute outside the emulator with lpai_emu_digest_bytes. `make

@@ -78,6 +78,8 @@ int lpai_host_quiet = 0;
 const char *lpai_host_last_path = NULL;
 int lpai_host_last_tiled = 0;
 int lpai_host_last_hvx = 0;
+int lpai_host_force_sse2 = 0;
+int lpai_host_last_sse41 = 0;
 uint64_t lpai_host_values = 0u;
 #endif
 

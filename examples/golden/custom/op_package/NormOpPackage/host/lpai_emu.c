@@ -21,6 +21,7 @@
 #include "lpai_emu.h"
 #include "lpai_emu_infra.h"
 #include "lpai_emu_node.h"
+#include "lpai_expr_math.h" /* lpai_x86_has_sse41 */
 #include "lpai_package.h"
 
 /* The package's entry point (src/<Package>Interface.c; its name: lpai_package.h). */
@@ -31,6 +32,8 @@ extern int lpai_host_use_reference;
 extern const char *lpai_host_last_path;
 extern int lpai_host_last_tiled;
 extern int lpai_host_last_hvx;
+extern int lpai_host_force_sse2;
+extern int lpai_host_last_sse41;
 extern uint64_t lpai_host_values;
 extern const char *lpai_host_last_reject;
 extern int lpai_host_quiet;
@@ -487,6 +490,7 @@ int32_t lpai_emu_execute(const char *op_type, int32_t reference)
     lpai_host_last_path = NULL;
     lpai_host_last_tiled = 0;
     lpai_host_last_hvx = 0;
+    lpai_host_last_sse41 = 0;
     lpai_host_last_reject = NULL;
     rc = op->executeOp((QnnLpai_CustomOpNode_t)(void *)&g_node);
     unpack(rc);
@@ -514,6 +518,7 @@ void *lpai_emu_direct_begin(void)
     lpai_host_last_path = NULL;
     lpai_host_last_tiled = 0;
     lpai_host_last_hvx = 0;
+    lpai_host_last_sse41 = 0;
     if (g_node.temp_mode >= 0 || g_node.temp_mode == LPAI_EMU_TEMP_ASKED) {
         QnnLpaiOpPackage_OperationInfo_t none;
         memset(&none, 0, sizeof none); /* no getTempBufferSize: the formula */
@@ -624,6 +629,25 @@ int lpai_emu_last_tiled(void)
 int lpai_emu_last_hvx(void)
 {
     return lpai_host_last_hvx;
+}
+
+void lpai_emu_x86_force_sse2(int32_t force)
+{
+    lpai_host_force_sse2 = force ? 1 : 0;
+}
+
+int lpai_emu_x86_sse41(void)
+{
+#if LPAI_X86_DISPATCH
+    return lpai_x86_has_sse41();
+#else
+    return 0;
+#endif
+}
+
+int lpai_emu_last_sse41(void)
+{
+    return lpai_host_last_sse41;
 }
 
 int64_t lpai_emu_register(void)

@@ -27,6 +27,27 @@ extern const char *lpai_host_last_path; /* which loop ran, for the tests */
 #define LPAI_HOST_PATH(name) ((void)0)
 #endif
 
+#if LPAI_X86_DISPATCH
+#if defined(LPAI_HOST_EMULATOR)
+/* Set by the emulator: 1 runs every op's SSE2 form on x86 (the tests compare the two);
+ * lpai_host_last_sse41 says whether the last call ran an op's SSE4.1 copy. */
+extern int lpai_host_force_sse2;
+extern int lpai_host_last_sse41;
+#endif
+/* 1 when an op with an SSE4.1 copy (an expression with round, floor, ceil or trunc) runs
+ * it: the CPU has SSE4.1 (include/lpai_expr_math.h) and, on the host emulator, the tests
+ * do not ask for the SSE2 form. */
+static inline int lpai_x86_sse41_chosen(void)
+{
+#if defined(LPAI_HOST_EMULATOR)
+    lpai_host_last_sse41 = !lpai_host_force_sse2 && lpai_x86_has_sse41();
+    return lpai_host_last_sse41;
+#else
+    return lpai_x86_has_sse41();
+#endif
+}
+#endif
+
 /* ---- executeOp drivers ----------------------------------------------------------
  * One body per kind of op; the per-op files (src/ops/<Op>_inference.c) pass their math
  * as a function pointer. The drivers are always inlined so that the pointer is a

@@ -1,8 +1,9 @@
 /* This file is owned by the qnn-op-template: do not edit; changes arrive with copier update. */
 /*
  * The functions generated expressions call besides <math.h> (lpai_expf, lpai_sigmoidf,
- * lpai_tanhf, lpai_reluf, lpai_minf, lpai_maxf, lpai_roundf, lpai_floorf, lpai_ceilf,
- * lpai_truncf, lpai_signf, lpai_wheref; qnn-op-template/hooks/expr.py renders the names).
+ * lpai_tanhf, lpai_powf, lpai_reluf, lpai_minf, lpai_maxf, lpai_roundf, lpai_floorf,
+ * lpai_ceilf, lpai_truncf, lpai_signf, lpai_wheref; qnn-op-template/hooks/expr.py renders
+ * the names).
  * Their own header, apart from the conventions: they are the op's math, not a rule of
  * the runtime; the kernel's every path and the benchmark's baseline call them.
  *
@@ -51,6 +52,20 @@ static LPAI_MATH_INLINE float lpai_f32_from_bits(uint32_t u)
 static LPAI_MATH_INLINE uint32_t lpai_bits_from_f32(float f)
 {
     uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static LPAI_MATH_INLINE double lpai_f64_from_bits(uint64_t u)
+{
+    double f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static LPAI_MATH_INLINE uint64_t lpai_bits_from_f64(double f)
+{
+    uint64_t u;
     memcpy(&u, &f, sizeof u);
     return u;
 }
@@ -137,6 +152,90 @@ static LPAI_MATH_INLINE float lpai_tanhf(float x)
     const float small = ax + ax * x2 * (-0.333333333f + x2 * (0.133333333f + x2 * -0.053968254f));
     const float t = (ax < 0.125f) ? small : big;
     return lpai_f32_from_bits(lpai_bits_from_f32(t) | sign);
+}
+
+/* torch.pow and C's powf (C11 F.10.4.4) in float32, as 2^(y log2|x|): no libm call, no
+ * branch, no table, so the blocked loops vectorise it (SSE2: the double steps two lanes
+ * at a time), and every target computes the same bits (IEEE float and double operations
+ * only, in one order; the kernels are built with -ffp-contract=off). Correctly rounded
+ * but in about 1 case in 5,600 (then 1 unit in the last place off; torch's SLEEF powf is
+ * off in about 1 in 55, glibc's in 1 in 350: 6 million random pairs), which
+ * keeps exact results exact: pow(0.25, 0.5) is 0.5, pow(x, 1) is x.
+ *
+ * log|x|: |x| = 2^e m with m in [sqrt(1/2), sqrt(2)) (a denormal first times 2^23, which
+ * is exact), log m = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.1716. s is sf + d: sf the
+ * float quotient, d its remainder (m - 1 - sf (m + 1), exact in double: sf (m + 1) holds
+ * 49 bits) over m + 1. 2 atanh(s) = 2 s + 2/3 s^3 + s^5 R(s^2); the last term and d's are
+ * below 2^-12 of the whole and need float only (R fitted on [0, 0.02944], relative error
+ * of the sum below 2^-40). t = y log2|x| = y e + (y / ln 2) log m in double: relative
+ * error below about 2^-38.
+ * 2^t: t = k + r, k = round(t) (adding 1.5 * 2^52 leaves no fraction bits), |r| <= 1/2,
+ * 2^r = 1 + c1 r + c2 r^2 + c3 r^3 + r^4 T(r): the terms to r^3 in double (Taylor's
+ * coefficients), r^4 T(r) (below 6.5e-4) in float (T fitted on [-1/2, 1/2]; the sum's
+ * relative error below 2^-35); 2^k is added to the exponent field of the double, which
+ * then rounds to float once, denormal or not.
+ * What the formula does not give is chosen from x and y alone: |t| >= 300, x zero or
+ * infinite: 0 or inf (inf where |x| > 1 and y > 0, or |x| < 1 and y < 0); the sign of
+ * a negative x to an odd integer power; NaN for x or y NaN and for a negative finite x
+ * to a non-integer power; 1 for y = 0 and x = 1, NaN or not. y is clamped to +-2^30 first:
+ * beyond it |t| > 180 for every x but +-1, whose log is 0 (pow(-1, +-inf) = 1). Every
+ * integer step is unsigned or in range: no undefined behaviour for any input. */
+static LPAI_MATH_INLINE float lpai_powf(float x, float y)
+{
+    const uint32_t xbits = lpai_bits_from_f32(x);
+    const uint32_t abits = xbits & 0x7FFFFFFFu;
+    const int tiny = abits < 0x00800000u;
+    const uint32_t nb = tiny ? lpai_bits_from_f32(lpai_f32_from_bits(abits) * 8388608.0f) : abits;
+    const uint32_t off = nb - 0x3F3504F3u; /* the bits of sqrt(1/2) */
+    const int32_t e = (int32_t)((off ^ 0x80000000u) >> 23) - (tiny ? 279 : 256);
+    const float m = lpai_f32_from_bits(nb - (off & 0xFF800000u));
+    const float f = m - 1.0f; /* exact */
+    const float rcp = 1.0f / (m + 1.0f);
+    const float sf = f * rcp;
+    const double sd = (double)sf;
+    const float d = (float)((double)f - sd * ((double)m + 1.0)) * rcp;
+    const float zf = sf * sf;
+    const float rz = (0.3999999990497125f + zf * 0.28571531790757826f) +
+                     (zf * zf) * (0.22204765666017248f + zf * 0.19120357575034247f);
+    const float small = (sf * zf) * (zf * rz) + ((d + d) + (d + d) * zf);
+    /* y clamped to +-2^30 in its bits (NaN too: the result is NaN below); float selects
+     * of a y that is the same for every element kept gcc 12 from vectorising the loop */
+    const uint32_t aybits = lpai_bits_from_f32(y) & 0x7FFFFFFFu;
+    const float yc =
+        lpai_f32_from_bits((aybits < 0x4E800000u ? aybits : 0x4E800000u) | (lpai_bits_from_f32(y) & 0x80000000u));
+    const double yd = (double)yc;
+    const double yl = yd * 1.4426950408889634; /* y / ln 2 */
+    const double t = (yd * (double)e + yl * ((sd + sd) + (double)small)) + (sd * sd) * (sd * (yl * (2.0 / 3.0)));
+    const double shift = 6755399441055744.0; /* 1.5 * 2^52 */
+    const double kt = t + shift;
+    const double r = t - (kt - shift);
+    const float rf = (float)r;
+    const float rf2 = rf * rf;
+    const float tail =
+        (rf2 * rf2) *
+        ((0.009618129107628477f + rf * 0.0013333538240199892f) +
+         rf2 * ((0.00015403516598574128f + rf * 1.5284575078689477e-05f) + rf2 * 1.3237553462655348e-06f));
+    const double p =
+        ((1.0 + r * 0.6931471805599453) + (r * r) * (0.24022650695910072 + r * 0.05550410866482158)) + (double)tail;
+    /* kt's low bits hold k: the difference of the bit patterns (modulo 2^64) */
+    const uint64_t k = lpai_bits_from_f64(kt) - lpai_bits_from_f64(shift);
+    const float core = (float)lpai_f64_from_bits(lpai_bits_from_f64(p) + (k << 52));
+    const int formula =
+        abits - 1u < 0x7F7FFFFFu && lpai_f64_from_bits(lpai_bits_from_f64(t) & 0x7FFFFFFFFFFFFFFFu) < 300.0;
+    const float edge = ((lpai_f32_from_bits(abits) > 1.0f) == (y > 0.0f)) ? INFINITY : 0.0f;
+    const float mag = lpai_select_cond(formula) ? core : edge;
+    /* All ones where y is an integer (every float from 2^23 on, inf too; not NaN); the sign
+     * bit where it is odd. Masks, not flags: a flag of y combined with flags of x kept gcc
+     * 12 from vectorising the loop. */
+    const float ay = lpai_f32_from_bits(aybits);
+    const int32_t yi = (int32_t)(ay < 16777216.0f ? y : 0.0f);
+    const uint32_t integer = (ay >= 8388608.0f || (float)yi == y) ? 0xFFFFFFFFu : 0u;
+    const uint32_t odd = integer & ((uint32_t)yi << 31);
+    /* All ones (a NaN) for a negative finite x to a non-integer power, and x or y NaN */
+    const uint32_t nan =
+        ((x < 0.0f && abits < 0x7F800000u) ? ~integer : 0u) | (x != x ? 0xFFFFFFFFu : 0u) | (y != y ? 0xFFFFFFFFu : 0u);
+    const float signed_mag = lpai_f32_from_bits(lpai_bits_from_f32(mag) | (xbits & odd) | nan);
+    return lpai_select_cond(y == 0.0f || x == 1.0f) ? 1.0f : signed_mag;
 }
 
 static LPAI_MATH_INLINE float lpai_reluf(float x)
@@ -234,5 +333,67 @@ static LPAI_MATH_INLINE float lpai_signf(float x)
      * nested selects of them). No select of x: NaN gives 0 - 0 = +0. */
     return (float)((x > 0.0f) - (x < 0.0f));
 }
+
+/* ---- x86: round, floor, ceil and trunc by SSE4.1's roundps, chosen at run time ------
+ * SSE4.1 rounds four floats in one instruction (roundps) where the forms above take
+ * about ten SSE2 instructions each. The library's baseline ISA stays SSE2: an op whose
+ * expression calls one of these functions gets a second copy of its loops, compiled with
+ * __attribute__((target("sse4.1"))) and calling the _sse41 forms below (FUNCTION_TABLE's
+ * `c_sse41`, qnn-op-template/hooks/expr.py), and its kernel runs that copy when the CPU
+ * reports SSE4.1 (lpai_x86_has_sse41; the drivers' lpai_x86_sse41_chosen and the HTP
+ * engine's htp_x86_sse41_chosen, which the tests can make choose SSE2).
+ * The choice is this explicit test, not target_clones or an ifunc resolver: those need
+ * the loader's ifunc support, which musl (the x86_64-linux-musl build of the Hexagon
+ * suite) does not have, and __builtin_cpu_supports needs libgcc's or compiler-rt's CPU
+ * model, which not every link here has. cpuid (<cpuid.h>, gcc and clang alike) needs
+ * neither.
+ * Every form gives the bits of its SSE2 form for every float (inf, NaN, -0, |x| >= 2^23,
+ * denormals): roundps computes the same integer, keeps the sign of a zero result and
+ * returns an infinity or a quiet NaN as it is (a signalling NaN comes back quiet, which
+ * no arithmetic here produces). rintf rounds by the current mode, nearest-even, as the
+ * 2^23 addition of lpai_roundf does. qnn-op-template/tests/test_float_edges.py compares
+ * both forms bit for bit; the rendered C suite runs each op both ways. */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(LPAI_NO_X86_DISPATCH)
+#include <cpuid.h>
+#define LPAI_X86_DISPATCH 1
+#define LPAI_TARGET_SSE41 __attribute__((target("sse4.1")))
+
+static LPAI_MATH_INLINE LPAI_TARGET_SSE41 float lpai_roundf_sse41(float x)
+{
+    return __builtin_rintf(x);
+}
+
+static LPAI_MATH_INLINE LPAI_TARGET_SSE41 float lpai_floorf_sse41(float x)
+{
+    return __builtin_floorf(x);
+}
+
+static LPAI_MATH_INLINE LPAI_TARGET_SSE41 float lpai_ceilf_sse41(float x)
+{
+    return __builtin_ceilf(x);
+}
+
+static LPAI_MATH_INLINE LPAI_TARGET_SSE41 float lpai_truncf_sse41(float x)
+{
+    return __builtin_truncf(x);
+}
+
+/* 1 when the CPU runs SSE4.1 (cpuid leaf 1, ECX bit 19). Asked once per translation
+ * unit; the answer is kept with relaxed atomics, as every thread that asks first writes
+ * the same value. */
+static inline int lpai_x86_has_sse41(void)
+{
+    static int known; /* 0 not asked yet, 1 no, 2 yes */
+    int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (k == 0) {
+        unsigned int a = 0u, b = 0u, c = 0u, d = 0u;
+        k = (__get_cpuid(1u, &a, &b, &c, &d) && (c & (1u << 19))) ? 2 : 1;
+        __atomic_store_n(&known, k, __ATOMIC_RELAXED);
+    }
+    return k == 2;
+}
+#else
+#define LPAI_X86_DISPATCH 0
+#endif
 
 #endif /* LPAI_EXPR_MATH_H */

@@ -67,6 +67,7 @@ typedef struct {
     uint32_t n_inputs;
     uint32_t n_outputs;
     int rowwise;
+    int sse41; /* the op has an SSE4.1 copy of its kernel (x86: include/lpai_expr_math.h) */
     lpai_shape_rule rules[NOUT]; /* the shape of each output (lpai_shapes.h) */
     uint32_t n_params;
     /* Up to LPAI_MAX_PARAMS params, then a sentinel (the "extra parameter" case reads it). */
@@ -86,6 +87,7 @@ static const op_case k_ops[] = {
         .n_inputs = 2u,
         .n_outputs = 1u,
         .rowwise = 0,
+        .sse41 = 0,
         .rules =
             {
                 {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* out: the broadcast shape of the inputs */
@@ -102,6 +104,7 @@ static const op_case k_ops[] = {
         .n_inputs = 3u,
         .n_outputs = 1u,
         .rowwise = 0,
+        .sse41 = 0,
         .rules =
             {
                 {LPAI_SHAPE_BROADCAST, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* out: the broadcast shape of the inputs */
@@ -118,6 +121,7 @@ static const op_case k_ops[] = {
         .n_inputs = 1u,
         .n_outputs = 1u,
         .rowwise = 0,
+        .sse41 = 0,
         .rules =
             {
                 {LPAI_SHAPE_REDUCE, 0u, 1u, 1u, {1, 0, 0, 0, 0}}, /* mean: the shape of x reduced over dims [1], kept as 1 */
@@ -134,6 +138,7 @@ static const op_case k_ops[] = {
         .n_inputs = 1u,
         .n_outputs = 2u,
         .rowwise = 0,
+        .sse41 = 0,
         .rules =
             {
                 {LPAI_SHAPE_REDUCE, 0u, 1u, 1u, {-1, 0, 0, 0, 0}}, /* mean: the shape of x reduced over dims [-1], kept as 1 */
@@ -151,6 +156,7 @@ static const op_case k_ops[] = {
         .n_inputs = 1u,
         .n_outputs = 1u,
         .rowwise = 1,
+        .sse41 = 0,
         .rules =
             {
                 {LPAI_SHAPE_LIKE, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* y: the shape of x */
@@ -167,6 +173,7 @@ static const op_case k_ops[] = {
         .n_inputs = 2u,
         .n_outputs = 2u,
         .rowwise = 1,
+        .sse41 = 0,
         .rules =
             {
                 {LPAI_SHAPE_LIKE, 0u, 0u, 0u, {0, 0, 0, 0, 0}}, /* y: the shape of x */
@@ -421,6 +428,82 @@ static void test_conventions(void)
     CHECK(lpai_load_stored(raw + 1, 16u) == 0x1234u, "unaligned 16-bit load");
     lpai_store_stored(raw + 3, 16u, 0xBEEFu);
     CHECK(raw[3] == 0xEF && raw[4] == 0xBE, "unaligned 16-bit store");
+}
+
+/* ---- x86: an op's SSE4.1 copy writes the bytes of its SSE2 form -------------------
+ * An op whose expression calls round, floor, ceil or trunc runs an SSE4.1 copy of its
+ * kernel on x86 CPUs that have SSE4.1 (include/lpai_expr_math.h). Each case here runs
+ * twice, as the kernel chooses and with SSE2 forced, dense, permuted and padded, and
+ * small: the bytes must be the same, and the first run must have taken the SSE4.1 copy
+ * wherever the CPU has SSE4.1. test_paths and the tests after it hold every path of the
+ * SSE4.1 copy to the reference path (whose math is the SSE2 form in both copies). On
+ * Hexagon both runs are the one form (the same calls, so that make hexagon-test's
+ * digests compare). */
+static void test_x86_isa(const op_case *op)
+{
+    if (!op->sse41) {
+        return;
+    }
+    /* Every code of a unary op; 1,024 random ones otherwise (each case costs the Hexagon
+     * run of make hexagon-test, where the float math is software, its time). */
+    const uint32_t count = op->n_inputs == 1u ? 256u : 1024u;
+    uint8_t *codes[NIN];
+    uint8_t *chosen = (uint8_t *)malloc(count);
+    uint8_t *sse2 = (uint8_t *)malloc(count);
+    for (uint32_t k = 0; k < NIN; ++k) {
+        codes[k] = (uint8_t *)malloc(count);
+        for (uint32_t e = 0; e < count; ++e) {
+            codes[k][e] = (uint8_t)(op->n_inputs == 1u ? e : rnd());
+        }
+    }
+    const uint8_t *cc[NIN] = {codes[0], codes[1], codes[2], codes[3]};
+    for (int layout = 0; layout < 3; ++layout) {
+        lpai_emu_desc in[NIN], out;
+        const uint32_t w = layout == 2 ? 5u : count / 32u; /* 5 elements: the small loop */
+        const uint32_t c = layout == 2 ? 1u : 4u, h = layout == 2 ? 1u : 8u;
+        for (uint32_t k = 0; k < NIN; ++k) {
+            in[k] = desc4(1u, c, h, w);
+            in[k].scale = rnd_scale();
+            in[k].zero_point = (int32_t)(rnd() % 256u);
+        }
+        out = desc4(1u, c, h, w);
+        out.scale = rnd_scale();
+        out.zero_point = (int32_t)(rnd() % 256u);
+        if (layout == 1) {
+            permute_padded(&in[0], 3u);
+            permute_padded(&out, 2u);
+        }
+        const uint32_t n = c * h * w;
+        /* The kernel's choice (the direct loop here, or the small one), and a unary op's
+         * table, whose 256 entries the blocked loop computes. */
+        for (int mode = LPAI_EMU_PATH_AUTO; mode <= LPAI_EMU_PATH_TABLE; ++mode) {
+            if (mode == LPAI_EMU_PATH_REFERENCE || mode == LPAI_EMU_PATH_DIRECT ||
+                (mode == LPAI_EMU_PATH_TABLE && op->n_inputs != 1u)) {
+                continue;
+            }
+            const int32_t rc = run(op, in, &out, cc, mode, chosen);
+            const int ran_sse41 = lpai_emu_last_sse41();
+            lpai_emu_x86_force_sse2(1);
+            const int32_t rc2 = run(op, in, &out, cc, mode, sse2);
+            const int forced_ran_sse41 = lpai_emu_last_sse41();
+            lpai_emu_x86_force_sse2(0);
+            CHECK(rc == 0 && rc2 == 0, "%s: layout %d path %d refused (%d, %d)", op->qnn_type, layout, mode, rc, rc2);
+            CHECK(ran_sse41 == lpai_emu_x86_sse41() && !forced_ran_sse41,
+                  "%s: layout %d path %d: the SSE4.1 copy ran %d, forced SSE2 %d (CPU has SSE4.1: %d)", op->qnn_type,
+                  layout, mode, ran_sse41, forced_ran_sse41, lpai_emu_x86_sse41());
+            uint32_t diff = 0;
+            for (uint32_t e = 0; e < n; ++e) {
+                diff += chosen[e] != sse2[e];
+            }
+            CHECK(diff == 0u, "%s: layout %d path %d: SSE4.1 and SSE2 differ on %u of %u codes", op->qnn_type, layout,
+                  mode, diff, n);
+        }
+    }
+    for (uint32_t k = 0; k < NIN; ++k) {
+        free(codes[k]);
+    }
+    free(chosen);
+    free(sse2);
 }
 
 /* ---- fast paths == reference path, scale forms agree ----------------------------- */
@@ -2079,6 +2162,8 @@ int main(int argc, char **argv)
         } else {
             test_paths(op);
             digest("paths", op->qnn_type);
+            test_x86_isa(op);
+            digest("x86_isa", op->qnn_type);
             test_sizes(op);
             digest("sizes", op->qnn_type);
             test_small(op);

@@ -54,10 +54,45 @@ static LPAI_ALWAYS_INLINE float FakeQuant_math1(float a, const float *params)
 #define MATH_VECTORISES 1
 /* clang-format on */
 
+#if LPAI_X86_DISPATCH
+/* The same math with SSE4.1's roundps, for the SSE4.1 copy of the kernel below (x86 CPUs
+ * that have it, chosen at run time: include/lpai_expr_math.h), bit for bit the above. */
+/* clang-format off */
+static LPAI_ALWAYS_INLINE LPAI_TARGET_SSE41 float FakeQuant_math_sse41(float in_x, float p_steps, float p_limit)
+{
+    return lpai_minf(lpai_maxf((lpai_roundf_sse41((in_x * p_steps)) / p_steps), (-p_limit)), p_limit);
+}
+
+static LPAI_ALWAYS_INLINE LPAI_TARGET_SSE41 float FakeQuant_math1_sse41(float a, const float *params)
+{
+    (void)params;
+    return FakeQuant_math_sse41(a, params[0], params[1]);
+}
+/* clang-format on */
+#endif
+
 static char k_op_type[] = OP_TYPE;
+
+#if LPAI_X86_DISPATCH
+/* The kernel compiled for SSE4.1, its math the _sse41 one: the driver and its loops are
+ * inlined here, so the whole blocked loop uses roundps (the reference path keeps the
+ * plain math: the tests' oracle is the same in both copies). */
+static LPAI_TARGET_SSE41 int32_t FakeQuant_executeOp_sse41(QnnLpai_CustomOpNode_t node)
+{
+    /* Constants at the call site: the inlined driver inlines the math too. */
+    const lpai_reference_fn math_v = FakeQuant_math_v;
+    const lpai_unary_fn math1 = FakeQuant_math1_sse41;
+    return lpai_execute_unary_u8(node, OP_TYPE, PARAM_KINDS, N_PARAMS, math_v, math1, MATH_COST, MATH_VECTORISES);
+}
+#endif
 
 static int32_t FakeQuant_executeOp(QnnLpai_CustomOpNode_t node)
 {
+#if LPAI_X86_DISPATCH
+    if (lpai_x86_sse41_chosen()) {
+        return FakeQuant_executeOp_sse41(node);
+    }
+#endif
     /* Constants at the call site: the inlined driver inlines the math too. */
     const lpai_reference_fn math_v = FakeQuant_math_v;
     const lpai_unary_fn math1 = FakeQuant_math1;

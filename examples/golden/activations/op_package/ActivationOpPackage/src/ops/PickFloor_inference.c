@@ -44,10 +44,45 @@ static LPAI_ALWAYS_INLINE float PickFloor_math2(float a, float b, const float *p
 }
 /* clang-format on */
 
+#if LPAI_X86_DISPATCH
+/* The same math with SSE4.1's roundps, for the SSE4.1 copy of the kernel below (x86 CPUs
+ * that have it, chosen at run time: include/lpai_expr_math.h), bit for bit the above. */
+/* clang-format off */
+static LPAI_ALWAYS_INLINE LPAI_TARGET_SSE41 float PickFloor_math_sse41(float in_a, float in_b)
+{
+    return (lpai_wheref((in_a >= in_b), lpai_floorf_sse41(in_a), lpai_ceilf_sse41(in_b)) + lpai_signf((in_a - in_b)));
+}
+
+static LPAI_ALWAYS_INLINE LPAI_TARGET_SSE41 float PickFloor_math2_sse41(float a, float b, const float *params)
+{
+    (void)params;
+    return PickFloor_math_sse41(a, b);
+}
+/* clang-format on */
+#endif
+
 static char k_op_type[] = OP_TYPE;
+
+#if LPAI_X86_DISPATCH
+/* The kernel compiled for SSE4.1, its math the _sse41 one: the driver and its loops are
+ * inlined here, so the whole blocked loop uses roundps (the reference path keeps the
+ * plain math: the tests' oracle is the same in both copies). */
+static LPAI_TARGET_SSE41 int32_t PickFloor_executeOp_sse41(QnnLpai_CustomOpNode_t node)
+{
+    /* Constants at the call site: the inlined driver inlines the math too. */
+    const lpai_reference_fn math_v = PickFloor_math_v;
+    const lpai_binary_fn math2 = PickFloor_math2_sse41;
+    return lpai_execute_binary_u8(node, OP_TYPE, PARAM_KINDS, N_PARAMS, math_v, math2);
+}
+#endif
 
 static int32_t PickFloor_executeOp(QnnLpai_CustomOpNode_t node)
 {
+#if LPAI_X86_DISPATCH
+    if (lpai_x86_sse41_chosen()) {
+        return PickFloor_executeOp_sse41(node);
+    }
+#endif
     /* Constants at the call site: the inlined driver inlines the math too. */
     const lpai_reference_fn math_v = PickFloor_math_v;
     const lpai_binary_fn math2 = PickFloor_math2;

@@ -30,7 +30,7 @@ static const lpai_param_spec k_param_kinds[N_PARAMS] = {
 /* clang-format off */
 static LPAI_ALWAYS_INLINE float PowerCompress_math(float in_x, float p_eps, float p_p)
 {
-    return powf((fabsf(in_x) + p_eps), p_p);
+    return lpai_powf((fabsf(in_x) + p_eps), p_p);
 }
 
 /* The same math behind one signature, for the reference path. */
@@ -50,8 +50,8 @@ static LPAI_ALWAYS_INLINE float PowerCompress_math1(float a, const float *params
 /* Estimated by the template from the expression (qnn-op-template/hooks/expr.py cost): instructions
  * per evaluation, and whether the math vectorises (no libm call). lpai_drivers.h
  * chooses between the direct loop and the 256-entry table with them. */
-#define MATH_COST 67u
-#define MATH_VECTORISES 0
+#define MATH_COST 147u
+#define MATH_VECTORISES 1
 /* clang-format on */
 
 static char k_op_type[] = OP_TYPE;

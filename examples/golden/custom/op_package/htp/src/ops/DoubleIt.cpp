@@ -15,19 +15,27 @@ constexpr uint32_t kParams = 0u;
 constexpr uint32_t kOutputs = 1u;
 
 // The math, generated from the spec's expression by the view that writes the LPAI
-// kernel's (qnn-op-template/hooks/view_c.py): real values in, the real result out.
+// kernel's (qnn-op-template/hooks/view_c.py): real values in, the real result out. Always
+// inlined, as the LPAI kernel's: the engine's loops get it through a constant pointer, and
+// a large math (a power) was left a call per element on Hexagon otherwise.
 // clang-format off
-inline float DoubleIt_math(float in_x)
+LPAI_ALWAYS_INLINE float DoubleIt_math(float in_x)
 {
     return (2.0f * in_x);
 }
 
-float DoubleIt_math_v(const float *in, const float *params)
+LPAI_ALWAYS_INLINE float DoubleIt_math_v(const float *in, const float *params)
 {
     (void)params;
     return DoubleIt_math(in[0]);
 }
 // clang-format on
+
+// The engine (include/htp_engine.h) with the op's math.
+htp_rc DoubleIt_run(const htp_view &o, const htp_view *v, const float *params)
+{
+    return htp_elementwise_run(o, v, kInputs, params, DoubleIt_math_v);
+}
 
 // The kernel QHPI calls, the same for the three element types: outputs, then the
 // tensors and the params as inputs. One line each, however long the names (not formatted).
@@ -39,7 +47,7 @@ uint32_t DoubleIt_execute(QHPI_RuntimeHandle *handle, uint32_t num_outputs, QHPI
         return htp_status(HTP_BAD_INPUT);
     }
     const float *params = nullptr;
-    return htp_elementwise(num_outputs, outputs, num_inputs, inputs, kInputs, kParams, params, DoubleIt_math_v);
+    return htp_elementwise(num_outputs, outputs, num_inputs, inputs, kInputs, kParams, params, DoubleIt_run);
 }
 
 float DoubleIt_cost(const uint32_t num_inputs, const QHPI_Tensor *const *inputs)
