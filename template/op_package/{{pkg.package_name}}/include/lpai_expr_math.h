@@ -166,14 +166,14 @@ static LPAI_MATH_INLINE float lpai_tanhf(float x)
  * is exact), log m = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.1716. s is sf + d: sf the
  * float quotient, d its remainder (m - 1 - sf (m + 1), exact in double: sf (m + 1) holds
  * 49 bits) over m + 1. 2 atanh(s) = 2 s + 2/3 s^3 + s^5 R(s^2); the last term and d's are
- * below 2^-12 of the whole and need float only (R fitted on [0, 0.02944], relative error
- * of the sum below 2^-40). t = y log2|x| = y e + (y / ln 2) log m in double: relative
- * error below about 2^-38.
+ * below 2^-12 of the whole and take float (R fitted on [0, 0.02944] to 2^-41 of the sum;
+ * float's roundings there stay below about 2^-34 of it). t = y log2|x| = y e + (y / ln 2)
+ * log m in double (y e exact).
  * 2^t: t = k + r, k = round(t) (adding 1.5 * 2^52 leaves no fraction bits), |r| <= 1/2,
  * 2^r = 1 + c1 r + c2 r^2 + c3 r^3 + r^4 T(r): the terms to r^3 in double (Taylor's
- * coefficients), r^4 T(r) (below 6.5e-4) in float (T fitted on [-1/2, 1/2]; the sum's
- * relative error below 2^-35); 2^k is added to the exponent field of the double, which
- * then rounds to float once, denormal or not.
+ * coefficients), r^4 T(r) (below 6.5e-4) in float (T fitted on [-1/2, 1/2] to 2^-36 of
+ * the sum; its float roundings below about 2^-32); 2^k is added to the exponent field of
+ * the double, which then rounds to float once, denormal or not.
  * What the formula does not give is chosen from x and y alone: |t| >= 300, x zero or
  * infinite: 0 or inf (inf where |x| > 1 and y > 0, or |x| < 1 and y < 0); the sign of
  * a negative x to an odd integer power; NaN for x or y NaN and for a negative finite x
