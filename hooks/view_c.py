@@ -305,6 +305,14 @@ class COp:
         return text if text != self.expr else None
 
     @property
+    def execute_sse41_head(self) -> str:
+        """The head of the LPAI kernel's SSE4.1 copy (src/ops/<QnnType>_inference.c), as
+        clang-format leaves it: one line when it fits, else broken after the return type."""
+        return _c_break_after_return_type(
+            "static LPAI_TARGET_SSE41 int32_t", f"{self.op.qnn_type}_executeOp_sse41(QnnLpai_CustomOpNode_t node)"
+        )
+
+    @property
     def math_args(self) -> str:
         """The parameters of `<QnnType>_math`: `float in_input, float p_factor`."""
         args = [f"float {expr_mod.c_var(i.name, True)}" for i in self.op.inputs]
@@ -377,9 +385,28 @@ def _c_compute_signature(qnn_type: str, tail: str) -> str:
     return f"{head}\n    {param}"
 
 
+def _c_break_after_return_type(head: str, declarator: str) -> str:
+    """`<head> <declarator>` as clang-format leaves a function's head: one line when it
+    fits, else the declarator on a line of its own (LLVM style's choice when that line
+    fits, which every name the spec allows does)."""
+    line = f"{head} {declarator}"
+    if len(line) <= C_COLUMN_LIMIT:
+        return line
+    assert len(declarator) <= C_COLUMN_LIMIT, declarator
+    return f"{head}\n{declarator}"
+
+
 class CPackage:
     def __init__(self, pkg: Package):
         self.pkg = pkg
+
+    @property
+    def htp_provider_head(self) -> str:
+        """The head of the HTP package's interface provider (src/<Package>Interface.cpp),
+        as clang-format leaves it: one line when it fits, else broken after the return type."""
+        return _c_break_after_return_type(
+            'extern "C" Qnn_ErrorHandle_t', f"{self.pkg.interface_provider}(QnnOpPackage_Interface_t *interface)"
+        )
 
     @property
     def htp_archs_make(self) -> str:

@@ -474,3 +474,29 @@ def write_custom_kernel(project: Path) -> None:
     path = project / "op_package/NormOpPackage/user/MyNorm_math.c"
     assert "LPAI_USER_MATH_MISSING" in path.read_text()
     path.write_text(CUSTOM_KERNEL)
+
+
+def test_the_longest_names_are_clang_format_clean_on_both_backends(copie_session, template_repo):
+    """A package and an op at the longest names the spec allows (48 characters, CamelCase),
+    with an SSE4.1 copy (floor, ceil), rendered for LPAI and HTP: every C and C++ line a
+    name lengthens is laid out as clang-format lays it (the render matrix's names are
+    short; the stress specs render LPAI only)."""
+    longest = "A" + "b" * 47
+    spec = {
+        "package_name": "P" + "q" * 47,
+        "namespace": "longest_names",
+        "backends": ["lpai", "htp"],
+        "ops": [
+            {
+                "name": "f",
+                "qnn_type": longest,
+                "doc": "floor and ceil.",
+                "inputs": ["x", "y"],
+                "expr": "floor(x) + ceil(y)",
+            },
+        ],
+    }
+    assert len(spec["package_name"]) == len(longest) == 48
+    result = copie_session.copy(extra_answers=spec, template_dir=template_repo)
+    assert result.exit_code == 0, result.exception
+    check_c_format(result.project_dir)
