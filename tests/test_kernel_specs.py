@@ -95,11 +95,13 @@ def edge_project(copie_session, template_repo):
 
 
 def test_c_suite_builds_with_werror_and_passes(edge_project):
-    # Built into the emulator library's folder (the project's emulator.BUILD, same flags):
-    # the kernel tests below then link that library without compiling every kernel again.
-    build = re.search(r'^BUILD = "(.+)"$', (edge_project / "edge_ops/emulator.py").read_text(), re.M).group(1)
+    # Built into the emulator library's folder with its compiler (the project's
+    # emulator.BUILD and emulator.LIB_CC, so the same flags): the kernel tests below then
+    # link that library without compiling every kernel again.
+    emulator = (edge_project / "edge_ops/emulator.py").read_text()
+    build, cc = (re.search(rf'^{name} = "(.+)"$', emulator, re.M).group(1) for name in ("BUILD", "LIB_CC"))
     op_dir = edge_project / "op_package/EdgeOpPackage"
-    run = run_budgeted(["make", "-C", str(op_dir), "host-test", f"BUILD={build}"], 600)
+    run = run_budgeted(["make", "-C", str(op_dir), "host-test", f"BUILD={build}", f"CC={cc}"], 600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert run.stdout.count(" 0 failures") == 2, run.stdout[-2000:]
 
